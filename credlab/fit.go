@@ -1,0 +1,65 @@
+package credlab
+
+import (
+	"math"
+	"time"
+)
+
+// Fit is the result of an estimator: the model and its record.
+type Fit struct {
+	Method string // "KOLS", "KRLS", "EarlyStopping", "NKRLS" or "NYTRO"
+	Model  *Model
+
+	// Lambda is the regularization parameter used (KRLS, NKRLS); Iter the
+	// number of gradient steps (EarlyStopping, NYTRO). Zero when unused.
+	Lambda float64
+	Iter   int
+	// Rank is the numerical rank used by KOLS or of K_mm for Nyström methods.
+	Rank int
+
+	// Path holds one point per lambda or iteration examined, in order.
+	Path []PathPoint
+	// ValRMSE is the validation RMSE of the chosen parameter, NaN when no
+	// validation set was used.
+	ValRMSE float64
+
+	// Iterates maps the iterations listed in IterConfig.Keep to their
+	// coefficients on Model.Centers.
+	Iterates map[int][]float64
+
+	// Timing splits the wall-clock time of the fit.
+	Timing Timing
+}
+
+// PathPoint is one step of a regularization path.
+type PathPoint struct {
+	Lambda    float64 // for Tikhonov methods
+	Iter      int     // for iterative methods
+	TrainRMSE float64
+	ValRMSE   float64 // NaN without a validation set
+}
+
+// Timing is the time spent in each phase of a fit.
+type Timing struct {
+	Kernel time.Duration // kernel evaluations
+	Solve  time.Duration // factorizations and iterations
+	Select time.Duration // validation predictions and choice of parameter
+}
+
+// Total is the sum of the phases.
+func (t Timing) Total() time.Duration { return t.Kernel + t.Solve + t.Select }
+
+func rmse(pred, y []float64) float64 {
+	if len(y) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for i, v := range y {
+		d := pred[i] - v
+		s += d * d
+	}
+	return math.Sqrt(s / float64(len(y)))
+}
+
+// RMSE returns the root mean squared error between predictions and targets.
+func RMSE(pred, y []float64) float64 { return rmse(pred, y) }

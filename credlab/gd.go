@@ -1,0 +1,194 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// IterConfig holds the settings shared by the gradient-descent methods,
+// EarlyStopping and NYTRO.
+type IterConfig struct {
+	// StepSize is gamma; default 1/max_i k(x_i, x_i), the NYTRO paper's rule,
+	// which always converges. A larger value is checked against the
+	// spectral norm and refused if it would diverge.
+	StepSize float64
+	// Iter, when positive, runs exactly Iter steps on all rows, with no
+	// validation.
+	Iter int
+	// MaxIter bounds the steps of a hold-out run; default 500.
+	MaxIter int
+	// Threshold is the stopping rule: a hold-out run stops once the
+	// validation RMSE exceeds (1 + Threshold) times its best value; the best
+	// iterate is returned. Default 0.05; negative runs all MaxIter steps.
+	Threshold float64
+	Holdout   Holdout
+	// Keep lists iterations whose coefficients are returned in
+	// Fit.Iterates.
+	Keep []int
+	// Progress, if not nil, is called after each step with (done, MaxIter).
+	Progress func(done, total int)
+}
+
+func (c IterConfig) check() error {
+	if c.StepSize < 0 || math.IsNaN(c.StepSize) || math.IsInf(c.StepSize, 0) {
+		return checkPositive("step size", c.StepSize)
+	}
+	if c.Iter < 0 {
+		return fmt.Errorf("credlab: Iter = %d: must be positive (or zero to select it by hold-out)", c.Iter)
+	}
+	if c.MaxIter < 0 {
+		return fmt.Errorf("credlab: MaxIter = %d: must be positive", c.MaxIter)
+	}
+	return nil
+}
+
+func (c IterConfig) holdout() Holdout {
+	if c.Iter > 0 {
+		return Holdout{None: true}
+	}
+	return c.Holdout
+}
+
+func (c IterConfig) steps() int {
+	switch {
+	case c.Iter > 0:
+		return c.Iter
+	case c.MaxIter > 0:
+		return c.MaxIter
+	}
+	return 500
+}
+
+func (c IterConfig) threshold() float64 {
+	if c.Threshold == 0 {
+		return 0.05
+	}
+	return c.Threshold
+}
+
+// gdStepper is one gradient-descent method: step applies one step given the
+// training residual r = p - y, updating its coefficients and the stacked
+// predictions pv = [training; validation] in place.
+type gdStepper interface {
+	step(r, pv []float64)
+	coef() []float64 // model coefficients (a copy)
+}
+
+// runGD runs the steps, records the path and applies the stopping rule.
+func runGD(ctx context.Context, st gdStepper, yt, yv []float64, cfg IterConfig, fit *Fit) error {
+	nt := len(yt)
+	pv := make([]float64, nt+len(yv))
+	r := make([]float64, nt)
+	r0 := math.Sqrt(dot(yt, yt) / float64(nt))
+	T := cfg.steps()
+	thr := cfg.threshold()
+	keep := map[int]bool{}
+	for _, k := range cfg.Keep {
+		keep[k] = true
+	}
+	fit.ValRMSE = math.Inf(1)
+	t0 := time.Now()
+	for t := 1; t <= T; t++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i, y := range yt {
+			r[i] = pv[i] - y
+		}
+		st.step(r, pv)
+		pt := PathPoint{Iter: t, TrainRMSE: rmse(pv[:nt], yt), ValRMSE: math.NaN()}
+		if math.IsNaN(pt.TrainRMSE) || math.IsInf(pt.TrainRMSE, 0) || pt.TrainRMSE > 1e3*math.Max(r0, 1e-300) {
+			return fmt.Errorf("credlab: %s diverged at iteration %d (training RMSE %g from %g at the start); use a smaller step size",
+				fit.Method, t, pt.TrainRMSE, r0)
+		}
+		if len(yv) > 0 {
+			pt.ValRMSE = rmse(pv[nt:], yv)
+		}
+		fit.Path = append(fit.Path, pt)
+		if keep[t] {
+			if fit.Iterates == nil {
+				fit.Iterates = map[int][]float64{}
+			}
+			fit.Iterates[t] = st.coef()
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(t, T)
+		}
+		if len(yv) == 0 {
+			continue
+		}
+		if pt.ValRMSE < fit.ValRMSE {
+			fit.ValRMSE, fit.Iter = pt.ValRMSE, t
+			fit.Model.Coef = st.coef()
+		} else if thr >= 0 && pt.ValRMSE > (1+thr)*fit.ValRMSE {
+			break
+		}
+	}
+	if len(yv) == 0 {
+		fit.ValRMSE, fit.Iter = math.NaN(), T
+		fit.Model.Coef = st.coef()
+	}
+	fit.Timing.Solve = time.Since(t0)
+	return nil
+}
+
+// powerNorm estimates the largest eigenvalue of a symmetric positive
+// semi-definite operator by 30 power iterations from a fixed start.
+func powerNorm(n int, apply func(dst, src []float64)) float64 {
+	v := make([]float64, n)
+	w := make([]float64, n)
+	for i := range v {
+		v[i] = 1 + float64(i%7)/7
+	}
+	est := 0.0
+	for it := 0; it < 30; it++ {
+		nv := math.Sqrt(dot(v, v))
+		if nv == 0 {
+			return 0
+		}
+		for i := range v {
+			v[i] /= nv
+		}
+		apply(w, v)
+		est = dot(v, w)
+		v, w = w, v
+	}
+	return est
+}
+
+// checkStep refuses a user step size gamma with gamma * lmax / n >= 2,
+// for which gradient descent diverges.
+func checkStep(method string, gamma, lmax float64, n int) error {
+	if g := gamma * lmax / float64(n); g >= 2 {
+		return fmt.Errorf("credlab: %s step size %g diverges: gamma * ||K||/n = %.3g must be below 2 (largest stable step about %.3g)",
+			method, gamma, g, 2*float64(n)/lmax)
+	}
+	return nil
+}
+
+// maxKernelDiag returns max_i k(x_i, x_i).
+func maxKernelDiag(k Kernel, x *mat.Dense) float64 {
+	raw := x.RawMatrix()
+	m := 0.0
+	for i := 0; i < raw.Rows; i++ {
+		r := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		m = math.Max(m, k.Eval(r, r))
+	}
+	return m
+}
+
+// stepSize returns the configured step or the default 1/max_i k(x_i, x_i).
+func (c IterConfig) stepSize(k Kernel, x *mat.Dense) (gamma float64, user bool, err error) {
+	if c.StepSize > 0 {
+		return c.StepSize, true, nil
+	}
+	m := maxKernelDiag(k, x)
+	if !(m > 0) {
+		return 0, false, fmt.Errorf("credlab: max_i k(x_i, x_i) = %v: the default step size needs a positive kernel diagonal", m)
+	}
+	return 1 / m, false, nil
+}

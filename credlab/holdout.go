@@ -1,0 +1,107 @@
+package credlab
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Holdout configures hold-out model selection: a seeded random share of
+// the rows is set aside to choose the regularization parameter, and the
+// model is trained on the rest, as in the NYTRO paper's protocol.
+type Holdout struct {
+	// Fraction of rows held out for validation; default 0.2.
+	Fraction float64
+	// Seed of the random split; the same seed gives the same split.
+	Seed uint64
+	// None trains on all rows with no validation: iterative methods then run
+	// exactly MaxIter steps and Tikhonov methods need a single lambda.
+	None bool
+}
+
+func (h Holdout) fraction() float64 {
+	if h.Fraction == 0 {
+		return 0.2
+	}
+	return h.Fraction
+}
+
+// split returns the training and validation row indices of n rows.
+func (h Holdout) split(n int) (train, val []int, err error) {
+	if h.None {
+		train = make([]int, n)
+		for i := range train {
+			train[i] = i
+		}
+		return train, nil, nil
+	}
+	f := h.fraction()
+	if !(f > 0 && f < 1) {
+		return nil, nil, fmt.Errorf("credlab: hold-out fraction = %v: must be in (0, 1)", f)
+	}
+	if n < 2 {
+		return nil, nil, fmt.Errorf("credlab: hold-out validation needs at least 2 rows, got %d (set Holdout.None to fit on all rows)", n)
+	}
+	nv := min(max(int(math.Round(f*float64(n))), 1), n-1)
+	perm := rand.New(rand.NewPCG(h.Seed, 0x6372656462)).Perm(n)
+	return perm[nv:], perm[:nv], nil
+}
+
+// gatherRows returns the rows idx of x as a new matrix.
+func gatherRows(x *mat.Dense, idx []int) *mat.Dense {
+	raw := x.RawMatrix()
+	out := mat.NewDense(len(idx), raw.Cols, nil)
+	o := out.RawMatrix()
+	for i, r := range idx {
+		copy(o.Data[i*o.Stride:i*o.Stride+o.Cols], raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
+	}
+	return out
+}
+
+func gather(y []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for i, r := range idx {
+		out[i] = y[r]
+	}
+	return out
+}
+
+// LogGrid returns n values log-spaced from lo to hi inclusive, in
+// increasing order. The NYTRO paper's lambda grid is LogGrid(1e-15, 1, 100).
+func LogGrid(lo, hi float64, n int) []float64 {
+	if n == 1 {
+		return []float64{lo}
+	}
+	out := make([]float64, n)
+	a, b := math.Log(lo), math.Log(hi)
+	for i := range out {
+		out[i] = math.Exp(a + (b-a)*float64(i)/float64(n-1))
+	}
+	out[0], out[n-1] = lo, hi
+	return out
+}
+
+func checkLambdas(ls []float64) error {
+	if len(ls) == 0 {
+		return fmt.Errorf("credlab: empty lambda grid")
+	}
+	for i, l := range ls {
+		if err := checkPositive(fmt.Sprintf("lambda[%d]", i), l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bestIndex returns the index of the smallest finite value, or -1.
+func bestIndex(v []float64) int {
+	b := -1
+	for i, x := range v {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) && (b < 0 || x < v[b]) {
+			b = i
+		}
+	}
+	return b
+}

@@ -1,0 +1,156 @@
+package credlab
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// KernelMatrix returns the n x m matrix K(X, Y)_ij = k(x_i, y_j). With y nil
+// it returns the symmetric K(X, X), with an exactly symmetric result and
+// diagonal k(x_i, x_i).
+//
+// Built-in kernels cost one matrix multiply, O(n m d) time, plus O(n m)
+// element-wise work on all cores; memory is the O(n m) result. An error is
+// returned if the result would exceed MemoryLimit.
+func KernelMatrix(k Kernel, x, y *mat.Dense) (*mat.Dense, error) {
+	if err := checkKernel(k); err != nil {
+		return nil, err
+	}
+	if err := checkData(x, nil); err != nil {
+		return nil, err
+	}
+	if y != nil {
+		if err := checkData(y, nil); err != nil {
+			return nil, err
+		}
+		if _, dy := y.Dims(); dy != x.RawMatrix().Cols {
+			return nil, fmt.Errorf("credlab: shape mismatch: x has %d columns, y has %d", x.RawMatrix().Cols, dy)
+		}
+	}
+	n, _ := x.Dims()
+	m := n
+	if y != nil {
+		m, _ = y.Dims()
+	}
+	if err := checkAlloc("kernel matrix", n, m); err != nil {
+		return nil, err
+	}
+	dst := mat.NewDense(n, m, nil)
+	if y == nil {
+		kernelSym(dst, k, x)
+	} else {
+		kernelBlock(dst, k, x, y, nil, nil)
+	}
+	return dst, nil
+}
+
+// rowSqNorms returns ||x_i||^2 for each row.
+func rowSqNorms(x *mat.Dense) []float64 {
+	raw := x.RawMatrix()
+	out := make([]float64, raw.Rows)
+	for i := range out {
+		r := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		out[i] = dot(r, r)
+	}
+	return out
+}
+
+// kernelBlock fills dst (rows of x by rows of y) with K(X, Y). xsq and ysq
+// are the rows' squared norms, computed when nil.
+func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) {
+	d := dst.RawMatrix()
+	switch kk := k.(type) {
+	case distKernel:
+		if xsq == nil {
+			xsq = rowSqNorms(x)
+		}
+		if ysq == nil {
+			ysq = rowSqNorms(y)
+		}
+		blas64.Gemm(blas.NoTrans, blas.Trans, -2, x.RawMatrix(), y.RawMatrix(), 0, d)
+		parallelRows(d.Rows, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				row := d.Data[i*d.Stride : i*d.Stride+d.Cols]
+				for j, v := range row {
+					s := v + xsq[i] + ysq[j]
+					if s < 0 {
+						s = 0
+					}
+					row[j] = kk.fromSqDist(s)
+				}
+			}
+		})
+	case dotKernel:
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, x.RawMatrix(), y.RawMatrix(), 0, d)
+		mapRows(d, kk.fromDot)
+	default:
+		xr, yr := x.RawMatrix(), y.RawMatrix()
+		parallelRows(d.Rows, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
+				for j := 0; j < d.Cols; j++ {
+					d.Data[i*d.Stride+j] = k.Eval(xi, yr.Data[j*yr.Stride:j*yr.Stride+yr.Cols])
+				}
+			}
+		})
+	}
+}
+
+func mapRows(d blas64.General, f func(float64) float64) {
+	parallelRows(d.Rows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := d.Data[i*d.Stride : i*d.Stride+d.Cols]
+			for j, v := range row {
+				row[j] = f(v)
+			}
+		}
+	})
+}
+
+// kernelSym fills the n x n dst with K(X, X) using a symmetric rank-d
+// update (half the flops of a general multiply), then mirrors it.
+func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
+	d := dst.RawMatrix()
+	n := d.Rows
+	xr := x.RawMatrix()
+	lower := blas64.Symmetric{N: n, Stride: d.Stride, Data: d.Data, Uplo: blas.Lower}
+	var f func(i, j int, g float64) float64
+	switch kk := k.(type) {
+	case distKernel:
+		sq := rowSqNorms(x)
+		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)
+		f = func(i, j int, g float64) float64 {
+			s := sq[i] + sq[j] - 2*g
+			if s < 0 {
+				s = 0
+			}
+			return kk.fromSqDist(s)
+		}
+	case dotKernel:
+		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)
+		f = func(_, _ int, g float64) float64 { return kk.fromDot(g) }
+	default:
+		f = func(i, j int, _ float64) float64 {
+			return k.Eval(xr.Data[i*xr.Stride:i*xr.Stride+xr.Cols], xr.Data[j*xr.Stride:j*xr.Stride+xr.Cols])
+		}
+	}
+	parallelRows(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
+			for j := 0; j < i; j++ {
+				d.Data[i*d.Stride+j] = f(i, j, d.Data[i*d.Stride+j])
+			}
+			d.Data[i*d.Stride+i] = k.Eval(xi, xi)
+		}
+	})
+	parallelRows(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for j := i + 1; j < n; j++ {
+				d.Data[i*d.Stride+j] = d.Data[j*d.Stride+i]
+			}
+		}
+	})
+}

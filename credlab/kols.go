@@ -1,0 +1,104 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// KOLSConfig configures kernel ordinary least squares.
+type KOLSConfig struct {
+	Kernel Kernel
+	// Tol is the relative pivot tolerance that sets the numerical rank of K;
+	// default DefaultNystromTol.
+	Tol float64
+}
+
+// KOLS fits the pseudo-inverse solution alpha = K^+ y (eq. 3 of the NYTRO
+// paper) on all rows. With P^T K P = L L^T the rank-revealing pivoted
+// Cholesky factorization (L n x r), K^+ = P L (L^T L)^-2 L^T P^T. It costs
+// O(n^2 d + n^2 r) time and O(n^2) memory.
+func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit, error) {
+	if err := checkData(x, y); err != nil {
+		return nil, err
+	}
+	if err := checkKernel(cfg.Kernel); err != nil {
+		return nil, err
+	}
+	tol := cfg.Tol
+	if tol == 0 {
+		tol = DefaultNystromTol
+	}
+	if err := checkPositive("KOLS tolerance", tol); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	if err := checkAlloc("kernel matrix", n, n); err != nil {
+		return nil, err
+	}
+	fit := &Fit{Method: "KOLS", ValRMSE: math.NaN()}
+	t0 := time.Now()
+	k := mat.NewDense(n, n, nil)
+	kernelSym(k, cfg.Kernel, x)
+	fit.Timing.Kernel = time.Since(t0)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t0 = time.Now()
+	raw := k.RawMatrix()
+	maxDiag := 0.0
+	for i := 0; i < n; i++ {
+		maxDiag = max(maxDiag, raw.Data[i*raw.Stride+i])
+	}
+	if !(maxDiag > 0) {
+		return nil, fmt.Errorf("credlab: the kernel matrix is zero")
+	}
+	piv := make([]int, n)
+	_, r, _ := lapack64.Pstrf(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower},
+		piv, tol*maxDiag, make([]float64, 2*n))
+	// L: the first r columns of the lower factor, zero above the diagonal.
+	l := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < min(i+1, r); j++ {
+			l.Set(i, j, raw.Data[i*raw.Stride+j])
+		}
+	}
+	yp := make([]float64, n)
+	for i, p := range piv {
+		yp[i] = y[p]
+	}
+	g := mat.NewDense(r, r, nil) // L^T L
+	gr := g.RawMatrix()
+	blas64.Syrk(blas.Trans, 1, l.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
+	u := make([]float64, r)
+	blas64.Gemv(blas.Trans, 1, l.RawMatrix(), vec(yp), 0, vec(u))
+	t, ok := lapack64.Potrf(blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
+	if !ok {
+		return nil, fmt.Errorf("credlab: KOLS: the rank-%d factor is singular; raise Tol", r)
+	}
+	ub := blas64.General{Rows: r, Cols: 1, Stride: 1, Data: u}
+	lapack64.Potrs(t, ub)
+	lapack64.Potrs(t, ub)
+	ap := make([]float64, n)
+	blas64.Gemv(blas.NoTrans, 1, l.RawMatrix(), vec(u), 0, vec(ap))
+	alpha := make([]float64, n)
+	for i, p := range piv {
+		alpha[p] = ap[i]
+	}
+	fit.Timing.Solve = time.Since(t0)
+	fit.Rank = r
+	// In-sample predictions: K alpha = P L L^T alpha_p.
+	lt := make([]float64, r)
+	blas64.Gemv(blas.Trans, 1, l.RawMatrix(), vec(ap), 0, vec(lt))
+	pp := make([]float64, n)
+	blas64.Gemv(blas.NoTrans, 1, l.RawMatrix(), vec(lt), 0, vec(pp))
+	fit.Path = []PathPoint{{TrainRMSE: rmse(pp, yp), ValRMSE: math.NaN()}}
+	fit.Model = &Model{Kernel: cfg.Kernel, Centers: mat.DenseCopyOf(x), Coef: alpha}
+	return fit, nil
+}

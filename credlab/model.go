@@ -1,0 +1,72 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Model is a kernel expansion f(x) = sum_i Coef_i k(x, Centers_i). Exact
+// methods use the training points as centers; Nyström methods use the m
+// sampled centers.
+type Model struct {
+	Kernel  Kernel
+	Centers *mat.Dense // c x d
+	Coef    []float64  // c coefficients
+}
+
+// predictBlockBytes bounds the kernel block held by Predict.
+const predictBlockBytes = 32 << 20
+
+// Predict returns f(x_i) for each row of x. It evaluates K(X, Centers) in
+// blocks of rows, so memory stays O(c * block) whatever the number of rows;
+// time is O(n c d).
+func (m *Model) Predict(x *mat.Dense) ([]float64, error) {
+	return m.PredictContext(context.Background(), x)
+}
+
+// PredictContext is Predict with cancellation between blocks.
+func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, error) {
+	if m == nil || m.Centers == nil || len(m.Coef) == 0 {
+		return nil, fmt.Errorf("credlab: predict with an empty model")
+	}
+	if err := checkKernel(m.Kernel); err != nil {
+		return nil, err
+	}
+	if err := checkData(x, nil); err != nil {
+		return nil, err
+	}
+	c, d := m.Centers.Dims()
+	if c != len(m.Coef) {
+		return nil, fmt.Errorf("credlab: corrupt model: %d centers but %d coefficients", c, len(m.Coef))
+	}
+	n, dx := x.Dims()
+	if dx != d {
+		return nil, fmt.Errorf("credlab: shape mismatch: model has %d features, x has %d columns", d, dx)
+	}
+	out := make([]float64, n)
+	predictInto(ctx, out, m.Kernel, x, m.Centers, m.Coef)
+	return out, ctx.Err()
+}
+
+// predictInto sets out = K(X, C) coef, in row blocks.
+func predictInto(ctx context.Context, out []float64, k Kernel, x, centers *mat.Dense, coef []float64) {
+	n, _ := x.Dims()
+	c, _ := centers.Dims()
+	block := max(1, min(n, predictBlockBytes/8/max(c, 1)))
+	csq := rowSqNorms(centers)
+	buf := make([]float64, block*c)
+	for lo := 0; lo < n; lo += block {
+		if ctx.Err() != nil {
+			return
+		}
+		hi := min(lo+block, n)
+		kb := mat.NewDense(hi-lo, c, buf[:(hi-lo)*c])
+		kernelBlock(kb, k, x.Slice(lo, hi, 0, x.RawMatrix().Cols).(*mat.Dense), centers, nil, csq)
+		blas64.Gemv(blas.NoTrans, 1, kb.RawMatrix(), blas64.Vector{N: c, Inc: 1, Data: coef}, 0,
+			blas64.Vector{N: hi - lo, Inc: 1, Data: out[lo:hi]})
+	}
+}

@@ -1,0 +1,225 @@
+package credlab
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// CenterSampler chooses m Nyström centers among the rows of x.
+type CenterSampler interface {
+	// SampleCenters returns m distinct row indices of x.
+	SampleCenters(x *mat.Dense, m int, rng *rand.Rand) ([]int, error)
+}
+
+// UniformCenters samples m rows uniformly without replacement.
+type UniformCenters struct{}
+
+// SampleCenters implements CenterSampler in O(n) time.
+func (UniformCenters) SampleCenters(x *mat.Dense, m int, rng *rand.Rand) ([]int, error) {
+	n, _ := x.Dims()
+	if m <= 0 || m > n {
+		return nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, n = %d]", m, n)
+	}
+	return rng.Perm(n)[:m], nil
+}
+
+// NystromCenters returns m center rows of x chosen by s (UniformCenters when
+// nil) with a generator seeded by seed.
+func NystromCenters(x *mat.Dense, m int, s CenterSampler, seed uint64) ([]int, error) {
+	if err := checkData(x, nil); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		s = UniformCenters{}
+	}
+	return s.SampleCenters(x, m, rand.New(rand.NewPCG(seed, 0x6e7973)))
+}
+
+// Nystrom is the factor behind NKRLS and NYTRO. With K_mm = P L L^T P^T the
+// pivoted Cholesky factorization of the centers' kernel matrix and r its
+// numerical rank, R = P [L11^-T; 0] (m x r) satisfies R^T K_mm R = I_r and
+// K_mm R R^T K_mm = K_mm, the properties eqs. (15)-(16) of the NYTRO paper
+// need; it stays correct when K_mm is rank-deficient (duplicate or nearly
+// collinear centers), where the paper uses R R^T = K_mm^+. Only the r
+// pivoted centers are kept: a model's coefficients are alpha = L11^-T beta.
+type Nystrom struct {
+	Kernel  Kernel
+	Centers *mat.Dense // r x d independent centers, in pivot order
+	Index   []int      // their rows in the data
+	L       *mat.Dense // r x r lower-triangular factor: K(Centers, Centers) = L L^T
+}
+
+// DefaultNystromTol is the default relative pivot tolerance: pivots of K_mm
+// below DefaultNystromTol * max_i k(c_i, c_i) end the factorization.
+const DefaultNystromTol = 1e-12
+
+// NewNystrom factors the kernel matrix of the rows idx of x. tol is the
+// relative pivot tolerance; zero means DefaultNystromTol. It costs
+// O(m^2 d + m^3/3) time and O(m^2) memory.
+func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error) {
+	if err := checkKernel(k); err != nil {
+		return nil, err
+	}
+	if err := checkData(x, nil); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("credlab: m = 0 Nyström centers: need at least one")
+	}
+	for _, i := range idx {
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("credlab: Nyström center index %d out of range [0, %d)", i, n)
+		}
+	}
+	if tol == 0 {
+		tol = DefaultNystromTol
+	}
+	if err := checkPositive("Nyström tolerance", tol); err != nil {
+		return nil, err
+	}
+	m := len(idx)
+	c := gatherRows(x, idx)
+	kmm := mat.NewDense(m, m, nil)
+	kernelSym(kmm, k, c)
+	raw := kmm.RawMatrix()
+	maxDiag := 0.0
+	for i := 0; i < m; i++ {
+		maxDiag = max(maxDiag, raw.Data[i*raw.Stride+i])
+	}
+	if !(maxDiag > 0) {
+		return nil, fmt.Errorf("credlab: the Nyström centers' kernel matrix is zero")
+	}
+	piv := make([]int, m)
+	_, r, _ := lapack64.Pstrf(blas64.Symmetric{N: m, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower},
+		piv, tol*maxDiag, make([]float64, 2*m))
+	if r == 0 {
+		return nil, fmt.Errorf("credlab: the Nyström centers' kernel matrix has numerical rank 0")
+	}
+	ny := &Nystrom{Kernel: k, Index: make([]int, r), L: mat.NewDense(r, r, nil)}
+	for i := 0; i < r; i++ {
+		ny.Index[i] = idx[piv[i]]
+		for j := 0; j <= i; j++ {
+			ny.L.Set(i, j, raw.Data[i*raw.Stride+j])
+		}
+	}
+	ny.Centers = gatherRows(x, ny.Index)
+	return ny, nil
+}
+
+// Rank is the number r of independent centers kept.
+func (ny *Nystrom) Rank() int { return len(ny.Index) }
+
+func (ny *Nystrom) tri() blas64.Triangular {
+	raw := ny.L.RawMatrix()
+	return blas64.Triangular{N: raw.Rows, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower, Diag: blas.NonUnit}
+}
+
+// Features returns A = K(X, Centers) L^-T (n x r), so that A A^T is the
+// Nyström approximation K_nm K_mm^+ K_mn of K. O(n r d + n r^2) time, O(n r)
+// memory.
+func (ny *Nystrom) Features(x *mat.Dense) (*mat.Dense, error) {
+	if err := checkData(x, nil); err != nil {
+		return nil, err
+	}
+	if _, d := x.Dims(); d != ny.Centers.RawMatrix().Cols {
+		return nil, fmt.Errorf("credlab: shape mismatch: Nyström centers have %d columns, x has %d", ny.Centers.RawMatrix().Cols, d)
+	}
+	n, _ := x.Dims()
+	if err := checkAlloc("Nyström feature matrix", n, ny.Rank()); err != nil {
+		return nil, err
+	}
+	a := mat.NewDense(n, ny.Rank(), nil)
+	ny.featuresInto(a, x)
+	return a, nil
+}
+
+func (ny *Nystrom) featuresInto(dst, x *mat.Dense) {
+	kernelBlock(dst, ny.Kernel, x, ny.Centers, nil, nil)
+	blas64.Trsm(blas.Right, blas.Trans, 1, ny.tri(), dst.RawMatrix())
+}
+
+// Coef maps beta (r) to the model coefficients alpha = L^-T beta on
+// Centers, so that f(x) = K(x, Centers) alpha = A(x) beta.
+func (ny *Nystrom) Coef(beta []float64) []float64 {
+	a := append([]float64(nil), beta...)
+	blas64.Trsv(blas.Trans, ny.tri(), vec(a))
+	return a
+}
+
+// R returns the m x r matrix R of eqs. (15)-(16) for the original m center
+// indices passed to NewNystrom, in that order (rows of dropped centers are
+// zero), given those indices.
+func (ny *Nystrom) R(idx []int) *mat.Dense {
+	r := ny.Rank()
+	linv := mat.NewDense(r, r, nil) // L^-T
+	for i := 0; i < r; i++ {
+		linv.Set(i, i, 1)
+	}
+	blas64.Trsm(blas.Left, blas.Trans, 1, ny.tri(), linv.RawMatrix())
+	out := mat.NewDense(len(idx), r, nil)
+	used := make([]bool, len(idx))
+	for k, row := range ny.Index {
+		for i, j := range idx {
+			if j == row && !used[i] {
+				used[i] = true
+				out.SetRow(i, linv.RawRowView(k))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// nystromSplit is the Nyström factor on the training rows with stacked
+// features [A; B] for training and validation rows.
+type nystromSplit struct {
+	ny         *Nystrom
+	xt         *mat.Dense
+	yt, yv     []float64
+	nt, nv     int
+	ab         *mat.Dense // (nt+nv) x r
+	a, b       *mat.Dense // views
+	kernelTime time.Duration
+}
+
+func newNystromSplit(x *mat.Dense, y []float64, k Kernel, m int, s CenterSampler, seed uint64, tol float64, h Holdout) (*nystromSplit, error) {
+	tr, va, err := h.split(len(y))
+	if err != nil {
+		return nil, err
+	}
+	if m <= 0 || m > len(tr) {
+		return nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, %d], the number of training rows", m, len(tr))
+	}
+	t0 := time.Now()
+	xt := gatherRows(x, tr)
+	idx, err := NystromCenters(xt, m, s, seed)
+	if err != nil {
+		return nil, err
+	}
+	ny, err := NewNystrom(k, xt, idx, tol)
+	if err != nil {
+		return nil, err
+	}
+	r := ny.Rank()
+	ns := &nystromSplit{ny: ny, xt: xt, yt: gather(y, tr), nt: len(tr), nv: len(va)}
+	if err := checkAlloc("Nyström feature matrix", ns.nt+ns.nv, r); err != nil {
+		return nil, err
+	}
+	ns.ab = mat.NewDense(ns.nt+ns.nv, r, nil)
+	ns.a = ns.ab.Slice(0, ns.nt, 0, r).(*mat.Dense)
+	ny.featuresInto(ns.a, xt)
+	if ns.nv > 0 {
+		ns.yv = gather(y, va)
+		ns.b = ns.ab.Slice(ns.nt, ns.nt+ns.nv, 0, r).(*mat.Dense)
+		ny.featuresInto(ns.b, gatherRows(x, va))
+	}
+	ns.kernelTime = time.Since(t0)
+	return ns, nil
+}

@@ -1,0 +1,37 @@
+package credlab
+
+import (
+	"runtime"
+	"sync"
+)
+
+// parallelRows calls f(lo, hi) on disjoint row ranges covering [0, n),
+// using up to GOMAXPROCS goroutines. Each row is handled by exactly one
+// call, so results do not depend on the number of cores.
+func parallelRows(n int, f func(lo, hi int)) {
+	w := runtime.GOMAXPROCS(0)
+	if w > n {
+		w = n
+	}
+	if w <= 1 || n < 64 {
+		f(0, n)
+		return
+	}
+	chunk := (n + 4*w - 1) / (4 * w)
+	var wg sync.WaitGroup
+	next := make(chan int, (n+chunk-1)/chunk)
+	for lo := 0; lo < n; lo += chunk {
+		next <- lo
+	}
+	close(next)
+	for i := 0; i < w; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for lo := range next {
+				f(lo, min(lo+chunk, n))
+			}
+		}()
+	}
+	wg.Wait()
+}
