@@ -75,9 +75,9 @@ func LogGrid(lo, hi float64, n int) []float64 {
 		return []float64{lo}
 	}
 	out := make([]float64, n)
-	a, b := math.Log(lo), math.Log(hi)
+	a, b := math.Log10(lo), math.Log10(hi)
 	for i := range out {
-		out[i] = math.Exp(a + (b-a)*float64(i)/float64(n-1))
+		out[i] = math.Pow(10, a+(b-a)*float64(i)/float64(n-1))
 	}
 	out[0], out[n-1] = lo, hi
 	return out
