@@ -12,6 +12,10 @@ import (
 // descent) with early stopping.
 type EarlyStoppingConfig struct {
 	Kernel Kernel
+	// Weights, if not nil, are per-row importance weights w_i > 0: the step
+	// becomes alpha_t = alpha_{t-1} - (gamma/n) W (K alpha_{t-1} - y), lines
+	// 5-6 of the CRED paper's Algorithm 1.
+	Weights []float64
 	IterConfig
 }
 
@@ -33,18 +37,30 @@ func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStop
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	s, err := newSplitKernel(x, y, cfg.Kernel, cfg.holdout())
+	if err := checkWeights(cfg.Weights, len(y)); err != nil {
+		return nil, err
+	}
+	s, err := newSplitKernel(x, y, cfg.Weights, cfg.Kernel, cfg.holdout())
 	if err != nil {
 		return nil, err
 	}
-	gamma, user, err := cfg.stepSize(cfg.Kernel, s.xt)
+	gamma, user, err := cfg.stepSize(cfg.Kernel, s.xt, s.wt)
 	if err != nil {
 		return nil, err
 	}
 	kt := s.ktt.RawMatrix()
 	if user {
-		lmax := powerNorm(s.nt, func(dst, src []float64) {
-			blas64.Gemv(blas.NoTrans, 1, kt, vec(src), 0, vec(dst))
+		sq := sqrtWeights(s.wt)
+		tmp := make([]float64, s.nt)
+		lmax := powerNorm(s.nt, func(dst, src []float64) { // W^1/2 K W^1/2
+			copy(tmp, src)
+			for i := range sq {
+				tmp[i] *= sq[i]
+			}
+			blas64.Gemv(blas.NoTrans, 1, kt, vec(tmp), 0, vec(dst))
+			for i := range sq {
+				dst[i] *= sq[i]
+			}
 		})
 		if err := checkStep("EarlyStopping", gamma, lmax, s.nt); err != nil {
 			return nil, err
@@ -53,7 +69,7 @@ func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStop
 	fit := &Fit{Method: "EarlyStopping", Rank: s.nt, Model: &Model{Kernel: cfg.Kernel, Centers: s.xt}}
 	fit.Timing.Kernel = s.kernelTime
 	st := &landweber{alpha: make([]float64, s.nt), k: s.k.RawMatrix(), c: gamma / float64(s.nt)}
-	if err := runGD(ctx, st, s.yt, s.yv, cfg.IterConfig, fit); err != nil {
+	if err := runGD(ctx, st, s.yt, s.yv, s.wt, s.wv, cfg.IterConfig, fit); err != nil {
 		return nil, err
 	}
 	return fit, nil

@@ -35,6 +35,22 @@ func checkData(x *mat.Dense, y []float64) error {
 	return nil
 }
 
+// checkWeights accepts nil (all weights 1) or n positive finite weights.
+func checkWeights(w []float64, n int) error {
+	if w == nil {
+		return nil
+	}
+	if len(w) != n {
+		return fmt.Errorf("credlab: shape mismatch: %d rows but %d weights", n, len(w))
+	}
+	for i, v := range w {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("credlab: weight[%d] = %v: weights must be positive and finite (an importance weight 1/(N q) overflows when q underflows to 0)", i, v)
+		}
+	}
+	return nil
+}
+
 func checkFinite(x *mat.Dense, name string) error {
 	raw := x.RawMatrix()
 	for i := 0; i < raw.Rows; i++ {

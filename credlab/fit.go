@@ -31,7 +31,9 @@ type Fit struct {
 	Timing Timing
 }
 
-// PathPoint is one step of a regularization path.
+// PathPoint is one step of a regularization path. With importance weights
+// w, TrainRMSE and ValRMSE are weighted, sqrt(sum_i w_i (f(x_i) - y_i)^2 / n):
+// an unbiased estimate of the risk on the pool the points were drawn from.
 type PathPoint struct {
 	Lambda    float64 // for Tikhonov methods
 	Iter      int     // for iterative methods
@@ -48,6 +50,23 @@ type Timing struct {
 
 // Total is the sum of the phases.
 func (t Timing) Total() time.Duration { return t.Kernel + t.Solve + t.Select }
+
+// wrmse is sqrt(sum_i w_i (pred_i - y_i)^2 / n), the square root of the
+// importance-weighted empirical risk; w nil means all weights 1.
+func wrmse(pred, y, w []float64) float64 {
+	if w == nil {
+		return rmse(pred, y)
+	}
+	if len(y) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for i, v := range y {
+		d := pred[i] - v
+		s += w[i] * d * d
+	}
+	return math.Sqrt(s / float64(len(y)))
+}
 
 func rmse(pred, y []float64) float64 {
 	if len(y) == 0 {

@@ -71,19 +71,19 @@ func (c IterConfig) threshold() float64 {
 }
 
 // gdStepper is one gradient-descent method: step applies one step given the
-// training residual r = p - y, updating its coefficients and the stacked
-// predictions pv = [training; validation] in place.
+// weighted training residual r = W (p - y), updating its coefficients and
+// the stacked predictions pv = [training; validation] in place.
 type gdStepper interface {
 	step(r, pv []float64)
 	coef() []float64 // model coefficients (a copy)
 }
 
 // runGD runs the steps, records the path and applies the stopping rule.
-func runGD(ctx context.Context, st gdStepper, yt, yv []float64, cfg IterConfig, fit *Fit) error {
+func runGD(ctx context.Context, st gdStepper, yt, yv, wt, wv []float64, cfg IterConfig, fit *Fit) error {
 	nt := len(yt)
 	pv := make([]float64, nt+len(yv))
 	r := make([]float64, nt)
-	r0 := math.Sqrt(dot(yt, yt) / float64(nt))
+	r0 := wrmse(pv[:nt], yt, wt)
 	T := cfg.steps()
 	thr := cfg.threshold()
 	keep := map[int]bool{}
@@ -99,14 +99,17 @@ func runGD(ctx context.Context, st gdStepper, yt, yv []float64, cfg IterConfig, 
 		for i, y := range yt {
 			r[i] = pv[i] - y
 		}
+		for i, w := range wt {
+			r[i] *= w
+		}
 		st.step(r, pv)
-		pt := PathPoint{Iter: t, TrainRMSE: rmse(pv[:nt], yt), ValRMSE: math.NaN()}
+		pt := PathPoint{Iter: t, TrainRMSE: wrmse(pv[:nt], yt, wt), ValRMSE: math.NaN()}
 		if math.IsNaN(pt.TrainRMSE) || math.IsInf(pt.TrainRMSE, 0) || pt.TrainRMSE > 1e3*math.Max(r0, 1e-300) {
 			return fmt.Errorf("credlab: %s diverged at iteration %d (training RMSE %g from %g at the start); use a smaller step size",
 				fit.Method, t, pt.TrainRMSE, r0)
 		}
 		if len(yv) > 0 {
-			pt.ValRMSE = rmse(pv[nt:], yv)
+			pt.ValRMSE = wrmse(pv[nt:], yv, wv)
 		}
 		fit.Path = append(fit.Path, pt)
 		if keep[t] {
@@ -170,23 +173,28 @@ func checkStep(method string, gamma, lmax float64, n int) error {
 	return nil
 }
 
-// maxKernelDiag returns max_i k(x_i, x_i).
-func maxKernelDiag(k Kernel, x *mat.Dense) float64 {
+// maxKernelDiag returns max_i w_i k(x_i, x_i); w nil means 1.
+func maxKernelDiag(k Kernel, x *mat.Dense, w []float64) float64 {
 	raw := x.RawMatrix()
 	m := 0.0
 	for i := 0; i < raw.Rows; i++ {
 		r := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-		m = math.Max(m, k.Eval(r, r))
+		v := k.Eval(r, r)
+		if w != nil {
+			v *= w[i]
+		}
+		m = math.Max(m, v)
 	}
 	return m
 }
 
-// stepSize returns the configured step or the default 1/max_i k(x_i, x_i).
-func (c IterConfig) stepSize(k Kernel, x *mat.Dense) (gamma float64, user bool, err error) {
+// stepSize returns the configured step or the default 1/max_i w_i k(x_i, x_i),
+// for which ||W^1/2 K W^1/2||/n <= 1/gamma and descent converges.
+func (c IterConfig) stepSize(k Kernel, x *mat.Dense, w []float64) (gamma float64, user bool, err error) {
 	if c.StepSize > 0 {
 		return c.StepSize, true, nil
 	}
-	m := maxKernelDiag(k, x)
+	m := maxKernelDiag(k, x, w)
 	if !(m > 0) {
 		return 0, false, fmt.Errorf("credlab: max_i k(x_i, x_i) = %v: the default step size needs a positive kernel diagonal", m)
 	}

@@ -70,16 +70,13 @@ func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) 
 		if ysq == nil {
 			ysq = rowSqNorms(y)
 		}
-		blas64.Gemm(blas.NoTrans, blas.Trans, -2, x.RawMatrix(), y.RawMatrix(), 0, d)
+		xr, yr := x.RawMatrix(), y.RawMatrix()
+		blas64.Gemm(blas.NoTrans, blas.Trans, -2, xr, yr, 0, d)
 		parallelRows(d.Rows, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				row := d.Data[i*d.Stride : i*d.Stride+d.Cols]
 				for j, v := range row {
-					s := v + xsq[i] + ysq[j]
-					if s < 0 {
-						s = 0
-					}
-					row[j] = kk.fromSqDist(s)
+					row[j] = kk.fromSqDist(gramSqDist(v+xsq[i]+ysq[j], xsq[i]+ysq[j], xr, yr, i, j))
 				}
 			}
 		})
@@ -97,6 +94,17 @@ func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) 
 			}
 		})
 	}
+}
+
+// gramSqDist returns ||x_i - y_j||^2 given its Gram-form value s and
+// ||x_i||^2 + ||y_j||^2 = norms. The Gram form has absolute error about
+// eps * norms, which a square root (Laplacian kernel) would magnify to
+// sqrt(eps); pairs closer than 1e-4 * norms are recomputed directly.
+func gramSqDist(s, norms float64, x, y blas64.General, i, j int) float64 {
+	if s > 1e-4*norms {
+		return s
+	}
+	return sqDist(x.Data[i*x.Stride:i*x.Stride+x.Cols], y.Data[j*y.Stride:j*y.Stride+y.Cols])
 }
 
 func mapRows(d blas64.General, f func(float64) float64) {
@@ -123,11 +131,7 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 		sq := rowSqNorms(x)
 		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)
 		f = func(i, j int, g float64) float64 {
-			s := sq[i] + sq[j] - 2*g
-			if s < 0 {
-				s = 0
-			}
-			return kk.fromSqDist(s)
+			return kk.fromSqDist(gramSqDist(sq[i]+sq[j]-2*g, sq[i]+sq[j], xr, xr, i, j))
 		}
 	case dotKernel:
 		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)

@@ -23,6 +23,9 @@ type KRLSConfig struct {
 	// NYTRO paper's grid.
 	Lambdas []float64
 	Holdout Holdout
+	// Weights, if not nil, are per-row importance weights w_i > 0 (such as
+	// Selection.Weight): the loss becomes (1/n) sum w_i (f(x_i) - y_i)^2.
+	Weights []float64
 	// Progress, if not nil, is called after each lambda with (done, total).
 	Progress func(done, total int)
 }
@@ -34,6 +37,8 @@ const triBreakEven = 30
 
 // KRLS fits alpha = (K + lambda n I)^-1 y, the minimiser of
 // (1/n) sum (f(x_i) - y_i)^2 + lambda ||f||^2 (eq. 8 of the NYTRO paper).
+// With weights W it fits alpha = W^1/2 (W^1/2 K W^1/2 + lambda n I)^-1 W^1/2 y,
+// the importance-weighted KRR of the CRED paper (Remark in section 4).
 //
 // With a fixed Lambda it costs one kernel matrix, O(n^2 d), and one
 // Cholesky factorization, O(n^3/3); memory is O(n^2).
@@ -51,62 +56,51 @@ func KRLS(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit,
 	if err := checkKernel(cfg.Kernel); err != nil {
 		return nil, err
 	}
-	if cfg.Lambda < 0 || math.IsNaN(cfg.Lambda) {
-		return nil, checkPositive("lambda", cfg.Lambda)
-	}
-	if cfg.Lambda > 0 {
-		return krlsFixed(x, y, cfg.Kernel, cfg.Lambda)
-	}
-	grid := cfg.Lambdas
-	if grid == nil {
-		grid = LogGrid(1e-15, 1, 100)
-	}
-	if err := checkLambdas(grid); err != nil {
+	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
-	if cfg.Holdout.None {
-		return nil, fmt.Errorf("credlab: KRLS without hold-out needs a fixed Lambda")
+	h, grid, err := lambdaGrid("KRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
+	if err != nil {
+		return nil, err
 	}
-	s, err := newSplitKernel(x, y, cfg.Kernel, cfg.Holdout)
+	s, err := newSplitKernel(x, y, cfg.Weights, cfg.Kernel, h)
 	if err != nil {
 		return nil, err
 	}
 	fit := &Fit{Method: "KRLS", Rank: s.nt}
 	fit.Timing.Kernel = s.kernelTime
-	prob := ridgeProblem{g: s.ktt, b: s.yt, w: s.kvt, yv: s.yv, n: s.nt,
-		// K alpha - y = -mu alpha at the solution.
+	// Weighted problem: G = W^1/2 K W^1/2, b = W^1/2 y, validation map K_vt W^1/2.
+	sq := sqrtWeights(s.wt)
+	scaleSym(s.ktt, sq)
+	if s.kvt != nil {
+		scaleCols(s.kvt, sq)
+	}
+	prob := ridgeProblem{g: s.ktt, b: scaled(s.yt, sq), w: s.kvt, yv: s.yv, wv: s.wv, n: s.nt,
+		// W^1/2 (K alpha - y) = -mu z at the solution.
 		sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
-	alpha, err := prob.path(ctx, grid, fit, cfg.Progress)
+	z, err := prob.path(ctx, grid, fit, cfg.Progress)
 	if err != nil {
 		return nil, err
 	}
-	fit.Model = &Model{Kernel: cfg.Kernel, Centers: s.xt, Coef: alpha}
+	fit.Model = &Model{Kernel: cfg.Kernel, Centers: s.xt, Coef: scaled(z, sq)}
 	return fit, nil
 }
 
-func krlsFixed(x *mat.Dense, y []float64, k Kernel, lambda float64) (*Fit, error) {
-	n, _ := x.Dims()
-	if err := checkAlloc("kernel matrix", n, n); err != nil {
-		return nil, err
+// lambdaGrid resolves a fixed lambda or a grid with hold-out.
+func lambdaGrid(method string, lambda float64, lambdas []float64, h Holdout) (Holdout, []float64, error) {
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return h, nil, checkPositive("lambda", lambda)
 	}
-	fit := &Fit{Method: "KRLS", Lambda: lambda, Rank: n, ValRMSE: math.NaN()}
-	t0 := time.Now()
-	kmat := mat.NewDense(n, n, nil)
-	kernelSym(kmat, k, x)
-	fit.Timing.Kernel = time.Since(t0)
-	t0 = time.Now()
-	alpha, ok := choleskySolve(kmat, lambda*float64(n), y)
-	fit.Timing.Solve = time.Since(t0)
-	if !ok {
-		return nil, fmt.Errorf("credlab: K + lambda n I is not numerically positive definite at lambda = %g; increase lambda", lambda)
+	if lambda > 0 {
+		return Holdout{None: true}, []float64{lambda}, nil
 	}
-	train := make([]float64, n)
-	for i := range train {
-		train[i] = y[i] - lambda*float64(n)*alpha[i]
+	if h.None {
+		return h, nil, fmt.Errorf("credlab: %s without hold-out needs a fixed Lambda", method)
 	}
-	fit.Path = []PathPoint{{Lambda: lambda, TrainRMSE: rmse(train, y), ValRMSE: math.NaN()}}
-	fit.Model = &Model{Kernel: k, Centers: mat.DenseCopyOf(x), Coef: alpha}
-	return fit, nil
+	if lambdas == nil {
+		lambdas = LogGrid(1e-15, 1, 100)
+	}
+	return h, lambdas, checkLambdas(lambdas)
 }
 
 // choleskySolve overwrites the lower triangle of a with the Cholesky factor
@@ -122,12 +116,7 @@ func choleskySolve(a *mat.Dense, shift float64, b []float64) ([]float64, bool) {
 	}
 	z := append([]float64(nil), b...)
 	lapack64.Potrs(t, blas64.General{Rows: len(z), Cols: 1, Stride: 1, Data: z})
-	for _, v := range z {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, false
-		}
-	}
-	return z, true
+	return z, allFinite(z)
 }
 
 // splitKernel holds a hold-out split and the stacked kernel matrix
@@ -135,18 +124,22 @@ func choleskySolve(a *mat.Dense, shift float64, b []float64) ([]float64, bool) {
 type splitKernel struct {
 	xt, xv     *mat.Dense
 	yt, yv     []float64
+	wt, wv     []float64 // nil without weights
 	nt, nv     int
 	k          *mat.Dense // stacked
-	ktt, kvt   *mat.Dense // views into k
+	ktt, kvt   *mat.Dense // views into k; kvt nil without validation
 	kernelTime time.Duration
 }
 
-func newSplitKernel(x *mat.Dense, y []float64, k Kernel, h Holdout) (*splitKernel, error) {
+func newSplitKernel(x *mat.Dense, y, w []float64, k Kernel, h Holdout) (*splitKernel, error) {
 	tr, va, err := h.split(len(y))
 	if err != nil {
 		return nil, err
 	}
 	s := &splitKernel{xt: gatherRows(x, tr), yt: gather(y, tr), nt: len(tr), nv: len(va)}
+	if w != nil {
+		s.wt, s.wv = gather(w, tr), gather(w, va)
+	}
 	if err := checkAlloc("kernel matrix", s.nt+s.nv, s.nt); err != nil {
 		return nil, err
 	}
@@ -172,4 +165,70 @@ func allFinite(v []float64) bool {
 		}
 	}
 	return true
+}
+
+// sqrtWeights returns the square roots of w, or nil for nil.
+func sqrtWeights(w []float64) []float64 {
+	if w == nil {
+		return nil
+	}
+	s := make([]float64, len(w))
+	for i, v := range w {
+		s[i] = math.Sqrt(v)
+	}
+	return s
+}
+
+// scaled returns v_i s_i (a copy of v when s is nil).
+func scaled(v, s []float64) []float64 {
+	out := append([]float64(nil), v...)
+	for i := range s {
+		out[i] *= s[i]
+	}
+	return out
+}
+
+// scaleSym sets a = diag(s) a diag(s) in place; s nil leaves a.
+func scaleSym(a *mat.Dense, s []float64) {
+	if s == nil {
+		return
+	}
+	raw := a.RawMatrix()
+	parallelRows(raw.Rows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+			for j := range row {
+				row[j] *= s[i] * s[j]
+			}
+		}
+	})
+}
+
+// scaleCols sets a = a diag(s) in place; scaleRows sets a = diag(s) a.
+func scaleCols(a *mat.Dense, s []float64) {
+	if s == nil {
+		return
+	}
+	raw := a.RawMatrix()
+	parallelRows(raw.Rows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+			for j := range row {
+				row[j] *= s[j]
+			}
+		}
+	})
+}
+
+func scaleRows(a *mat.Dense, s []float64) {
+	if s == nil {
+		return
+	}
+	raw := a.RawMatrix()
+	for i := 0; i < raw.Rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		for j := range row {
+			row[j] *= s[i]
+		}
+	}
 }

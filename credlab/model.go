@@ -9,13 +9,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Model is a kernel expansion f(x) = sum_i Coef_i k(x, Centers_i). Exact
+// Model is a kernel expansion f(x) = sum_i Coef_i k(x, Centers_i), or,
+// when Features is set, a linear model f(x) = Features(x).Coef. Exact
 // methods use the training points as centers; Nyström methods use the m
-// sampled centers.
+// sampled centers; LinearRLS and LinearGD use a feature map.
 type Model struct {
-	Kernel  Kernel
-	Centers *mat.Dense // c x d
-	Coef    []float64  // c coefficients
+	Kernel   Kernel
+	Centers  *mat.Dense // c x d
+	Features FeatureMap // nil for kernel expansions
+	Coef     []float64  // c (or D) coefficients
 }
 
 // predictBlockBytes bounds the kernel block held by Predict.
@@ -30,13 +32,16 @@ func (m *Model) Predict(x *mat.Dense) ([]float64, error) {
 
 // PredictContext is Predict with cancellation between blocks.
 func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, error) {
-	if m == nil || m.Centers == nil || len(m.Coef) == 0 {
+	if m == nil || len(m.Coef) == 0 || (m.Centers == nil && m.Features == nil) {
 		return nil, fmt.Errorf("credlab: predict with an empty model")
 	}
-	if err := checkKernel(m.Kernel); err != nil {
+	if err := checkData(x, nil); err != nil {
 		return nil, err
 	}
-	if err := checkData(x, nil); err != nil {
+	if m.Features != nil {
+		return m.predictLinear(ctx, x)
+	}
+	if err := checkKernel(m.Kernel); err != nil {
 		return nil, err
 	}
 	c, d := m.Centers.Dims()
@@ -69,4 +74,27 @@ func predictInto(ctx context.Context, out []float64, k Kernel, x, centers *mat.D
 		blas64.Gemv(blas.NoTrans, 1, kb.RawMatrix(), blas64.Vector{N: c, Inc: 1, Data: coef}, 0,
 			blas64.Vector{N: hi - lo, Inc: 1, Data: out[lo:hi]})
 	}
+}
+
+// predictLinear evaluates Features(x).Coef in row blocks.
+func (m *Model) predictLinear(ctx context.Context, x *mat.Dense) ([]float64, error) {
+	n, d := x.Dims()
+	D := len(m.Coef)
+	block := max(1, min(n, predictBlockBytes/8/D))
+	out := make([]float64, n)
+	for lo := 0; lo < n; lo += block {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hi := min(lo+block, n)
+		f, err := m.Features.Features(x.Slice(lo, hi, 0, d).(*mat.Dense))
+		if err != nil {
+			return nil, err
+		}
+		if err := checkDims("the feature map's output", f.RawMatrix().Cols, D); err != nil {
+			return nil, err
+		}
+		blas64.Gemv(blas.NoTrans, 1, f.RawMatrix(), vec(m.Coef), 0, vec(out[lo:hi]))
+	}
+	return out, nil
 }

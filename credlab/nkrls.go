@@ -2,12 +2,7 @@ package credlab
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"time"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -30,9 +25,12 @@ type NKRLSConfig struct {
 	// Lambda, when positive, fixes lambda and fits on all rows; otherwise
 	// lambda is chosen from Lambdas (default LogGrid(1e-15, 1, 100)) on a
 	// hold-out split.
-	Lambda   float64
-	Lambdas  []float64
-	Holdout  Holdout
+	Lambda  float64
+	Lambdas []float64
+	Holdout Holdout
+	// Weights, if not nil, are per-row importance weights w_i > 0: the loss
+	// becomes (1/n) sum w_i (f(x_i) - y_i)^2.
+	Weights  []float64
 	Progress func(done, total int)
 }
 
@@ -48,50 +46,23 @@ func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fi
 	if err := checkKernel(cfg.Kernel); err != nil {
 		return nil, err
 	}
-	if cfg.Lambda < 0 || math.IsNaN(cfg.Lambda) {
-		return nil, checkPositive("lambda", cfg.Lambda)
-	}
-	h := cfg.Holdout
-	grid := cfg.Lambdas
-	if cfg.Lambda > 0 {
-		h, grid = Holdout{None: true}, []float64{cfg.Lambda}
-	} else if h.None {
-		return nil, fmt.Errorf("credlab: NKRLS without hold-out needs a fixed Lambda")
-	}
-	if grid == nil {
-		grid = LogGrid(1e-15, 1, 100)
-	}
-	if err := checkLambdas(grid); err != nil {
+	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
-	nc := cfg.Nystrom
-	ns, err := newNystromSplit(x, y, cfg.Kernel, nc.M, nc.Sampler, nc.Seed, nc.Tol, h)
+	h, grid, err := lambdaGrid("NKRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err
 	}
-	fit := &Fit{Method: "NKRLS", Rank: ns.ny.Rank()}
-	fit.Timing.Kernel = ns.kernelTime
-	t0 := time.Now()
-	r := ns.ny.Rank()
-	g := mat.NewDense(r, r, nil)
-	gr := g.RawMatrix()
-	blas64.Syrk(blas.Trans, 1, ns.a.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
-	for i := 0; i < r; i++ {
-		for j := i + 1; j < r; j++ {
-			gr.Data[i*gr.Stride+j] = gr.Data[j*gr.Stride+i]
-		}
-	}
-	aty := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, ns.a.RawMatrix(), vec(ns.yt), 0, vec(aty))
-	fit.Timing.Solve = time.Since(t0)
-	yy := dot(ns.yt, ns.yt)
-	prob := ridgeProblem{g: g, b: aty, w: ns.b, yv: ns.yv, n: ns.nt,
-		// ||A z - y||^2 = ||y||^2 - z.b - mu ||z||^2 at the solution.
-		sse: func(zz, zb, mu float64) float64 { return yy - zb - mu*zz }}
-	beta, err := prob.path(ctx, grid, fit, cfg.Progress)
+	ny, fs, err := nystromSplit(x, y, cfg.Weights, cfg.Kernel, cfg.Nystrom, h)
 	if err != nil {
 		return nil, err
 	}
-	fit.Model = &Model{Kernel: cfg.Kernel, Centers: ns.ny.Centers, Coef: ns.ny.Coef(beta)}
+	fit := &Fit{Method: "NKRLS", Rank: ny.Rank()}
+	fit.Timing.Kernel = fs.featureTime
+	beta, err := fs.ridge(ctx, grid, fit, cfg.Progress)
+	if err != nil {
+		return nil, err
+	}
+	fit.Model = &Model{Kernel: cfg.Kernel, Centers: ny.Centers, Coef: ny.Coef(beta)}
 	return fit, nil
 }

@@ -177,49 +177,29 @@ func (ny *Nystrom) R(idx []int) *mat.Dense {
 	return out
 }
 
-// nystromSplit is the Nyström factor on the training rows with stacked
-// features [A; B] for training and validation rows.
-type nystromSplit struct {
-	ny         *Nystrom
-	xt         *mat.Dense
-	yt, yv     []float64
-	nt, nv     int
-	ab         *mat.Dense // (nt+nv) x r
-	a, b       *mat.Dense // views
-	kernelTime time.Duration
-}
-
-func newNystromSplit(x *mat.Dense, y []float64, k Kernel, m int, s CenterSampler, seed uint64, tol float64, h Holdout) (*nystromSplit, error) {
-	tr, va, err := h.split(len(y))
+// nystromSplit builds the Nyström factor on the training rows of a hold-out
+// split and the features A (training) and B (validation) of fs.
+func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Holdout) (*Nystrom, *featureSplit, error) {
+	fs, xv, err := splitRows(x, y, w, h)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if m <= 0 || m > len(tr) {
-		return nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, %d], the number of training rows", m, len(tr))
+	if nc.M <= 0 || nc.M > fs.nt {
+		return nil, nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, %d], the number of training rows", nc.M, fs.nt)
 	}
 	t0 := time.Now()
-	xt := gatherRows(x, tr)
-	idx, err := NystromCenters(xt, m, s, seed)
+	idx, err := NystromCenters(fs.xt, nc.M, nc.Sampler, nc.Seed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	ny, err := NewNystrom(k, xt, idx, tol)
+	ny, err := NewNystrom(k, fs.xt, idx, nc.Tol)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r := ny.Rank()
-	ns := &nystromSplit{ny: ny, xt: xt, yt: gather(y, tr), nt: len(tr), nv: len(va)}
-	if err := checkAlloc("Nyström feature matrix", ns.nt+ns.nv, r); err != nil {
-		return nil, err
-	}
-	ns.ab = mat.NewDense(ns.nt+ns.nv, r, nil)
-	ns.a = ns.ab.Slice(0, ns.nt, 0, r).(*mat.Dense)
-	ny.featuresInto(ns.a, xt)
-	if ns.nv > 0 {
-		ns.yv = gather(y, va)
-		ns.b = ns.ab.Slice(ns.nt, ns.nt+ns.nv, 0, r).(*mat.Dense)
-		ny.featuresInto(ns.b, gatherRows(x, va))
-	}
-	ns.kernelTime = time.Since(t0)
-	return ns, nil
+	err = fs.featurize(xv, ny.Rank(), "Nyström feature matrix", func(dst, x *mat.Dense) error {
+		ny.featuresInto(dst, x)
+		return nil
+	})
+	fs.featureTime = time.Since(t0)
+	return ny, fs, err
 }

@@ -3,8 +3,6 @@ package credlab
 import (
 	"context"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -12,6 +10,9 @@ import (
 type NYTROConfig struct {
 	Kernel  Kernel
 	Nystrom NystromConfig
+	// Weights, if not nil, are per-row importance weights w_i > 0: the step
+	// becomes beta_t = beta_{t-1} - (gamma/n) A^T W (A beta_{t-1} - y).
+	Weights []float64
 	IterConfig
 }
 
@@ -38,49 +39,21 @@ func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fi
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	nc := cfg.Nystrom
-	ns, err := newNystromSplit(x, y, cfg.Kernel, nc.M, nc.Sampler, nc.Seed, nc.Tol, cfg.holdout())
+	if err := checkWeights(cfg.Weights, len(y)); err != nil {
+		return nil, err
+	}
+	ny, fs, err := nystromSplit(x, y, cfg.Weights, cfg.Kernel, cfg.Nystrom, cfg.holdout())
 	if err != nil {
 		return nil, err
 	}
-	a := ns.a.RawMatrix()
-	gamma, user, err := cfg.stepSize(cfg.Kernel, ns.xt)
+	gamma, user, err := cfg.stepSize(cfg.Kernel, fs.xt, fs.wt)
 	if err != nil {
 		return nil, err
 	}
-	if user {
-		tmp := make([]float64, ns.nt)
-		lmax := powerNorm(ns.ny.Rank(), func(dst, src []float64) {
-			blas64.Gemv(blas.NoTrans, 1, a, vec(src), 0, vec(tmp))
-			blas64.Gemv(blas.Trans, 1, a, vec(tmp), 0, vec(dst))
-		})
-		if err := checkStep("NYTRO", gamma, lmax, ns.nt); err != nil {
-			return nil, err
-		}
-	}
-	fit := &Fit{Method: "NYTRO", Rank: ns.ny.Rank(), Model: &Model{Kernel: cfg.Kernel, Centers: ns.ny.Centers}}
-	fit.Timing.Kernel = ns.kernelTime
-	st := &nytroStep{ny: ns.ny, beta: make([]float64, ns.ny.Rank()), g: make([]float64, ns.ny.Rank()),
-		a: a, ab: ns.ab.RawMatrix(), c: gamma / float64(ns.nt)}
-	if err := runGD(ctx, st, ns.yt, ns.yv, cfg.IterConfig, fit); err != nil {
+	fit := &Fit{Method: "NYTRO", Rank: ny.Rank(), Model: &Model{Kernel: cfg.Kernel, Centers: ny.Centers}}
+	fit.Timing.Kernel = fs.featureTime
+	if err := fs.gd(ctx, cfg.IterConfig, gamma, user, fit, ny.Coef); err != nil {
 		return nil, err
 	}
 	return fit, nil
 }
-
-type nytroStep struct {
-	ny      *Nystrom
-	beta, g []float64
-	a, ab   blas64.General // A and [A; B]
-	c       float64        // gamma / n
-}
-
-func (s *nytroStep) step(r, pv []float64) {
-	blas64.Gemv(blas.Trans, -s.c, s.a, vec(r), 0, vec(s.g))
-	for i, v := range s.g {
-		s.beta[i] += v
-	}
-	blas64.Gemv(blas.NoTrans, 1, s.ab, vec(s.g), 1, vec(pv))
-}
-
-func (s *nytroStep) coef() []float64 { return s.ny.Coef(s.beta) }

@@ -20,7 +20,8 @@ type ridgeProblem struct {
 	b  []float64
 	w  *mat.Dense // nv x p: validation predictions are w z; nil without validation
 	yv []float64
-	n  int // training rows
+	wv []float64 // validation weights; nil means 1
+	n  int       // training rows
 	// sse returns the training sum of squared errors from the
 	// basis-invariant quantities ||z||^2 and z.b.
 	sse func(zz, zb, mu float64) float64
@@ -96,7 +97,7 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 			pt.TrainRMSE = math.Sqrt(math.Max(sse, 0) / float64(pr.n))
 			if w != nil {
 				blas64.Gemv(blas.NoTrans, 1, w.RawMatrix(), vec(z), 0, vec(vbuf))
-				pt.ValRMSE = rmse(vbuf, pr.yv)
+				pt.ValRMSE = wrmse(vbuf, pr.yv, pr.wv)
 			}
 			if pt.ValRMSE < fit.ValRMSE || w == nil {
 				fit.ValRMSE, fit.Lambda = pt.ValRMSE, l
@@ -108,6 +109,9 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		if progress != nil {
 			progress(i+1, len(grid))
 		}
+	}
+	if best == nil && len(grid) == 1 {
+		return nil, fmt.Errorf("credlab: %s: the system is not numerically positive definite at lambda = %g; increase lambda", fit.Method, grid[0])
 	}
 	if best == nil {
 		return nil, fmt.Errorf("credlab: %s failed for every lambda in the grid; use larger lambdas", fit.Method)

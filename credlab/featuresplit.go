@@ -1,0 +1,154 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// featureSplit is a hold-out split with the training features A (nt x D)
+// and validation features B (nv x D), shared by the methods that are linear
+// in a finite feature map: NKRLS and NYTRO (A = K_nm R), LinearRLS and
+// LinearGD (any FeatureMap).
+type featureSplit struct {
+	xt          *mat.Dense
+	yt, yv      []float64
+	wt, wv      []float64 // nil without weights
+	nt, nv      int
+	a, b        *mat.Dense // b nil without validation
+	featureTime time.Duration
+}
+
+// splitRows splits the rows and returns the validation inputs.
+func splitRows(x *mat.Dense, y, w []float64, h Holdout) (*featureSplit, *mat.Dense, error) {
+	tr, va, err := h.split(len(y))
+	if err != nil {
+		return nil, nil, err
+	}
+	fs := &featureSplit{xt: gatherRows(x, tr), yt: gather(y, tr), nt: len(tr), nv: len(va)}
+	if w != nil {
+		fs.wt, fs.wv = gather(w, tr), gather(w, va)
+	}
+	var xv *mat.Dense
+	if len(va) > 0 {
+		xv, fs.yv = gatherRows(x, va), gather(y, va)
+	}
+	return fs, xv, nil
+}
+
+// featurize fills A and B with fill, after a memory check.
+func (fs *featureSplit) featurize(xv *mat.Dense, dim int, what string, fill func(dst, x *mat.Dense) error) error {
+	if err := checkAlloc(what, fs.nt+fs.nv, dim); err != nil {
+		return err
+	}
+	fs.a = mat.NewDense(fs.nt, dim, nil)
+	if err := fill(fs.a, fs.xt); err != nil {
+		return err
+	}
+	if xv != nil {
+		fs.b = mat.NewDense(fs.nv, dim, nil)
+		return fill(fs.b, xv)
+	}
+	return nil
+}
+
+// ridge solves (A^T W A + lambda n I) beta = A^T W y over the grid and
+// returns the beta of least validation error. It scales A in place.
+func (fs *featureSplit) ridge(ctx context.Context, grid []float64, fit *Fit, progress func(int, int)) ([]float64, error) {
+	t0 := time.Now()
+	// Weighted problem: A <- W^1/2 A, y <- W^1/2 y.
+	sq := sqrtWeights(fs.wt)
+	scaleRows(fs.a, sq)
+	yt := scaled(fs.yt, sq)
+	_, r := fs.a.Dims()
+	g := mat.NewDense(r, r, nil)
+	gr := g.RawMatrix()
+	blas64.Syrk(blas.Trans, 1, fs.a.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
+	for i := 0; i < r; i++ {
+		for j := i + 1; j < r; j++ {
+			gr.Data[i*gr.Stride+j] = gr.Data[j*gr.Stride+i]
+		}
+	}
+	aty := make([]float64, r)
+	blas64.Gemv(blas.Trans, 1, fs.a.RawMatrix(), vec(yt), 0, vec(aty))
+	fit.Timing.Solve += time.Since(t0)
+	yy := dot(yt, yt)
+	prob := ridgeProblem{g: g, b: aty, w: fs.b, yv: fs.yv, wv: fs.wv, n: fs.nt,
+		// ||A z - y||^2 = ||y||^2 - z.b - mu ||z||^2 at the solution.
+		sse: func(zz, zb, mu float64) float64 { return yy - zb - mu*zz }}
+	return prob.path(ctx, grid, fit, progress)
+}
+
+// gd runs beta_t = beta_{t-1} - (gamma/n) A^T W (A beta_{t-1} - y) with
+// the path, stopping rule and step check of runGD; coef maps beta to the
+// model's coefficients.
+func (fs *featureSplit) gd(ctx context.Context, cfg IterConfig, gamma float64, user bool, fit *Fit, coef func([]float64) []float64) error {
+	a := fs.a.RawMatrix()
+	_, r := fs.a.Dims()
+	if user {
+		tmp := make([]float64, fs.nt)
+		lmax := powerNorm(r, func(dst, src []float64) { // A^T W A
+			blas64.Gemv(blas.NoTrans, 1, a, vec(src), 0, vec(tmp))
+			for i, w := range fs.wt {
+				tmp[i] *= w
+			}
+			blas64.Gemv(blas.Trans, 1, a, vec(tmp), 0, vec(dst))
+		})
+		if err := checkStep(fit.Method, gamma, lmax, fs.nt); err != nil {
+			return err
+		}
+	}
+	st := &featureStep{beta: make([]float64, r), g: make([]float64, r), a: fs.a, b: fs.b,
+		c: gamma / float64(fs.nt), coefOf: coef}
+	return runGD(ctx, st, fs.yt, fs.yv, fs.wt, fs.wv, cfg, fit)
+}
+
+// maxRowSqNorm returns max_i w_i ||a_i||^2.
+func maxRowSqNorm(a *mat.Dense, w []float64) float64 {
+	m := 0.0
+	for i, v := range rowSqNorms(a) {
+		if w != nil {
+			v *= w[i]
+		}
+		m = math.Max(m, v)
+	}
+	return m
+}
+
+type featureStep struct {
+	beta, g []float64
+	a, b    *mat.Dense
+	c       float64 // gamma / n
+	coefOf  func([]float64) []float64
+}
+
+func (s *featureStep) step(r, pv []float64) {
+	nt, _ := s.a.Dims()
+	blas64.Gemv(blas.Trans, -s.c, s.a.RawMatrix(), vec(r), 0, vec(s.g))
+	for i, v := range s.g {
+		s.beta[i] += v
+	}
+	blas64.Gemv(blas.NoTrans, 1, s.a.RawMatrix(), vec(s.g), 1, vec(pv[:nt]))
+	if s.b != nil {
+		blas64.Gemv(blas.NoTrans, 1, s.b.RawMatrix(), vec(s.g), 1, vec(pv[nt:]))
+	}
+}
+
+func (s *featureStep) coef() []float64 {
+	if s.coefOf == nil {
+		return append([]float64(nil), s.beta...)
+	}
+	return s.coefOf(s.beta)
+}
+
+func checkDims(what string, got, want int) error {
+	if got != want {
+		return fmt.Errorf("credlab: shape mismatch: %s has %d columns, want %d", what, got, want)
+	}
+	return nil
+}
