@@ -62,7 +62,7 @@ func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStop
 				dst[i] *= sq[i]
 			}
 		})
-		if err := checkStep("EarlyStopping", gamma, lmax, s.nt); err != nil {
+		if err := checkStep("EarlyStopping", gamma, lmax, s.nt, cfg.Accelerated); err != nil {
 			return nil, err
 		}
 	}
@@ -81,11 +81,14 @@ type landweber struct {
 	c     float64        // gamma / n
 }
 
-func (l *landweber) step(r, pv []float64) {
+func (l *landweber) step(r, pv []float64, scale float64) {
+	c := scale * l.c
 	for i, v := range r {
-		l.alpha[i] -= l.c * v
+		l.alpha[i] -= c * v
 	}
-	blas64.Gemv(blas.NoTrans, -l.c, l.k, vec(r), 1, vec(pv))
+	blas64.Gemv(blas.NoTrans, -c, l.k, vec(r), 1, vec(pv))
 }
+
+func (l *landweber) params() []float64 { return l.alpha }
 
 func (l *landweber) coef() []float64 { return append([]float64(nil), l.alpha...) }

@@ -69,11 +69,7 @@ func (fs *featureSplit) ridge(ctx context.Context, grid []float64, fit *Fit, pro
 	g := mat.NewDense(r, r, nil)
 	gr := g.RawMatrix()
 	blas64.Syrk(blas.Trans, 1, fs.a.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
-	for i := 0; i < r; i++ {
-		for j := i + 1; j < r; j++ {
-			gr.Data[i*gr.Stride+j] = gr.Data[j*gr.Stride+i]
-		}
-	}
+	mirrorLower(gr)
 	aty := make([]float64, r)
 	blas64.Gemv(blas.Trans, 1, fs.a.RawMatrix(), vec(yt), 0, vec(aty))
 	fit.Timing.Solve += time.Since(t0)
@@ -99,7 +95,7 @@ func (fs *featureSplit) gd(ctx context.Context, cfg IterConfig, gamma float64, u
 			}
 			blas64.Gemv(blas.Trans, 1, a, vec(tmp), 0, vec(dst))
 		})
-		if err := checkStep(fit.Method, gamma, lmax, fs.nt); err != nil {
+		if err := checkStep(fit.Method, gamma, lmax, fs.nt, cfg.Accelerated); err != nil {
 			return err
 		}
 	}
@@ -127,9 +123,11 @@ type featureStep struct {
 	coefOf  func([]float64) []float64
 }
 
-func (s *featureStep) step(r, pv []float64) {
+func (s *featureStep) params() []float64 { return s.beta }
+
+func (s *featureStep) step(r, pv []float64, scale float64) {
 	nt, _ := s.a.Dims()
-	blas64.Gemv(blas.Trans, -s.c, s.a.RawMatrix(), vec(r), 0, vec(s.g))
+	blas64.Gemv(blas.Trans, -scale*s.c, s.a.RawMatrix(), vec(r), 0, vec(s.g))
 	for i, v := range s.g {
 		s.beta[i] += v
 	}
