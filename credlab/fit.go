@@ -45,7 +45,10 @@ type PathPoint struct {
 type Timing struct {
 	Kernel time.Duration // kernel evaluations
 	Solve  time.Duration // factorizations and iterations
-	Select time.Duration // validation predictions and choice of parameter
+	// Select is validation and choice of parameter. Iterative methods
+	// update validation predictions inside each step's matrix-vector
+	// product, so their validation cost is counted in Solve.
+	Select time.Duration
 }
 
 // Total is the sum of the phases.

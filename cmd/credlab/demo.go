@@ -33,6 +33,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	h := credlab.Holdout{Seed: *seed}
 	ny := credlab.NystromConfig{M: *m, Seed: *seed}
 	iter := credlab.IterConfig{Holdout: h}
+	nu := credlab.IterConfig{Holdout: h, Accelerated: true}
 	grid := credlab.LogGrid(1e-9, 1e-1, 20)
 	fmt.Fprintf(stdout, "credlab demo: f(x) = sin(pi x1) + 0.5 cos(2 pi x2) + ..., n = %d, d = %d, noise sd %g, Gaussian sigma %g, BLAS %s\n",
 		*n, *d, *noise, *sigma, credlab.BLASBackend)
@@ -48,11 +49,17 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{"EarlyStopping", func() (*credlab.Fit, error) {
 			return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: iter})
 		}},
+		{"EarlyStopping, nu-method", func() (*credlab.Fit, error) {
+			return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: nu})
+		}},
 		{fmt.Sprintf("NKRLS m=%d (100 lambdas)", *m), func() (*credlab.Fit, error) {
 			return credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
 		}},
 		{fmt.Sprintf("NYTRO m=%d", *m), func() (*credlab.Fit, error) {
 			return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: iter})
+		}},
+		{fmt.Sprintf("NYTRO m=%d, nu-method", *m), func() (*credlab.Fit, error) {
+			return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: nu})
 		}},
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
