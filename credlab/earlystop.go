@@ -28,7 +28,7 @@ type EarlyStoppingConfig struct {
 // matrix-vector product with [K_tt; K_vt] per step: O(n_t n) time per step,
 // O(n_t n) memory, plus O(n n_t d) for the kernel.
 func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStoppingConfig) (*Fit, error) {
-	if err := checkData(x, y); err != nil {
+	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}
 	if err := checkKernel(cfg.Kernel); err != nil {

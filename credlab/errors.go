@@ -7,6 +7,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// checkXY checks training data: x as checkData, and exactly one finite
+// target per row (a nil y is a shape mismatch).
+func checkXY(x *mat.Dense, y []float64) error {
+	if y == nil {
+		y = []float64{} // so that checkData reports the mismatch
+	}
+	return checkData(x, y)
+}
+
 // checkData returns an error naming the problem if x is empty, contains NaN
 // or Inf, or if y (when not nil) has a length other than the rows of x or
 // non-finite values.

@@ -71,8 +71,8 @@ func gather(y []float64, idx []int) []float64 {
 // LogGrid returns n values log-spaced from lo to hi inclusive, in
 // increasing order. The NYTRO paper's lambda grid is LogGrid(1e-15, 1, 100).
 func LogGrid(lo, hi float64, n int) []float64 {
-	if n == 1 {
-		return []float64{lo}
+	if n <= 1 {
+		return []float64{lo}[:max(n, 0)] // none for n <= 0
 	}
 	out := make([]float64, n)
 	a, b := math.Log10(lo), math.Log10(hi)

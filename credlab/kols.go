@@ -25,7 +25,7 @@ type KOLSConfig struct {
 // Cholesky factorization (L n x r), K^+ = P L (L^T L)^-2 L^T P^T. It costs
 // O(n^2 d + n^2 r) time and O(n^2) memory.
 func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit, error) {
-	if err := checkData(x, y); err != nil {
+	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}
 	if err := checkKernel(cfg.Kernel); err != nil {

@@ -29,7 +29,7 @@ type LinearRLSConfig struct {
 // It costs O(n D^2 + D^3/3 per lambda), or one O(10/3 D^3) reduction for
 // grids of 30 or more values; memory O(n D + D^2).
 func LinearRLS(ctx context.Context, x *mat.Dense, y []float64, cfg LinearRLSConfig) (*Fit, error) {
-	if err := checkData(x, y); err != nil {
+	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}
 	if err := checkWeights(cfg.Weights, len(y)); err != nil {
@@ -71,7 +71,7 @@ type LinearGDConfig struct {
 // from beta_0 = 0 with early stopping: the CRED paper's Algorithm 2 (lines
 // 5-9) with any feature map. O(n D) per step, O(n D) memory.
 func LinearGD(ctx context.Context, x *mat.Dense, y []float64, cfg LinearGDConfig) (*Fit, error) {
-	if err := checkData(x, y); err != nil {
+	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}
 	if err := checkWeights(cfg.Weights, len(y)); err != nil {

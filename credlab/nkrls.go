@@ -40,7 +40,7 @@ type NKRLSConfig struct {
 // one O(10/3 m^3) tridiagonal reduction and O(m + n_v m) per lambda for
 // larger grids.
 func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
-	if err := checkData(x, y); err != nil {
+	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}
 	if err := checkKernel(cfg.Kernel); err != nil {

@@ -30,7 +30,7 @@ type NYTROConfig struct {
 // so O(n m t + m^3) in all. Validation predictions are updated with the
 // same step, at O(n_v m) each.
 func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fit, error) {
-	if err := checkData(x, y); err != nil {
+	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}
 	if err := checkKernel(cfg.Kernel); err != nil {

@@ -1,0 +1,600 @@
+package credlab
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ---------------------------------------------------------------------------
+// Shared test helpers: independent reference computations written with
+// plain loops and gonum's mat, never with the package's own kernel code.
+// ---------------------------------------------------------------------------
+
+func newRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x7e57)) }
+
+// randData returns n x d points uniform in [-scale, scale].
+func randData(rng *rand.Rand, n, d int, scale float64) *mat.Dense {
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			x.Set(i, j, scale*(2*rng.Float64()-1))
+		}
+	}
+	return x
+}
+
+// smoothTargets returns a smooth function of the rows plus Gaussian noise.
+func smoothTargets(rng *rand.Rand, x *mat.Dense, noise float64) []float64 {
+	n, d := x.Dims()
+	y := make([]float64, n)
+	for i := range y {
+		v := math.Sin(2 * x.At(i, 0))
+		if d > 1 {
+			v += 0.5 * math.Cos(3*x.At(i, 1))
+		}
+		y[i] = v + noise*rng.NormFloat64()
+	}
+	return y
+}
+
+type refKernel func(a, b []float64) float64
+
+func refSqDist(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return s
+}
+
+func refDot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func refGaussian(sigma float64) refKernel {
+	return func(a, b []float64) float64 { return math.Exp(-refSqDist(a, b) / (2 * sigma * sigma)) }
+}
+
+func refLaplacian(sigma float64) refKernel {
+	return func(a, b []float64) float64 { return math.Exp(-math.Sqrt(refSqDist(a, b)) / sigma) }
+}
+
+func refLinear() refKernel { return refDot }
+
+func refPoly(deg int, g, c float64) refKernel {
+	return func(a, b []float64) float64 { return math.Pow(g*refDot(a, b)+c, float64(deg)) }
+}
+
+// refOf returns the test's own formula for an explicitly parameterised
+// built-in kernel.
+func refOf(t *testing.T, k Kernel) refKernel {
+	t.Helper()
+	switch k := k.(type) {
+	case GaussianKernel:
+		return refGaussian(k.Sigma)
+	case LaplacianKernel:
+		return refLaplacian(k.Sigma)
+	case LinearKernel:
+		return refLinear()
+	case PolynomialKernel:
+		if k.Degree <= 0 || k.Gamma <= 0 {
+			t.Fatalf("refOf: give polynomial parameters explicitly, got %+v", k)
+		}
+		return refPoly(k.Degree, k.Gamma, k.Coef0)
+	}
+	t.Fatalf("refOf: no reference for %T", k)
+	return nil
+}
+
+func row(x *mat.Dense, i int) []float64 { return mat.Row(nil, i, x) }
+
+// refMatrix returns K(X, Y)_ij = k(x_i, y_j) by direct pairwise evaluation.
+func refMatrix(k refKernel, x, y *mat.Dense) *mat.Dense {
+	n, _ := x.Dims()
+	m, _ := y.Dims()
+	out := mat.NewDense(n, m, nil)
+	for i := 0; i < n; i++ {
+		xi := row(x, i)
+		for j := 0; j < m; j++ {
+			out.Set(i, j, k(xi, row(y, j)))
+		}
+	}
+	return out
+}
+
+// rowsOf returns the rows idx of x.
+func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for i, r := range idx {
+		out.SetRow(i, row(x, r))
+	}
+	return out
+}
+
+func pick(y []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for i, r := range idx {
+		out[i] = y[r]
+	}
+	return out
+}
+
+func matVec(a mat.Matrix, v []float64) []float64 {
+	r, _ := a.Dims()
+	out := mat.NewVecDense(r, nil)
+	out.MulVec(a, mat.NewVecDense(len(v), append([]float64(nil), v...)))
+	return out.RawVector().Data
+}
+
+// denseSolve solves a z = b with mat.Dense.Solve (LU).
+func denseSolve(t *testing.T, a *mat.Dense, b []float64) []float64 {
+	t.Helper()
+	var z mat.VecDense
+	if err := z.SolveVec(a, mat.NewVecDense(len(b), append([]float64(nil), b...))); err != nil {
+		t.Fatalf("reference solve: %v", err)
+	}
+	return z.RawVector().Data
+}
+
+// addDiag returns a + s I.
+func addDiag(a *mat.Dense, s float64) *mat.Dense {
+	out := mat.DenseCopyOf(a)
+	n, _ := a.Dims()
+	for i := 0; i < n; i++ {
+		out.Set(i, i, out.At(i, i)+s)
+	}
+	return out
+}
+
+// pinvSym returns the pseudo-inverse of a symmetric matrix by EigenSym,
+// dropping eigenvalues below rcond times the largest in magnitude.
+func pinvSym(t *testing.T, a *mat.Dense, rcond float64) *mat.Dense {
+	t.Helper()
+	n, _ := a.Dims()
+	sym := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			sym.SetSym(i, j, (a.At(i, j)+a.At(j, i))/2)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(sym, true) {
+		t.Fatal("reference EigenSym failed")
+	}
+	vals := es.Values(nil)
+	var q mat.Dense
+	es.VectorsTo(&q)
+	top := 0.0
+	for _, v := range vals {
+		top = math.Max(top, math.Abs(v))
+	}
+	out := mat.NewDense(n, n, nil)
+	for k, v := range vals {
+		if math.Abs(v) <= rcond*top {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				out.Set(i, j, out.At(i, j)+q.At(i, k)*q.At(j, k)/v)
+			}
+		}
+	}
+	return out
+}
+
+// pinvSVD returns the pseudo-inverse of a by SVD, dropping singular values
+// below rcond times the largest.
+func pinvSVD(t *testing.T, a mat.Matrix, rcond float64) *mat.Dense {
+	t.Helper()
+	var svd mat.SVD
+	if !svd.Factorize(a, mat.SVDThin) {
+		t.Fatal("reference SVD failed")
+	}
+	s := svd.Values(nil)
+	var u, v mat.Dense
+	svd.UTo(&u)
+	svd.VTo(&v)
+	r, c := a.Dims()
+	out := mat.NewDense(c, r, nil)
+	for k, sk := range s {
+		if sk <= rcond*s[0] {
+			continue
+		}
+		for i := 0; i < c; i++ {
+			for j := 0; j < r; j++ {
+				out.Set(i, j, out.At(i, j)+v.At(i, k)*u.At(j, k)/sk)
+			}
+		}
+	}
+	return out
+}
+
+func mul(a, b mat.Matrix) *mat.Dense {
+	var c mat.Dense
+	c.Mul(a, b)
+	return &c
+}
+
+func norm2(v []float64) float64 { return math.Sqrt(refDot(v, v)) }
+
+// relDiff returns ||a - b|| / ||b|| (or ||a - b|| when b is zero).
+func relDiff(a, b []float64) float64 {
+	if len(a) != len(b) {
+		return math.Inf(1)
+	}
+	d := make([]float64, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	nb := norm2(b)
+	if nb == 0 {
+		return norm2(d)
+	}
+	return norm2(d) / nb
+}
+
+// relDiffMat returns max|a - b| / max|b|.
+func relDiffMat(a, b *mat.Dense) float64 {
+	var d mat.Dense
+	d.Sub(a, b)
+	nb := mat.Norm(b, math.Inf(1))
+	if nb == 0 {
+		return mat.Norm(&d, math.Inf(1))
+	}
+	return mat.Norm(&d, math.Inf(1)) / nb
+}
+
+func refRMSE(p, y []float64) float64 {
+	s := 0.0
+	for i := range y {
+		s += (p[i] - y[i]) * (p[i] - y[i])
+	}
+	return math.Sqrt(s / float64(len(y)))
+}
+
+func relClose(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// sameBits reports whether two slices are bit-identical (NaN-aware).
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func denseBits(a *mat.Dense) []float64 {
+	r, c := a.Dims()
+	out := make([]float64, 0, r*c)
+	for i := 0; i < r; i++ {
+		out = append(out, row(a, i)...)
+	}
+	return out
+}
+
+// withProcs runs f with GOMAXPROCS set to p, restoring it afterwards.
+func withProcs(p int, f func()) {
+	old := runtime.GOMAXPROCS(p)
+	defer runtime.GOMAXPROCS(old)
+	f()
+}
+
+// ---------------------------------------------------------------------------
+// Kernel tests.
+// ---------------------------------------------------------------------------
+
+// cauchyKernel is a custom kernel implementing only the Kernel interface:
+// k(a, b) = 1 / (1 + ||a-b||^2), positive definite. It counts Eval calls.
+type cauchyKernel struct{ calls *atomic.Int64 }
+
+func (k cauchyKernel) Eval(a, b []float64) float64 {
+	if k.calls != nil {
+		k.calls.Add(1)
+	}
+	s := 0.0
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return 1 / (1 + s)
+}
+func (cauchyKernel) Validate() error { return nil }
+func (cauchyKernel) String() string  { return "cauchy" }
+
+func refCauchy(a, b []float64) float64 { return 1 / (1 + refSqDist(a, b)) }
+
+type kernelCase struct {
+	name string
+	k    Kernel
+	ref  refKernel
+}
+
+func kernelCases() []kernelCase {
+	return []kernelCase{
+		{"gaussian", GaussianKernel{Sigma: 0.7}, refGaussian(0.7)},
+		{"laplacian", LaplacianKernel{Sigma: 1.3}, refLaplacian(1.3)},
+		{"linear", LinearKernel{}, refLinear()},
+		{"polynomial", PolynomialKernel{Degree: 3, Gamma: 0.5, Coef0: 1}, refPoly(3, 0.5, 1)},
+		{"polynomial-zero-value", PolynomialKernel{}, refPoly(2, 1, 1)},
+		{"polynomial-degree-only", PolynomialKernel{Degree: 3}, refPoly(3, 1, 0)},
+		{"custom", cauchyKernel{}, refCauchy},
+	}
+}
+
+func TestKernelEvalFormulas(t *testing.T) {
+	rng := newRNG(1)
+	x := randData(rng, 20, 3, 1.5)
+	for _, c := range kernelCases() {
+		for i := 0; i < 20; i++ {
+			for j := 0; j < 20; j++ {
+				a, b := row(x, i), row(x, j)
+				got, want := c.k.Eval(a, b), c.ref(a, b)
+				if !relClose(got, want, 1e-13) && math.Abs(got-want) > 1e-15 {
+					t.Fatalf("%s: Eval(x%d, x%d) = %v, formula gives %v", c.name, i, j, got, want)
+				}
+			}
+		}
+		if c.k.String() == "" {
+			t.Errorf("%s: empty String()", c.name)
+		}
+	}
+}
+
+func TestKernelMatrixAgainstPairwise(t *testing.T) {
+	rng := newRNG(2)
+	x := randData(rng, 37, 4, 1)
+	y := randData(rng, 23, 4, 1)
+	for _, c := range kernelCases() {
+		t.Run(c.name, func(t *testing.T) {
+			scale := 1.0
+			want := refMatrix(c.ref, x, x)
+			scale = math.Max(scale, mat.Norm(want, math.Inf(1)))
+			got, err := KernelMatrix(c.k, x, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, cc := got.Dims(); r != 37 || cc != 37 {
+				t.Fatalf("dims %d x %d, want 37 x 37", r, cc)
+			}
+			for i := 0; i < 37; i++ {
+				// Diagonal: k(x_i, x_i), to rounding of the formula.
+				if d, w := got.At(i, i), c.ref(row(x, i), row(x, i)); !relClose(d, w, 1e-13) {
+					t.Errorf("diag %d = %v, want %v", i, d, w)
+				}
+				for j := 0; j < 37; j++ {
+					if got.At(i, j) != got.At(j, i) {
+						t.Fatalf("not exactly symmetric at (%d,%d): %v vs %v", i, j, got.At(i, j), got.At(j, i))
+					}
+					if math.Abs(got.At(i, j)-want.At(i, j)) > 1e-12*scale {
+						t.Fatalf("K[%d,%d] = %v, pairwise %v", i, j, got.At(i, j), want.At(i, j))
+					}
+				}
+			}
+			// Cross K(X, Y).
+			cross, err := KernelMatrix(c.k, x, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantc := refMatrix(c.ref, x, y)
+			if r, cc := cross.Dims(); r != 37 || cc != 23 {
+				t.Fatalf("cross dims %d x %d, want 37 x 23", r, cc)
+			}
+			if d := relDiffMat(cross, wantc); d > 1e-12 {
+				t.Errorf("cross K(X,Y) differs from pairwise: rel %g", d)
+			}
+		})
+	}
+}
+
+// A strided view (a Slice of a wider matrix) must be read correctly.
+func TestKernelMatrixStridedInput(t *testing.T) {
+	rng := newRNG(3)
+	big := randData(rng, 30, 7, 1)
+	x := big.Slice(2, 25, 1, 4).(*mat.Dense) // 23 x 3, stride 7
+	y := big.Slice(0, 9, 4, 7).(*mat.Dense)  // 9 x 3
+	xc, yc := mat.DenseCopyOf(x), mat.DenseCopyOf(y)
+	for _, c := range kernelCases() {
+		got, err := KernelMatrix(c.k, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiffMat(got, refMatrix(c.ref, xc, xc)); d > 1e-12 {
+			t.Errorf("%s: symmetric on a view: rel %g", c.name, d)
+		}
+		got, err = KernelMatrix(c.k, x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiffMat(got, refMatrix(c.ref, xc, yc)); d > 1e-12 {
+			t.Errorf("%s: cross on views: rel %g", c.name, d)
+		}
+	}
+}
+
+// A custom kernel goes through the generic path: Eval is called once per
+// lower-triangle entry (symmetric) or per entry (cross).
+func TestKernelMatrixCustomKernelGenericPath(t *testing.T) {
+	rng := newRNG(4)
+	x := randData(rng, 70, 2, 1) // >= 64 rows: exercises the parallel split
+	y := randData(rng, 11, 2, 1)
+	var calls atomic.Int64
+	k := cauchyKernel{calls: &calls}
+	got, err := KernelMatrix(k, x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, want := calls.Load(), int64(70*71/2); c != want {
+		t.Errorf("symmetric: %d Eval calls, want %d (lower triangle and diagonal)", c, want)
+	}
+	if d := relDiffMat(got, refMatrix(refCauchy, x, x)); d > 1e-15 {
+		t.Errorf("symmetric custom kernel: rel %g", d)
+	}
+	calls.Store(0)
+	got, err = KernelMatrix(k, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := calls.Load(); c != 70*11 {
+		t.Errorf("cross: %d Eval calls, want %d", c, 70*11)
+	}
+	if d := relDiffMat(got, refMatrix(refCauchy, x, y)); d > 1e-15 {
+		t.Errorf("cross custom kernel: rel %g", d)
+	}
+}
+
+func TestKernelMatrixIndependentOfGOMAXPROCS(t *testing.T) {
+	rng := newRNG(5)
+	x := randData(rng, 150, 5, 1)
+	y := randData(rng, 90, 5, 1)
+	for _, c := range kernelCases() {
+		var s1, s4, c1, c4 *mat.Dense
+		run := func(sym, cross **mat.Dense) func() {
+			return func() {
+				var err error
+				if *sym, err = KernelMatrix(c.k, x, nil); err != nil {
+					t.Fatal(err)
+				}
+				if *cross, err = KernelMatrix(c.k, x, y); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		withProcs(1, run(&s1, &c1))
+		withProcs(4, run(&s4, &c4))
+		if !sameBits(denseBits(s1), denseBits(s4)) {
+			t.Errorf("%s: symmetric matrix differs between GOMAXPROCS 1 and 4", c.name)
+		}
+		if !sameBits(denseBits(c1), denseBits(c4)) {
+			t.Errorf("%s: cross matrix differs between GOMAXPROCS 1 and 4", c.name)
+		}
+	}
+}
+
+func TestKernelMatrixPositiveSemiDefinite(t *testing.T) {
+	rng := newRNG(6)
+	x := randData(rng, 60, 3, 1)
+	// Add exact duplicates: PSD must survive a singular K.
+	for i := 0; i < 5; i++ {
+		x.SetRow(50+i, row(x, i))
+	}
+	for _, c := range kernelCases() {
+		k, err := KernelMatrix(c.k, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var es mat.EigenSym
+		if !es.Factorize(mat.NewSymDense(60, denseBits(k)), false) {
+			t.Fatal("EigenSym failed")
+		}
+		vals := es.Values(nil)
+		lo, hi := vals[0], vals[len(vals)-1]
+		if lo < -1e-10*hi {
+			t.Errorf("%s: min eigenvalue %g < -1e-10 * max (%g)", c.name, lo, hi)
+		}
+	}
+}
+
+// The Laplacian kernel takes a square root of the squared distance computed
+// as ||a||^2 + ||b||^2 - 2 a.b; cancellation makes k(x, x') for identical or
+// nearby rows wrong by ~sqrt(eps) ||x|| / sigma. Identical rows must give
+// k = 1 like the diagonal does.
+func TestKernelMatrixLaplacianDuplicateRows(t *testing.T) {
+	rng := newRNG(7)
+	const n, d = 40, 10
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n/2; i++ {
+		for j := 0; j < d; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+		x.SetRow(i+n/2, row(x, i))
+	}
+	k := LaplacianKernel{Sigma: 1}
+	sym, err := KernelMatrix(k, x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cross, err := KernelMatrix(k, x, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 0.0
+	for i := 0; i < n/2; i++ {
+		worst = math.Max(worst, math.Abs(sym.At(i, i+n/2)-1))
+		worst = math.Max(worst, math.Abs(cross.At(i, i+n/2)-1))
+		worst = math.Max(worst, math.Abs(cross.At(i, i)-1))
+	}
+	// Nearby rows: x + 1e-7 perturbation, against the direct formula.
+	xn := mat.DenseCopyOf(x)
+	for i := n / 2; i < n; i++ {
+		for j := 0; j < d; j++ {
+			xn.Set(i, j, xn.At(i, j)+1e-7*rng.NormFloat64())
+		}
+	}
+	near, err := KernelMatrix(k, xn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dd := relDiffMat(near, refMatrix(refLaplacian(1), xn, xn)); dd > 1e-12 {
+		t.Errorf("Laplacian kernel of nearby rows off by %.3g relative to the direct formula", dd)
+	}
+	if worst > 1e-12 {
+		t.Errorf("Laplacian k(x, x) for identical rows is off by %.3g (want 1 to 1e-12): the ||a||^2+||b||^2-2a.b distance loses sqrt(eps) accuracy under the square root", worst)
+	}
+}
+
+func TestKernelValidate(t *testing.T) {
+	cases := []struct {
+		name string
+		k    Kernel
+		want string // substring of the error; "" means valid
+	}{
+		{"gaussian ok", GaussianKernel{Sigma: 1}, ""},
+		{"gaussian zero sigma", GaussianKernel{}, "sigma"},
+		{"gaussian negative sigma", GaussianKernel{Sigma: -1}, "sigma"},
+		{"gaussian NaN sigma", GaussianKernel{Sigma: math.NaN()}, "sigma"},
+		{"gaussian Inf sigma", GaussianKernel{Sigma: math.Inf(1)}, "sigma"},
+		{"laplacian zero sigma", LaplacianKernel{}, "sigma"},
+		{"laplacian negative sigma", LaplacianKernel{Sigma: -2}, "sigma"},
+		{"linear", LinearKernel{}, ""},
+		{"polynomial zero value", PolynomialKernel{}, ""},
+		{"polynomial negative degree", PolynomialKernel{Degree: -1}, "degree"},
+		{"polynomial negative gamma", PolynomialKernel{Degree: 2, Gamma: -1}, "gamma"},
+		{"polynomial negative coef0", PolynomialKernel{Degree: 2, Gamma: 1, Coef0: -1}, "coef0"},
+		{"polynomial NaN coef0", PolynomialKernel{Degree: 2, Gamma: 1, Coef0: math.NaN()}, "coef0"},
+	}
+	x := randData(newRNG(8), 5, 2, 1)
+	for _, c := range cases {
+		err := c.k.Validate()
+		_, kmErr := KernelMatrix(c.k, x, nil)
+		if c.want == "" {
+			if err != nil || kmErr != nil {
+				t.Errorf("%s: unexpected error %v / %v", c.name, err, kmErr)
+			}
+			continue
+		}
+		for _, e := range []error{err, kmErr} {
+			if e == nil || !strings.Contains(e.Error(), c.want) {
+				t.Errorf("%s: error %v, want one mentioning %q", c.name, e, c.want)
+			}
+		}
+	}
+	if _, err := KernelMatrix(nil, x, nil); err == nil || !strings.Contains(err.Error(), "kernel") {
+		t.Errorf("nil kernel: error %v", err)
+	}
+}
