@@ -13,20 +13,21 @@ import (
 
 // CenterSampler chooses m Nyström centers among the rows of x.
 type CenterSampler interface {
-	// SampleCenters returns m distinct row indices of x.
-	SampleCenters(x *mat.Dense, m int, rng *rand.Rand) ([]int, error)
+	// SampleCenters returns m distinct row indices of x; the same seed
+	// must give the same centers.
+	SampleCenters(x *mat.Dense, m int, seed uint64) ([]int, error)
 }
 
 // UniformCenters samples m rows uniformly without replacement.
 type UniformCenters struct{}
 
 // SampleCenters implements CenterSampler in O(n) time.
-func (UniformCenters) SampleCenters(x *mat.Dense, m int, rng *rand.Rand) ([]int, error) {
+func (UniformCenters) SampleCenters(x *mat.Dense, m int, seed uint64) ([]int, error) {
 	n, _ := x.Dims()
 	if m <= 0 || m > n {
 		return nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, n = %d]", m, n)
 	}
-	return rng.Perm(n)[:m], nil
+	return rand.New(rand.NewPCG(seed, 0x6e7973)).Perm(n)[:m], nil
 }
 
 // NystromCenters returns m center rows of x chosen by s (UniformCenters when
@@ -38,7 +39,7 @@ func NystromCenters(x *mat.Dense, m int, s CenterSampler, seed uint64) ([]int, e
 	if s == nil {
 		s = UniformCenters{}
 	}
-	return s.SampleCenters(x, m, rand.New(rand.NewPCG(seed, 0x6e7973)))
+	return s.SampleCenters(x, m, seed)
 }
 
 // Nystrom is the factor behind NKRLS and NYTRO. With K_mm = P L L^T P^T the

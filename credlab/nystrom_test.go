@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -208,7 +207,7 @@ func TestNystromCenters(t *testing.T) {
 // fixedSampler returns given indices (possibly bad) to test validation.
 type fixedSampler []int
 
-func (f fixedSampler) SampleCenters(*mat.Dense, int, *rand.Rand) ([]int, error) { return f, nil }
+func (f fixedSampler) SampleCenters(*mat.Dense, int, uint64) ([]int, error) { return f, nil }
 
 func TestNewNystromErrors(t *testing.T) {
 	x := randData(newRNG(33), 10, 2, 1)
