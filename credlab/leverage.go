@@ -147,7 +147,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	// Pass 2: s_j = ||L^-1 phi_j||^2.
 	s := make([]float64, n)
 	err = blocks(func(lo, _ int, phi *mat.Dense) error {
-		pr := phi.RawMatrix()
+		pr := mat.DenseCopyOf(phi).RawMatrix() // phi may be a view of x (an identity map): Trsm overwrites it
 		blas64.Trsm(blas.Right, blas.Trans, 1, t, pr)
 		for i := 0; i < pr.Rows; i++ {
 			r := pr.Data[i*pr.Stride : i*pr.Stride+pr.Cols]

@@ -148,7 +148,7 @@ func drawSelection(q, scores []float64, budget int, seed uint64) (*Selection, er
 	for i := range sel.Index {
 		u := rng.Float64() * acc
 		j := min(sort.Search(n, func(j int) bool { return cum[j] > u }), n-1)
-		w := 1 / (float64(n) * q[j])
+		w := 1 / float64(n) / q[j] // exactly 1 for q[j] = 1/N; N * fl(1/N) is not 1 for N = 49
 		if !(q[j] > 0) || math.IsInf(w, 0) {
 			return nil, fmt.Errorf("credlab: row %d has sampling probability %v: its importance weight 1/(N q) overflows", j, q[j])
 		}

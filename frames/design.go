@@ -1,0 +1,357 @@
+package frames
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Encoding is the one-hot encoding of a string column: one 0/1 design
+// column per level, in this (sorted) order, named "column=level".
+type Encoding struct {
+	Column string   `json:"column"`
+	Levels []string `json:"levels"`
+}
+
+// design is the map from a frame's columns to the numeric matrix a solver
+// sees: the input columns, their one-hot encodings and the scaling.
+type design struct {
+	features []string    // input columns, in order
+	encoded  []string    // design matrix columns
+	oneHot   []Encoding  // for the string features, in feature order
+	mean     []float64   // per design column; nil without standardization
+	scale    []float64   // per design column; nil without standardization
+	isString map[int]int // feature position -> index in oneHot
+}
+
+// bookkeeping reports whether name is one of Select's columns.
+func bookkeeping(name string) bool {
+	return name == RowColumn || name == ProbColumn || name == WeightColumn
+}
+
+// resolveFeatures returns the feature columns of spec on df.
+func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, error) {
+	names := df.Names()
+	types := df.Types()
+	if len(s.Features) > 0 {
+		seen := map[string]bool{}
+		for _, f := range s.Features {
+			j, err := columnIndex(names, f, "feature")
+			if err != nil {
+				return nil, err
+			}
+			if seen[f] {
+				return nil, fmt.Errorf("frames: feature column %q is listed twice", f)
+			}
+			seen[f] = true
+			switch {
+			case s.Target != "" && f == s.Target:
+				return nil, fmt.Errorf("frames: the target column %q is among the features; remove it from Spec.Features", f)
+			case s.Weight != "" && f == s.Weight:
+				return nil, fmt.Errorf("frames: the weight column %q is among the features; remove it from Spec.Features", f)
+			case !isNumeric(types[j]) && !oneHot:
+				return nil, fmt.Errorf("frames: feature column %q holds strings (categorical): set Spec.OneHot to encode it, or leave it out", f)
+			}
+		}
+		return append([]string(nil), s.Features...), nil
+	}
+	excl := map[string]bool{}
+	for _, e := range s.Exclude {
+		if _, err := columnIndex(names, e, "excluded"); err != nil {
+			return nil, err
+		}
+		excl[e] = true
+	}
+	var out, skipped []string
+	for j, n := range names {
+		if n == s.Target || n == s.Weight || excl[n] || bookkeeping(n) || n == PredictionColumn {
+			continue
+		}
+		if !isNumeric(types[j]) && !oneHot {
+			skipped = append(skipped, n)
+			continue
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		msg := "frames: no feature columns: the frame has no numeric column besides the target"
+		if len(skipped) > 0 {
+			msg += fmt.Sprintf("; the string columns %s can be one-hot encoded with Spec.OneHot", listNames(skipped, 10))
+		}
+		return nil, fmt.Errorf("%s", msg)
+	}
+	return out, nil
+}
+
+// extracted holds the columns read from a frame, before rows with missing
+// values are dropped.
+type extracted struct {
+	cols [][]float64 // design columns, each of n rows (NaN where missing)
+	y, w []float64   // nil when not asked for
+	na   []bool      // rows with a missing value in any used column
+	nNA  int
+	// missing describes the columns with missing values and their counts.
+	missing string
+}
+
+// extract reads the feature columns of d (learning the one-hot levels when
+// learn is set), and the target and weight columns when named.
+func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bool) (*extracted, error) {
+	names := df.Names()
+	types := df.Types()
+	n := df.Nrow()
+	ex := &extracted{na: make([]bool, n)}
+	var missing []string // "name (k rows)"
+	markNA := func(name string, isNA func(i int) bool) {
+		k := 0
+		for i := 0; i < n; i++ {
+			if isNA(i) {
+				ex.na[i] = true
+				k++
+			}
+		}
+		if k > 0 {
+			missing = append(missing, fmt.Sprintf("%q (%d of %d rows)", name, k, n))
+		}
+	}
+	numeric := func(name, role string) ([]float64, error) {
+		j, err := columnIndex(names, name, role)
+		if err != nil {
+			return nil, err
+		}
+		if !isNumeric(types[j]) {
+			return nil, fmt.Errorf("frames: %s column %q holds strings, not numbers", role, name)
+		}
+		v := df.Col(name).Float()
+		inf := 0
+		for _, x := range v {
+			if math.IsInf(x, 0) {
+				inf++
+			}
+		}
+		if inf > 0 {
+			return nil, fmt.Errorf("frames: %s column %q has %d infinite values of %d rows", role, name, inf, n)
+		}
+		markNA(name, func(i int) bool { return math.IsNaN(v[i]) })
+		return v, nil
+	}
+	if learn {
+		d.isString = map[int]int{}
+		d.oneHot = nil
+		d.encoded = nil
+	}
+	for p, f := range d.features {
+		j, err := columnIndex(names, f, "feature")
+		if err != nil {
+			return nil, err
+		}
+		if isNumeric(types[j]) {
+			if !learn {
+				if _, str := d.isString[p]; str {
+					return nil, fmt.Errorf("frames: feature column %q was a string (categorical) column when the model was fitted, but holds %s values now", f, types[j])
+				}
+			}
+			v, err := numeric(f, "feature")
+			if err != nil {
+				return nil, err
+			}
+			ex.cols = append(ex.cols, v)
+			if learn {
+				d.encoded = append(d.encoded, f)
+			}
+			continue
+		}
+		s := df.Col(f)
+		vals, na := s.Records(), s.IsNaN()
+		markNA(f, func(i int) bool { return na[i] })
+		var enc Encoding
+		if learn {
+			enc = Encoding{Column: f, Levels: sortedLevels(vals, na)}
+			if len(enc.Levels) == 0 {
+				return nil, fmt.Errorf("frames: string column %q has no value that is not missing", f)
+			}
+			d.isString[p] = len(d.oneHot)
+			d.oneHot = append(d.oneHot, enc)
+			for _, l := range enc.Levels {
+				d.encoded = append(d.encoded, f+"="+l)
+			}
+		} else {
+			k, ok := d.isString[p]
+			if !ok {
+				return nil, fmt.Errorf("frames: feature column %q holds strings, but was numeric when the model was fitted", f)
+			}
+			enc = d.oneHot[k]
+		}
+		index := make(map[string]int, len(enc.Levels))
+		for l, lv := range enc.Levels {
+			index[lv] = l
+		}
+		block := make([][]float64, len(enc.Levels))
+		for l := range block {
+			block[l] = make([]float64, n)
+		}
+		for i, v := range vals {
+			if na[i] {
+				for l := range block {
+					block[l][i] = math.NaN()
+				}
+				continue
+			}
+			l, ok := index[v]
+			if !ok {
+				return nil, fmt.Errorf("frames: column %q has the level %q in row %d, unseen when the model was fitted (levels %s)", f, v, i, listNames(enc.Levels, 10))
+			}
+			block[l][i] = 1
+		}
+		ex.cols = append(ex.cols, block...)
+	}
+	var err error
+	if target != "" {
+		if ex.y, err = numeric(target, "target"); err != nil {
+			return nil, err
+		}
+	}
+	if weight != "" {
+		if ex.w, err = numeric(weight, "weight"); err != nil {
+			return nil, err
+		}
+		for i, v := range ex.w {
+			if !math.IsNaN(v) && !(v > 0) {
+				return nil, fmt.Errorf("frames: weight column %q has the value %v in row %d: weights must be positive", weight, v, i)
+			}
+		}
+	}
+	for _, b := range ex.na {
+		if b {
+			ex.nNA++
+		}
+	}
+	if len(missing) > 0 {
+		ex.missing = "missing (NaN) values in column " + strings.Join(missing, ", column ")
+	}
+	return ex, nil
+}
+
+// matrix returns the kept rows (keep nil: all) of the design columns as a
+// row-major matrix, standardized when the design has a scaling.
+func (d *design) matrix(cols [][]float64, keep []int) *mat.Dense {
+	n := len(keep)
+	p := len(cols)
+	data := make([]float64, n*p)
+	for j, c := range cols {
+		m, s := 0.0, 1.0
+		if d.mean != nil {
+			m, s = d.mean[j], d.scale[j]
+		}
+		for i, r := range keep {
+			data[i*p+j] = (c[r] - m) / s
+		}
+	}
+	return mat.NewDense(n, p, data)
+}
+
+// learnScaling sets the means and standard deviations of the design
+// columns over the kept rows; a constant column gets scale 1.
+func (d *design) learnScaling(cols [][]float64, keep []int) {
+	d.mean = make([]float64, len(cols))
+	d.scale = make([]float64, len(cols))
+	for j, c := range cols {
+		m := 0.0
+		for _, r := range keep {
+			m += c[r]
+		}
+		m /= float64(len(keep))
+		v := 0.0
+		for _, r := range keep {
+			t := c[r] - m
+			v += t * t
+		}
+		s := math.Sqrt(v / float64(len(keep)))
+		if !(s > 0) || math.IsInf(s, 0) {
+			s = 1
+		}
+		d.mean[j], d.scale[j] = m, s
+	}
+}
+
+// keptRows returns the rows without missing values.
+func keptRows(na []bool) []int {
+	out := make([]int, 0, len(na))
+	for i, b := range na {
+		if !b {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func gatherFloats(v []float64, idx []int) []float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]float64, len(idx))
+	for i, r := range idx {
+		out[i] = v[r]
+	}
+	return out
+}
+
+// prepared is a frame turned into a solver's input.
+type prepared struct {
+	d    *design
+	x    *mat.Dense
+	y, w []float64
+	rows []int // the frame rows behind the rows of x
+}
+
+// prepare resolves the features of s on df, reads the used columns,
+// handles missing values and scaling, and returns the design and data.
+// target may be empty (Select).
+func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
+	if err := checkFrame(df, what); err != nil {
+		return nil, err
+	}
+	names := df.Names()
+	if s.Target != "" {
+		if _, err := columnIndex(names, s.Target, "target"); err != nil {
+			return nil, err
+		}
+	}
+	if s.Weight != "" {
+		if _, err := columnIndex(names, s.Weight, "weight"); err != nil {
+			return nil, err
+		}
+		if s.Weight == s.Target {
+			return nil, fmt.Errorf("frames: the weight column %q is also the target", s.Weight)
+		}
+	}
+	feats, err := resolveFeatures(df, s, s.OneHot)
+	if err != nil {
+		return nil, err
+	}
+	d := &design{features: feats}
+	ex, err := d.extract(df, s.Target, s.Weight, true)
+	if err != nil {
+		return nil, err
+	}
+	if ex.nNA > 0 && !s.DropNA {
+		return nil, fmt.Errorf("frames: %s; set Spec.DropNA to drop those rows", ex.missing)
+	}
+	keep := keptRows(ex.na)
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("frames: every row has a missing value (%s)", ex.missing)
+	}
+	if s.Standardize {
+		d.learnScaling(ex.cols, keep)
+	}
+	return &prepared{d: d, x: d.matrix(ex.cols, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep}, nil
+}
+
+// seriesOf returns a float column.
+func seriesOf(name string, v []float64) series.Series {
+	return series.New(v, series.Float, name)
+}

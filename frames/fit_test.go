@@ -1,0 +1,298 @@
+package frames
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
+)
+
+// regFrame is a smooth regression problem with columns a, b and y.
+func regFrame(t testing.TB, n int, seed uint64) dataframe.DataFrame {
+	x, y, _ := credlab.SmoothRegression(n, 2, 0.1, seed)
+	df, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return df.Mutate(series.New(y, series.Float, "y"))
+}
+
+// snapshot records a frame's content to check it is not modified.
+func snapshot(df dataframe.DataFrame) string {
+	var b strings.Builder
+	for _, r := range df.Records() {
+		b.WriteString(strings.Join(r, "\x1f"))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestMatrixRoundTrip(t *testing.T) {
+	x := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})
+	df, err := FromMatrix(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames(t, df, "x1", "x2")
+	back, err := ToMatrix(df, "x2", "x1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(back, mat.NewDense(3, 2, []float64{2, 1, 4, 3, 6, 5})) {
+		t.Errorf("ToMatrix = %v", mat.Formatted(back))
+	}
+	all, err := ToMatrix(df)
+	if err != nil || !mat.Equal(all, x) {
+		t.Errorf("ToMatrix(all) = %v, %v", all, err)
+	}
+	houses, err := LoadCSV("testdata/houses.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cols []string
+		msg  string
+	}{
+		{[]string{"Rooms"}, `no  column named "Rooms" (did you mean "rooms"?)`},
+		{[]string{"city"}, `"city" holds strings`},
+		{[]string{"age"}, `"age" has 1 missing (NaN) values of 7 rows, the first in row 4`},
+	} {
+		_, err := ToMatrix(houses, c.cols...)
+		wantErrText(t, err, c.msg)
+	}
+	for _, c := range []struct {
+		names []string
+		msg   string
+	}{
+		{[]string{"a"}, "1 names for a matrix of 2 columns"},
+		{[]string{"a", "a"}, `"a" named twice`},
+		{[]string{"a", ""}, "empty column name"},
+	} {
+		_, err := FromMatrix(x, c.names...)
+		wantErrText(t, err, c.msg)
+	}
+	if _, err := FromMatrix(nil); err == nil {
+		t.Error("nil matrix accepted")
+	}
+	inf := dataframe.New(series.New([]float64{1, math.Inf(1)}, series.Float, "v"))
+	_, err = ToMatrix(inf)
+	wantErrText(t, err, `"v" has 1 infinite values`)
+}
+
+func TestFitMethods(t *testing.T) {
+	train, test := regFrame(t, 240, 1), regFrame(t, 200, 2)
+	for _, c := range []struct {
+		spec Spec
+		max  float64 // test RMSE bound (noise 0.1, range about 1.5)
+	}{
+		{Spec{Method: "krls", Sigma: 0.4}, 0.15},
+		{Spec{Method: "KRLS", Lambda: 1e-4, Sigma: 0.4}, 0.15},
+		{Spec{Method: "kols", Sigma: 2}, 0.25}, // rank-truncated interpolation
+		{Spec{Method: "gd", Sigma: 0.4, Accelerated: true}, 0.2},
+		{Spec{Method: "earlystopping", Sigma: 0.4, Iters: 50, Accelerated: true}, 0.25},
+		{Spec{Method: "nkrls", M: 60, Sigma: 0.4}, 0.2},
+		{Spec{Method: "nytro", M: 60, Sigma: 0.4, Accelerated: true}, 0.2},
+		{Spec{Method: "linear", FeatureMap: "fourier", M: 150, Sigma: 0.4}, 0.2},
+		{Spec{Method: "linear", FeatureMap: "nystrom", M: 60, Sigma: 0.4}, 0.2},
+		{Spec{Method: "lineargd", FeatureMap: "fourier", M: 150, Sigma: 0.4, Accelerated: true}, 0.3},
+		{Spec{Method: "linear"}, 0.7}, // a linear fit of a nonlinear target
+		{Spec{Method: "linear", FeatureMap: "relu", Widths: []int{50}}, 0.7},
+		{Spec{Method: "krls", Kernel: "laplacian", Sigma: 1}, 0.2},
+		{Spec{Method: "krls", Kernel: "polynomial", Degree: 3, Standardize: true}, 0.75},
+		{Spec{Method: "nkrls", M: 60, Standardize: true}, 0.25}, // median-heuristic sigma
+		{Spec{Method: "sgm", Sigma: 0.4, Seed: 1, StepSize: 2}, 0.25},
+		{Spec{Method: "SGD", Sigma: 0.4, Preset: "simple", Iters: 500}, 0.8}, // a short run of small steps
+	} {
+		c.spec.Target = "y"
+		name := c.spec.Method + "/" + c.spec.FeatureMap + "/" + c.spec.Kernel
+		t.Run(name, func(t *testing.T) {
+			before := snapshot(train)
+			m, err := Fit(train, c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if snapshot(train) != before {
+				t.Fatal("Fit modified its input frame")
+			}
+			r, err := m.RMSE(test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(r < c.max) {
+				t.Errorf("%v: test RMSE %.3f, want < %v", m, r, c.max)
+			}
+			if strings.Join(m.Features, ",") != "a,b" || m.Rows != 240 {
+				t.Errorf("features %v, rows %d", m.Features, m.Rows)
+			}
+			if m.Spec.Method == "" || m.Spec.Method != strings.ToLower(m.Spec.Method) {
+				t.Errorf("method %q not canonical", m.Spec.Method)
+			}
+		})
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	df := regFrame(t, 30, 1)
+	houses, err := LoadCSV("testdata/houses.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withW := df.Mutate(series.New(make([]float64, 30), series.Float, "w"))
+	withInf := df.Mutate(series.New(append([]float64{math.Inf(-1)}, make([]float64, 29)...), series.Float, "c"))
+	for _, c := range []struct {
+		name string
+		df   dataframe.DataFrame
+		spec Spec
+		msg  []string
+	}{
+		{"empty frame", dataframe.New(series.New([]float64{}, series.Float, "y")), Spec{Target: "y", Method: "krls"}, []string{"empty training frame: 0 rows"}},
+		{"frame error", dataframe.DataFrame{Err: errTest}, Spec{Target: "y", Method: "krls"}, []string{"carries an error", "test error"}},
+		{"no target", df, Spec{Method: "krls"}, []string{"Spec.Target is empty"}},
+		{"missing target", df, Spec{Target: "price", Method: "krls"}, []string{`no target column named "price"`, `"a", "b", "y"`}},
+		{"misspelt target", houses, Spec{Target: "prcie", Method: "krls"}, []string{`"prcie"`, `did you mean "price"?`}},
+		{"misspelt feature", df, Spec{Target: "y", Features: []string{"a", "B"}, Method: "krls"}, []string{`no feature column named "B" (did you mean "b"?)`}},
+		{"feature twice", df, Spec{Target: "y", Features: []string{"a", "a"}, Method: "krls"}, []string{`"a" is listed twice`}},
+		{"target among features", df, Spec{Target: "y", Features: []string{"a", "y"}, Method: "krls"}, []string{`target column "y" is among the features`}},
+		{"weight among features", withW, Spec{Target: "y", Weight: "w", Features: []string{"a", "w"}, Method: "krls"}, []string{`weight column "w" is among the features`}},
+		{"weight is target", df, Spec{Target: "y", Weight: "y", Method: "krls"}, []string{`"y" is also the target`}},
+		{"missing weight", df, Spec{Target: "y", Weight: "wt", Method: "krls"}, []string{`no weight column named "wt"`}},
+		{"zero weight", withW, Spec{Target: "y", Weight: "w", Method: "krls"}, []string{`weight column "w" has the value 0 in row 0`}},
+		{"string feature", houses, Spec{Target: "price", Features: []string{"rooms", "city"}, Method: "krls", DropNA: true}, []string{`feature column "city" holds strings`, "OneHot"}},
+		{"string target", houses, Spec{Target: "city", Method: "krls", DropNA: true}, []string{`target column "city" holds strings`}},
+		{"missing values", houses, Spec{Target: "price", Method: "krls"}, []string{`missing (NaN) values in column "age" (1 of 7 rows)`, "DropNA"}},
+		{"infinite", withInf, Spec{Target: "y", Method: "krls"}, []string{`feature column "c" has 1 infinite values`}},
+		{"unknown method", df, Spec{Target: "y", Method: "svm"}, []string{`unknown method "svm"`, "krls"}},
+		{"empty method", df, Spec{Target: "y"}, []string{"Spec.Method is empty"}},
+		{"ktr3 not yet", df, Spec{Target: "y", Method: "KTR3"}, []string{`method "KTR3" is not available`}},
+		{"sgm weights", withW.Mutate(series.New(onesN(30), series.Float, "w")), Spec{Target: "y", Weight: "w", Method: "sgm"}, []string{"sgm takes no weights"}},
+		{"sgm preset", df, Spec{Target: "y", Method: "sgm", Preset: "fast"}, []string{`unknown SGM preset "fast"`}},
+		{"nystrom without m", df, Spec{Target: "y", Method: "nytro"}, []string{"needs Spec.M"}},
+		{"m too large", df, Spec{Target: "y", Method: "nkrls", M: 1000}, []string{"m = 1000"}},
+		{"bad kernel", df, Spec{Target: "y", Method: "krls", Kernel: "cosine"}, []string{`unknown kernel "cosine"`}},
+		{"bad sigma", df, Spec{Target: "y", Method: "krls", Sigma: -1}, []string{"Sigma = -1"}},
+		{"bad feature map", df, Spec{Target: "y", Method: "linear", FeatureMap: "wavelet"}, []string{`unknown feature map "wavelet"`}},
+		{"bad threshold", df, Spec{Target: "y", Method: "gd", Threshold: math.NaN()}, []string{"Threshold = NaN"}},
+		{"kols weights", withW.Mutate(series.New(onesN(30), series.Float, "w")), Spec{Target: "y", Weight: "w", Method: "kols"}, []string{"kols takes no weights"}},
+		{"bad exclude", df, Spec{Target: "y", Method: "krls", Exclude: []string{"q"}}, []string{`no excluded column named "q"`}},
+		{"only strings", dataframe.New(series.New([]string{"u", "v"}, series.String, "s"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls"}, []string{"no feature columns", `"s"`, "OneHot"}},
+		{"all rows missing", dataframe.New(series.New([]float64{math.NaN(), math.NaN()}, series.Float, "a"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls", DropNA: true}, []string{"every row has a missing value"}},
+		{"solver error", df, Spec{Target: "y", Method: "krls", Validation: 1.5}, []string{"hold-out fraction = 1.5"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Fit(c.df, c.spec)
+			if m != nil {
+				t.Error("model returned with an error")
+			}
+			wantErrText(t, err, c.msg...)
+		})
+	}
+}
+
+type testError struct{}
+
+func (testError) Error() string { return "test error" }
+
+var errTest = testError{}
+
+func onesN(n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}
+
+func TestOneHotDropNAStandardize(t *testing.T) {
+	houses, err := LoadCSV("testdata/houses.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(houses)
+	spec := Spec{Target: "price", Method: "krls", Lambda: 1e-3, Sigma: 2, OneHot: true, DropNA: true, Standardize: true}
+	m, err := Fit(houses, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(m.Columns, ","); got != "rooms,age,city=east,city=north,city=south" {
+		t.Errorf("design columns %s", got)
+	}
+	if m.Rows != 6 || len(m.Mean) != 5 || len(m.OneHot) != 1 {
+		t.Errorf("rows %d, means %v, one-hot %v", m.Rows, m.Mean, m.OneHot)
+	}
+	// rooms over the 6 complete rows: 3 4 2 5 4 1, mean 19/6.
+	if math.Abs(m.Mean[0]-19.0/6) > 1e-12 {
+		t.Errorf("mean of rooms %v", m.Mean[0])
+	}
+	out, err := Predict(m, houses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snapshot(houses) != before {
+		t.Fatal("input frame modified")
+	}
+	wantNames(t, out, "rooms", "age", "city", "price", "prediction")
+	p := col(t, out, "prediction")
+	if !math.IsNaN(p[4]) {
+		t.Errorf("row with missing age predicted %v, want NaN", p[4])
+	}
+	// lambda = 1e-3 nearly interpolates the training rows.
+	y := col(t, houses, "price")
+	for i, v := range p {
+		if i != 4 && math.Abs(v-y[i]) > 0.3 {
+			t.Errorf("row %d: prediction %v, price %v", i, v, y[i])
+		}
+	}
+	// Predict on a frame with columns in another order and an unseen level.
+	other := dataframe.New(
+		series.New([]string{"north", "west"}, series.String, "city"),
+		series.New([]int{20, 3}, series.Int, "age"),
+		series.New([]int{3, 2}, series.Int, "rooms"))
+	_, err = m.PredictValues(other)
+	wantErrText(t, err, `column "city" has the level "west" in row 1, unseen`)
+	v, err := m.PredictValues(other.Subset([]int{0}))
+	if err != nil || len(v) != 1 || !isFinite(v[0]) {
+		t.Errorf("reordered columns: %v, %v", v, err)
+	}
+	// Missing columns and type changes are named.
+	_, err = m.PredictValues(other.Select([]string{"city", "rooms"}))
+	wantErrText(t, err, `no feature column named "age"`)
+	swapped := dataframe.New(
+		series.New([]float64{1}, series.Float, "city"),
+		series.New([]int{20}, series.Int, "age"),
+		series.New([]int{3}, series.Int, "rooms"))
+	_, err = m.PredictValues(swapped)
+	wantErrText(t, err, `"city" was a string (categorical) column`)
+	// Without DropNA, predicting a row with a missing value is an error.
+	spec.DropNA = false
+	m2, err := Fit(houses.Subset([]int{0, 1, 2, 3, 5, 6}), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Predict(m2, houses)
+	wantErrText(t, err, `"age" (1 of 7 rows)`, "without DropNA")
+	if _, err := Predict(nil, houses); err == nil {
+		t.Error("nil model accepted")
+	}
+	_, err = Predict(m2, dataframe.DataFrame{Err: errTest})
+	wantErrText(t, err, "carries an error")
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func TestDefaultFeatures(t *testing.T) {
+	df := regFrame(t, 40, 3)
+	df = df.Mutate(series.New(make([]string, 40), series.String, "note"))
+	df = df.Mutate(series.New(onesN(40), series.Float, "extra"))
+	m, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, Exclude: []string{"extra"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The string column is left out without OneHot; Exclude is honored.
+	if got := strings.Join(m.Features, ","); got != "a,b" {
+		t.Errorf("features %s", got)
+	}
+}

@@ -1,0 +1,145 @@
+package frames
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+func TestSelect(t *testing.T) {
+	pool := regFrame(t, 150, 4).Select([]string{"a", "b"})
+	for _, c := range []struct {
+		name string
+		spec SelectSpec
+	}{
+		{"cred exact", SelectSpec{Sigma: 0.5, Seed: 1}},
+		{"cred default sigma", SelectSpec{Method: "CRED", Standardize: true}},
+		{"cred fourier", SelectSpec{FeatureMap: "fourier", M: 50, Sigma: 0.5}},
+		{"cred raw", SelectSpec{FeatureMap: "raw", LambdaQ: 1e-3}},
+		{"cred nystrom", SelectSpec{FeatureMap: "nystrom", M: 30}},
+		{"uniform", SelectSpec{Method: "uniform"}},
+		{"uniform distinct", SelectSpec{Method: "uniform", WithoutReplacement: true}},
+		{"custom", SelectSpec{Selector: credlab.UniformSelector{}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := snapshot(pool)
+			sel, err := Select(pool, 40, c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if snapshot(pool) != before {
+				t.Fatal("Select modified the pool")
+			}
+			wantNames(t, sel, "a", "b", "row", "prob", "weight")
+			if sel.Nrow() != 40 {
+				t.Fatalf("%d rows", sel.Nrow())
+			}
+			rows, err := sel.Col("row").Int()
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, pa := col(t, sel, "a"), col(t, pool, "a")
+			prob, w := col(t, sel, "prob"), col(t, sel, "weight")
+			seen := map[int]bool{}
+			for i, r := range rows {
+				if r < 0 || r >= 150 || a[i] != pa[r] {
+					t.Fatalf("row %d: index %d, a %v", i, r, a[i])
+				}
+				if math.Abs(w[i]*150*prob[i]-1) > 1e-9 && c.spec.Method != "uniform" && c.spec.Selector == nil {
+					t.Errorf("weight %v is not 1/(N q) for q = %v", w[i], prob[i])
+				}
+				if c.spec.WithoutReplacement && seen[r] {
+					t.Errorf("row %d drawn twice without replacement", r)
+				}
+				seen[r] = true
+			}
+		})
+	}
+}
+
+func TestSelectErrors(t *testing.T) {
+	pool := regFrame(t, 50, 4).Select([]string{"a", "b"})
+	withRow := pool.Mutate(series.New(make([]int, 50), series.Int, "row"))
+	for _, c := range []struct {
+		name   string
+		pool   dataframe.DataFrame
+		budget int
+		spec   SelectSpec
+		msg    string
+	}{
+		{"budget beyond pool", pool, 51, SelectSpec{Method: "uniform", WithoutReplacement: true}, "budget 51 is larger than the pool of 50 rows"},
+		{"zero budget", pool, 0, SelectSpec{}, "budget = 0"},
+		{"row column", withRow, 5, SelectSpec{}, `already has a column "row"`},
+		{"unknown method", pool, 5, SelectSpec{Method: "greedy"}, `unknown selection method "greedy"`},
+		{"cred distinct", pool, 5, SelectSpec{WithoutReplacement: true}, "CRED draws with replacement"},
+		{"missing feature", pool, 5, SelectSpec{Features: []string{"c"}}, `no feature column named "c"`},
+		{"empty pool", dataframe.New(series.New([]float64{}, series.Float, "a")), 5, SelectSpec{}, "empty pool frame"},
+		{"bad lambda_q", pool, 5, SelectSpec{LambdaQ: -1}, "lambda_q = -1"},
+		{"bad feature map", pool, 5, SelectSpec{FeatureMap: "x"}, `unknown feature map "x"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Select(c.pool, c.budget, c.spec)
+			wantErrText(t, err, c.msg)
+		})
+	}
+	houses, err := LoadCSV("testdata/houses.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Select(houses, 3, SelectSpec{})
+	wantErrText(t, err, `"age" (1 of 7 rows)`)
+	sel, err := Select(houses, 60, SelectSpec{DropNA: true, OneHot: true, Sigma: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := sel.Col("row").Int()
+	for _, r := range rows {
+		if r == 4 {
+			t.Fatal("row 4, with a missing age, was chosen")
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := SelectContext(ctx, regFrame(t, 300, 1), 5, SelectSpec{}); err == nil {
+		t.Error("cancelled context ignored")
+	}
+}
+
+// TestSelectLabelFit is the labeling workflow: select from an unlabeled
+// pool, label the chosen rows, join and fit with the weights.
+func TestSelectLabelFit(t *testing.T) {
+	x, y, f := credlab.SmoothRegression(400, 2, 0.05, 7)
+	pool, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := Select(pool, 120, SelectSpec{Sigma: 0.5, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := sel.Col("row").Int()
+	labels := make([]float64, len(rows))
+	for i, r := range rows {
+		labels[i] = y[r] // "ask the oracle"
+	}
+	labeled := sel.Mutate(series.New(labels, series.Float, "y"))
+	m, err := Fit(labeled, Spec{Target: "y", Weight: "weight", Method: "krls", Sigma: 0.5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(m.Features, ",") != "a,b" {
+		t.Errorf("features %v: the bookkeeping columns must be left out", m.Features)
+	}
+	p, err := m.PredictValues(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := credlab.RMSE(p, f); r > 0.2 {
+		t.Errorf("RMSE to the true function %.3f", r)
+	}
+}

@@ -1,0 +1,329 @@
+package frames
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// Grid lists the parameter values Sweep tries. Empty lists keep the
+// Spec's value. Settings are the product Sigma x M x LambdaQ, in that
+// nesting order; each setting is one solver call whose path covers every
+// lambda (krls, nkrls, linear) or every iteration (earlystopping, nytro,
+// lineargd).
+type Grid struct {
+	// Lambda is the lambda path of krls, nkrls and linear.
+	Lambda []float64
+	// Sigma is the kernel (or random Fourier) bandwidth.
+	Sigma []float64
+	// M is the number of Nyström centers or random features.
+	M []int
+	// LambdaQ makes each setting fit on a CRED sample of Budget rows of
+	// the frame drawn with that lambda_q (kernel and sigma of the setting),
+	// weighted by the importance weights; validation RMSE is then the
+	// weighted estimate of the risk on the whole frame.
+	LambdaQ []float64
+	Budget  int
+	// Passes lists the numbers of passes reported for sgm: one run of
+	// max(Passes) passes per setting records them all. Batch lists
+	// mini-batch sizes, one sgm run each.
+	Passes []int
+	Batch  []int
+}
+
+// Sweep column names.
+const (
+	SweepMethod    = "method"
+	SweepSetting   = "setting"
+	SweepSigma     = "sigma"
+	SweepM         = "m"
+	SweepLambdaQ   = "lambda_q"
+	SweepBatch     = "batch"
+	SweepLambda    = "lambda"
+	SweepIter      = "iter"
+	SweepPasses    = "passes"
+	SweepTrainRMSE = "train_rmse"
+	SweepValRMSE   = "val_rmse"
+	SweepSeconds   = "seconds"
+	SweepBest      = "best"
+)
+
+// Sweep fits spec for every setting of grid, with hold-out validation, and
+// returns one row per (setting x lambda, iteration or pass) with the
+// columns method, setting (0-based index), sigma (0 when unused), m (0
+// when unused), lambda_q (0 when unused), batch (sgm's mini-batch size, 0
+// for other methods), lambda (0 for iterative methods), iter (0 for lambda
+// paths), passes (sgm's passes over the data at iter, 0 for other
+// methods), train_rmse, val_rmse, seconds (the setting's fit, including
+// CRED selection; the same on each of its rows) and best (true on the one
+// row of least validation RMSE over the whole sweep).
+//
+// A fixed Spec.Lambda or Spec.Iters does not disable validation here: a
+// lambda method runs the path Grid.Lambda (else Spec.Lambdas, else
+// Spec.Lambda, else the default grid), and an iterative method runs
+// max(Spec.Iters, Spec.MaxIter) steps (default 500) without early stopping
+// unless Spec.Threshold is positive.
+func Sweep(df dataframe.DataFrame, spec Spec, grid Grid) (dataframe.DataFrame, error) {
+	return SweepContext(context.Background(), df, spec, grid)
+}
+
+// SweepContext is Sweep with cancellation.
+func SweepContext(ctx context.Context, df dataframe.DataFrame, spec Spec, grid Grid) (dataframe.DataFrame, error) {
+	var none dataframe.DataFrame
+	if spec.Target == "" {
+		return none, fmt.Errorf("frames: Spec.Target is empty: name the column to predict")
+	}
+	mi, err := lookupMethod(spec.Method)
+	if err != nil {
+		return none, err
+	}
+	if err := checkGrid(&spec, mi, &grid); err != nil {
+		return none, err
+	}
+	p, err := prepare(df, &spec, "training")
+	if err != nil {
+		return none, err
+	}
+	base := pathSpec(spec, mi, grid)
+	sigmas := grid.Sigma
+	if len(sigmas) == 0 {
+		sigmas = []float64{spec.Sigma}
+	}
+	ms := grid.M
+	if len(ms) == 0 {
+		ms = []int{spec.M}
+	}
+	lqs := grid.LambdaQ
+	if len(lqs) == 0 {
+		lqs = []float64{0}
+	}
+	batches := grid.Batch
+	if len(batches) == 0 {
+		batches = []int{spec.Batch}
+	}
+	t := sweepTable{passes: grid.Passes}
+	for _, sigma := range sigmas {
+		for _, m := range ms {
+			for _, lq := range lqs {
+				for _, b := range batches {
+					s := base
+					s.Sigma, s.M, s.Batch = sigma, m, b
+					if err := t.run(ctx, p, s, mi, lq, grid.Budget); err != nil {
+						return none, fmt.Errorf("%w (setting %d: sigma %g, m %d, lambda_q %g, batch %d)", err, t.setting, sigma, m, lq, b)
+					}
+				}
+			}
+		}
+	}
+	return t.frame(), nil
+}
+
+// checkGrid refuses grid entries the method does not use.
+func checkGrid(spec *Spec, mi *methodInfo, g *Grid) error {
+	if mi.path == pathNone {
+		return fmt.Errorf("frames: method %s has no regularization path to sweep; use krls", mi.name)
+	}
+	if (len(g.Passes) > 0 || len(g.Batch) > 0) && mi.name != "sgm" {
+		return fmt.Errorf("frames: Grid.Passes and Grid.Batch apply to sgm, not %s", mi.name)
+	}
+	for i, v := range g.Passes {
+		if v <= 0 {
+			return fmt.Errorf("frames: Grid.Passes[%d] = %d: must be positive", i, v)
+		}
+	}
+	for i, v := range g.Batch {
+		if v <= 0 {
+			return fmt.Errorf("frames: Grid.Batch[%d] = %d: must be positive", i, v)
+		}
+	}
+	if len(g.Lambda) > 0 && mi.path != pathLambda {
+		return fmt.Errorf("frames: Grid.Lambda does not apply to %s, an iterative method; its path runs over iterations", mi.name)
+	}
+	for i, v := range g.Sigma {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("frames: Grid.Sigma[%d] = %v: must be positive", i, v)
+		}
+	}
+	if len(g.Sigma) > 0 && !usesSigma(spec, mi) {
+		return fmt.Errorf("frames: Grid.Sigma does not apply: method %s with kernel %q and feature map %q has no bandwidth", mi.name, spec.Kernel, spec.FeatureMap)
+	}
+	for i, v := range g.M {
+		if v <= 0 {
+			return fmt.Errorf("frames: Grid.M[%d] = %d: must be positive", i, v)
+		}
+	}
+	if len(g.M) > 0 && !mi.usesM && !(mi.feature && spec.FeatureMap != "" && spec.FeatureMap != "raw" && spec.FeatureMap != "relu") {
+		return fmt.Errorf("frames: Grid.M does not apply to %s; it sets the Nyström centers of nkrls and nytro or the random features of linear and lineargd", mi.name)
+	}
+	for i, v := range g.LambdaQ {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("frames: Grid.LambdaQ[%d] = %v: must be positive", i, v)
+		}
+	}
+	if len(g.LambdaQ) > 0 {
+		if g.Budget <= 0 {
+			return fmt.Errorf("frames: Grid.LambdaQ needs Grid.Budget, the number of rows each CRED sample draws")
+		}
+		if spec.Weight != "" {
+			return fmt.Errorf("frames: Grid.LambdaQ draws its own importance weights; leave Spec.Weight empty")
+		}
+	} else if g.Budget != 0 {
+		return fmt.Errorf("frames: Grid.Budget is set without Grid.LambdaQ")
+	}
+	return nil
+}
+
+// pathSpec sets the spec up to record a validated path.
+func pathSpec(s Spec, mi *methodInfo, g Grid) Spec {
+	switch mi.path {
+	case pathLambda:
+		switch {
+		case len(g.Lambda) > 0:
+			s.Lambdas = g.Lambda
+		case len(s.Lambdas) > 0:
+		case s.Lambda > 0:
+			s.Lambdas = []float64{s.Lambda}
+		}
+		s.Lambda = 0
+	case pathIter:
+		s.MaxIter = max(s.Iters, s.MaxIter)
+		s.Iters = 0
+		if !(s.Threshold > 0) {
+			s.Threshold = -1
+		}
+		for _, p := range g.Passes {
+			s.Passes = max(s.Passes, p)
+		}
+	}
+	return s
+}
+
+type sweepTable struct {
+	setting                    int   // index of the next setting
+	passes                     []int // sgm passes to report; nil: all
+	rows                       int
+	method                     []string
+	settings, ms, iters, bs    []int
+	sigmas, lqs, lambdas, pass []float64
+	train, val, seconds        []float64
+	bestRow                    int
+	bestVal                    float64
+	haveBest                   bool
+}
+
+// run fits one setting and appends its path.
+func (t *sweepTable) run(ctx context.Context, p *prepared, s Spec, mi *methodInfo, lq float64, budget int) error {
+	start := time.Now()
+	s.Method = mi.name
+	r := &runner{ctx: ctx, mi: mi, s: s, x: p.x, y: p.y, w: p.w}
+	if err := r.resolve(); err != nil {
+		return err
+	}
+	if lq > 0 {
+		k := r.k
+		sel, err := credlab.CREDSelector{Kernel: k, LambdaQ: lq}.Select(ctx, p.x, budget, s.Seed)
+		if err != nil {
+			return err
+		}
+		x, err := credlab.GatherRows(p.x, sel.Index)
+		if err != nil {
+			return err
+		}
+		r.x, r.y, r.w = x, gatherFloats(p.y, sel.Index), sel.Weight
+		if r.mi.feature {
+			// Rebuild data-dependent feature maps on the sample.
+			if r.fm, err = r.featureMap(); err != nil {
+				return err
+			}
+		}
+	}
+	fit, err := mi.run(r)
+	if err != nil {
+		return err
+	}
+	secs := time.Since(start).Seconds()
+	keep := t.sgmPoints(r.sgm, len(fit.Path))
+	for k, pt := range fit.Path {
+		if !keep[k] {
+			continue
+		}
+		batch, passes := 0, 0.0
+		if r.sgm != nil && k < len(r.sgm.PathPasses) {
+			batch, passes = r.sgm.Batch, r.sgm.PathPasses[k]
+		}
+		t.bs = append(t.bs, batch)
+		t.pass = append(t.pass, passes)
+		t.method = append(t.method, mi.name)
+		t.settings = append(t.settings, t.setting)
+		sigma := r.s.Sigma
+		if !usesSigma(&r.s, mi) {
+			sigma = 0
+		}
+		t.sigmas = append(t.sigmas, sigma)
+		m := r.s.M
+		if !mi.usesM && !(mi.feature && (r.s.FeatureMap == "fourier" || r.s.FeatureMap == "nystrom")) {
+			m = 0
+		}
+		t.ms = append(t.ms, m)
+		t.lqs = append(t.lqs, lq)
+		t.lambdas = append(t.lambdas, pt.Lambda)
+		t.iters = append(t.iters, pt.Iter)
+		t.train = append(t.train, pt.TrainRMSE)
+		t.val = append(t.val, pt.ValRMSE)
+		t.seconds = append(t.seconds, secs)
+		if v := pt.ValRMSE; !math.IsNaN(v) && !math.IsInf(v, 0) && (!t.haveBest || v < t.bestVal) {
+			t.bestRow, t.bestVal, t.haveBest = t.rows, v, true
+		}
+		t.rows++
+	}
+	t.setting++
+	return nil
+}
+
+// sgmPoints marks the path points to report: all, or for sgm with a
+// Passes grid the first point at or past each listed pass.
+func (t *sweepTable) sgmPoints(f *credlab.SGMFit, n int) []bool {
+	keep := make([]bool, n)
+	if f == nil || len(t.passes) == 0 || len(f.PathPasses) != n {
+		for i := range keep {
+			keep[i] = true
+		}
+		return keep
+	}
+	for _, p := range t.passes {
+		for i, q := range f.PathPasses {
+			if q >= float64(p)*(1-1e-12) {
+				keep[i] = true
+				break
+			}
+		}
+	}
+	return keep
+}
+
+func (t *sweepTable) frame() dataframe.DataFrame {
+	best := make([]bool, t.rows)
+	if t.haveBest {
+		best[t.bestRow] = true
+	}
+	return dataframe.New(
+		series.New(t.method, series.String, SweepMethod),
+		series.New(t.settings, series.Int, SweepSetting),
+		series.New(t.sigmas, series.Float, SweepSigma),
+		series.New(t.ms, series.Int, SweepM),
+		series.New(t.lqs, series.Float, SweepLambdaQ),
+		series.New(t.bs, series.Int, SweepBatch),
+		series.New(t.lambdas, series.Float, SweepLambda),
+		series.New(t.iters, series.Int, SweepIter),
+		series.New(t.pass, series.Float, SweepPasses),
+		series.New(t.train, series.Float, SweepTrainRMSE),
+		series.New(t.val, series.Float, SweepValRMSE),
+		series.New(t.seconds, series.Float, SweepSeconds),
+		series.New(best, series.Bool, SweepBest),
+	)
+}

@@ -1,0 +1,176 @@
+package frames
+
+import (
+	"math"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/viz"
+	"github.com/go-gota/gota/dataframe"
+)
+
+// checkSweep checks a sweep's shape and that best marks the least
+// validation RMSE.
+func checkSweep(t *testing.T, sw dataframe.DataFrame, rows, settings int) {
+	t.Helper()
+	wantNames(t, sw, "method", "setting", "sigma", "m", "lambda_q", "batch", "lambda", "iter", "passes", "train_rmse", "val_rmse", "seconds", "best")
+	if sw.Nrow() != rows {
+		t.Fatalf("%d rows, want %d", sw.Nrow(), rows)
+	}
+	set := col(t, sw, "setting")
+	if int(set[len(set)-1]) != settings-1 {
+		t.Errorf("last setting %v, want %d", set[len(set)-1], settings-1)
+	}
+	best, err := sw.Col("best").Bool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := col(t, sw, "val_rmse")
+	k, least := -1, math.Inf(1)
+	for i, v := range val {
+		if !math.IsNaN(v) && v < least {
+			least = v
+		}
+		if best[i] {
+			if k >= 0 {
+				t.Fatal("two rows marked best")
+			}
+			k = i
+		}
+	}
+	if k < 0 || val[k] != least {
+		t.Errorf("best row %d (val %v), least %v", k, val[k], least)
+	}
+	for _, s := range col(t, sw, "seconds") {
+		if !(s >= 0) {
+			t.Fatalf("seconds %v", s)
+		}
+	}
+}
+
+func TestSweep(t *testing.T) {
+	df := regFrame(t, 160, 5)
+	before := snapshot(df)
+	sw, err := Sweep(df, Spec{Target: "y", Method: "krls"}, Grid{Lambda: credlab.LogGrid(1e-6, 1, 7), Sigma: []float64{0.3, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snapshot(df) != before {
+		t.Fatal("Sweep modified its input")
+	}
+	checkSweep(t, sw, 14, 2)
+	wantFloats(t, col(t, sw, "lambda")[:3], credlab.LogGrid(1e-6, 1, 7)[:3])
+	wantFloats(t, col(t, sw, "sigma")[6:8], []float64{0.3, 1})
+	wantFloats(t, col(t, sw, "iter")[:2], []float64{0, 0})
+
+	sw, err = Sweep(df, Spec{Target: "y", Method: "nytro", Sigma: 0.4, MaxIter: 30, Accelerated: true}, Grid{M: []int{20, 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSweep(t, sw, 60, 2)
+	iter := col(t, sw, "iter")
+	if iter[0] != 1 || iter[29] != 30 || iter[30] != 1 {
+		t.Errorf("iterations %v", iter)
+	}
+	wantFloats(t, col(t, sw, "m")[28:32], []float64{20, 20, 40, 40})
+
+	sw, err = Sweep(df, Spec{Target: "y", Method: "krls", Sigma: 0.4, Lambda: 1e-3}, Grid{LambdaQ: []float64{1e-6, 1e-2}, Budget: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSweep(t, sw, 2, 2)
+	wantFloats(t, col(t, sw, "lambda_q"), []float64{1e-6, 1e-2})
+
+	sw, err = Sweep(df, Spec{Target: "y", Method: "linear", FeatureMap: "fourier", Sigma: 0.4, Lambdas: []float64{1e-4, 1e-2}}, Grid{M: []int{20, 60}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSweep(t, sw, 4, 2)
+
+	curves, err := SweepCurves(sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(curves) != 2 || curves[1].Name != "linear m=60" || len(curves[0].X) != 2 || curves[0].Chosen == 0 {
+		t.Errorf("curves %+v", curves)
+	}
+	if _, err := viz.RegularizationPath(curves, viz.Options{}); err != nil {
+		t.Error(err)
+	}
+	g, err := SweepHeatmap(sw, "lambda", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFloats(t, g.X, []float64{1e-4, 1e-2})
+	wantFloats(t, g.Y, []float64{20, 60})
+	if len(g.Z) != 2 || len(g.Z[0]) != 2 || math.IsNaN(g.Z[1][1]) {
+		t.Errorf("grid %+v", g)
+	}
+	if _, err := viz.Heatmap(g, viz.Options{}); err != nil {
+		t.Error(err)
+	}
+	_, err = SweepHeatmap(sw, "lambda", "lambda")
+	wantErrText(t, err, "two different parameters")
+	_, err = SweepHeatmap(sw, "val_rmse", "m")
+	wantErrText(t, err, `"val_rmse" is not a sweep parameter`)
+	// SGM: one run per batch size covers the listed passes.
+	sw, err = Sweep(df, Spec{Target: "y", Method: "sgm", Sigma: 0.4, Seed: 2}, Grid{Batch: []int{4, 16}, Passes: []int{1, 2, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSweep(t, sw, 6, 2)
+	wantFloats(t, col(t, sw, "batch"), []float64{4, 4, 4, 16, 16, 16})
+	passes := col(t, sw, "passes")
+	for i, want := range []float64{1, 2, 5, 1, 2, 5} {
+		if passes[i] < want || passes[i] > want+0.2 {
+			t.Errorf("passes %v, want about %v", passes, []float64{1, 2, 5, 1, 2, 5})
+			break
+		}
+	}
+	if curves, err := SweepCurves(sw); err != nil || curves[1].Name != "sgm b=16" || curves[0].X[2] != passes[2] {
+		t.Errorf("sgm curves %+v, %v", curves, err)
+	}
+	_, err = SweepCurves(df)
+	wantErrText(t, err, `no  column named "setting"`, "Sweep returned")
+}
+
+func TestSweepErrors(t *testing.T) {
+	df := regFrame(t, 40, 5)
+	for _, c := range []struct {
+		name string
+		spec Spec
+		grid Grid
+		msg  string
+	}{
+		{"kols", Spec{Method: "kols"}, Grid{}, "kols has no regularization path"},
+		{"lambda for gd", Spec{Method: "gd"}, Grid{Lambda: []float64{1}}, "Grid.Lambda does not apply to earlystopping"},
+		{"sigma for linear kernel", Spec{Method: "krls", Kernel: "linear"}, Grid{Sigma: []float64{1}}, "Grid.Sigma does not apply"},
+		{"sigma for raw", Spec{Method: "linear"}, Grid{Sigma: []float64{1}}, "Grid.Sigma does not apply"},
+		{"m for krls", Spec{Method: "krls"}, Grid{M: []int{5}}, "Grid.M does not apply to krls"},
+		{"bad sigma", Spec{Method: "krls"}, Grid{Sigma: []float64{0}}, "Grid.Sigma[0] = 0"},
+		{"bad m", Spec{Method: "nkrls", M: 5}, Grid{M: []int{-1}}, "Grid.M[0] = -1"},
+		{"bad lambda_q", Spec{Method: "krls"}, Grid{LambdaQ: []float64{math.NaN()}, Budget: 5}, "Grid.LambdaQ[0] = NaN"},
+		{"no budget", Spec{Method: "krls"}, Grid{LambdaQ: []float64{1e-3}}, "needs Grid.Budget"},
+		{"budget alone", Spec{Method: "krls"}, Grid{Budget: 5}, "Budget is set without"},
+		{"weight and lambda_q", Spec{Method: "krls", Weight: "a"}, Grid{LambdaQ: []float64{1e-3}, Budget: 5}, "leave Spec.Weight empty"},
+		{"passes", Spec{Method: "nytro", M: 5}, Grid{Passes: []int{1}}, "apply to sgm, not nytro"},
+		{"bad passes", Spec{Method: "sgm"}, Grid{Passes: []int{0}}, "Grid.Passes[0] = 0"},
+		{"bad batch", Spec{Method: "sgm"}, Grid{Batch: []int{-2}}, "Grid.Batch[0] = -2"},
+		{"unknown method", Spec{Method: "xgboost"}, Grid{}, `unknown method "xgboost"`},
+		{"bad lambda", Spec{Method: "krls"}, Grid{Lambda: []float64{-1}}, "lambda[0] = -1"},
+		{"no target", Spec{Method: "krls", Target: "-"}, Grid{}, "no target column"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.spec.Target == "" {
+				c.spec.Target = "y"
+			}
+			if c.spec.Target == "-" {
+				c.spec.Target = "z"
+			}
+			_, err := Sweep(df, c.spec, c.grid)
+			wantErrText(t, err, c.msg)
+		})
+	}
+	_, err := Sweep(df, Spec{Method: "krls"}, Grid{})
+	wantErrText(t, err, "Spec.Target is empty")
+}

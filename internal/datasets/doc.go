@@ -1,0 +1,24 @@
+// Package datasets reads numeric data sets from text files into gonum
+// matrices: one row per example in an n x d *mat.Dense and the targets in a
+// []float64 of length n.
+//
+// Three formats are supported:
+//
+//   - LIBSVM / svmlight sparse rows, "<label> <index>:<value> ...", with
+//     1-based, strictly increasing indices (ReadLIBSVM, LoadLIBSVM);
+//   - Weka ARFF with numeric attributes, dense or sparse "{i v, ...}" data
+//     rows and a target attribute chosen by name (ReadARFF, LoadARFF);
+//   - numeric tables separated by whitespace, commas or another rune, with
+//     an optional header line (ReadTable, LoadTable).
+//
+// The Load functions open a path and decompress it transparently when the
+// name ends in ".gz". LoadCOIL2000, LoadA9A and LoadCPUSmall read the staged
+// copies of the InsuranceCompany, Adult and cpuSmall sets with their
+// standard layouts.
+//
+// Every loader checks its input and never panics on corrupt data: an error
+// is a *ParseError naming the file, the line (1-based; 0 for a problem with
+// the file as a whole) and the problem. Values must be finite numbers;
+// missing values ("?", "NA", empty fields) are reported, not imputed. A
+// result larger than MaxElements values is refused before it is allocated.
+package datasets

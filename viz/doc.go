@@ -1,0 +1,35 @@
+// Package viz draws credlab's figures as SVG with gonum.org/v1/plot.
+//
+// Every constructor returns a *Figure, whose SVG method returns the
+// document: a notebook kernel (gophernotes) displays a value with an
+// SVG() string method as an image, and WriteSVG or WriteTo save it. The
+// same inputs give the same bytes.
+//
+// Figures, each with readable defaults at notebook width (8 x 5 inches,
+// text of 11 points and more, legends beside the plot) that Options
+// overrides:
+//
+//   - LearningCurves: training and validation error against iterations or
+//     passes, for one or several methods (Curve, CurveFromFit);
+//   - RegularizationPath: error against lambda on a log axis;
+//   - Heatmap: a value over two parameters (Grid), such as a sweep's
+//     validation RMSE over sigma and lambda;
+//   - SelectionScatter: the pool and the chosen points sized by weight
+//     (the CRED paper's Fig. 1);
+//   - CoefficientSpread: repeated coefficient estimates, CRED against
+//     uniform (Fig. 2);
+//   - NoiseCurves: test RMSE against label noise, log-log (Fig. 3), and
+//     Lines for any set of series with error bars;
+//   - ErrorDecomposition: bias, sample variance and computational variance
+//     against passes (Lin and Rosasco's Fig. 1);
+//   - TimeAccuracy: time against error per method (the NYTRO paper's
+//     Table 2; Timed, TimedFromFit);
+//   - PredictedActual: predictions against true values.
+//
+// Inputs are plain Go slices and credlab results (*credlab.Fit,
+// *credlab.Selection). The package does not depend on gota; the frames
+// package converts a Sweep's data frame into Curve and Grid values.
+//
+// Bad input (mismatched lengths, nothing finite to draw, a non-positive
+// value on a log axis) is an error, never a panic.
+package viz

@@ -1,0 +1,397 @@
+package viz
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Options are the settings shared by every figure. The zero value gives
+// each figure its own title and labels, linear axes, and 8 x 5 inches.
+type Options struct {
+	// Title, XLabel and YLabel replace the figure's defaults when set.
+	Title, XLabel, YLabel string
+	// LogX and LogY put an axis on a log10 scale; every value on it must
+	// then be positive. Some figures are log by default (see each).
+	LogX, LogY bool
+	// Width and Height are the size in inches; default 8 x 5, which reads
+	// well at notebook width.
+	Width, Height float64
+}
+
+// Font sizes, in points: readable when an 8-inch figure is shown at
+// notebook width.
+const (
+	titleSize  = 15
+	labelSize  = 13
+	tickSize   = 11
+	legendSize = 11
+)
+
+// Figure is a rendered plot. It is displayed by a notebook kernel through
+// SVG and can be written to a file. The same inputs give the same bytes.
+type Figure struct {
+	svg []byte
+}
+
+// SVG returns the figure as an SVG document.
+func (f *Figure) SVG() string {
+	if f == nil {
+		return ""
+	}
+	return string(f.svg)
+}
+
+// WriteTo writes the SVG document to w.
+func (f *Figure) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(f.svg)
+	return int64(n), err
+}
+
+// WriteSVG writes the SVG document to the file path.
+func (f *Figure) WriteSVG(path string) error {
+	return os.WriteFile(path, f.svg, 0o644)
+}
+
+// palette10 is the matplotlib "tab10" palette: one color per method.
+var palette10 = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
+	{0xd6, 0x27, 0x28, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff},
+	{0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff}, {0xbc, 0xbd, 0x22, 0xff},
+	{0x17, 0xbe, 0xcf, 0xff},
+}
+
+// Color returns the i-th color of the figures' palette (cycling).
+func Color(i int) color.Color { return palette10[((i%10)+10)%10] }
+
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
+	draw.CrossGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}}
+
+func glyph(i int) draw.GlyphDrawer { return glyphs[i%len(glyphs)] }
+
+var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+func sans(size float64) font.Font { return font.From(sansFont, vg.Length(size)) }
+
+// builder assembles a figure: a plot, an optional legend drawn to the
+// right of the plot, and an optional color bar.
+type builder struct {
+	p       *plot.Plot
+	legend  plot.Legend
+	entries int
+	names   []string
+	bar     *plot.Plot // color bar, drawn at the right
+	opt     Options
+	// margin widens the axes by 4% of the data range on each side, so
+	// that markers do not sit on the axes.
+	margin bool
+}
+
+// newBuilder starts a figure with light grid lines.
+func newBuilder(opt Options, title, xlabel, ylabel string) *builder {
+	b := newPlainBuilder(opt, title, xlabel, ylabel)
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{0xe0}
+	g.Horizontal.Color = color.Gray{0xe0}
+	b.p.Add(g)
+	return b
+}
+
+// newPlainBuilder starts a figure with the defaults, overridden by opt.
+func newPlainBuilder(opt Options, title, xlabel, ylabel string) *builder {
+	p := plot.New()
+	p.Title.Text = pick(opt.Title, title)
+	p.X.Label.Text = pick(opt.XLabel, xlabel)
+	p.Y.Label.Text = pick(opt.YLabel, ylabel)
+	p.Title.TextStyle.Font = sans(titleSize)
+	p.Title.Padding = vg.Points(8)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = sans(labelSize)
+		a.Tick.Label.Font = sans(tickSize)
+		a.Padding = vg.Points(4)
+	}
+	if opt.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{}
+	}
+	if opt.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
+	}
+	l := plot.NewLegend()
+	l.TextStyle.Font = sans(legendSize)
+	l.Top, l.Left = true, true
+	l.ThumbnailWidth = vg.Points(24)
+	l.Padding = vg.Points(4)
+	return &builder{p: p, legend: l, opt: opt}
+}
+
+func pick(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
+}
+
+func (b *builder) add(name string, thumbs ...plot.Thumbnailer) {
+	if name == "" {
+		return
+	}
+	b.legend.Add(name, thumbs...)
+	b.names = append(b.names, name)
+	b.entries++
+}
+
+// render draws the figure into an SVG canvas; a panic in the plotting
+// library is returned as an error.
+func (b *builder) render() (fig *Figure, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fig, err = nil, fmt.Errorf("viz: cannot draw the figure: %v", r)
+		}
+	}()
+	w, h := b.opt.Width, b.opt.Height
+	if w == 0 {
+		w = 8
+	}
+	if h == 0 {
+		h = 5
+	}
+	if !(w >= 1 && w <= 100 && h >= 1 && h <= 100) {
+		return nil, fmt.Errorf("viz: figure size %g x %g inches: each side must be in [1, 100]", w, h)
+	}
+	cw, ch := vg.Length(w)*vg.Inch, vg.Length(h)*vg.Inch
+	c := vgsvg.New(cw, ch)
+	dc := draw.New(c)
+	// White background for the whole figure.
+	dc.FillPolygon(color.White, []vg.Point{{X: 0, Y: 0}, {X: cw, Y: 0}, {X: cw, Y: ch}, {X: 0, Y: ch}})
+	right := vg.Length(0)
+	if b.entries > 0 {
+		right = b.legendWidth()
+	}
+	barW := vg.Length(0)
+	if b.bar != nil {
+		barW = vg.Points(80)
+	}
+	if b.margin {
+		widen(&b.p.X, b.opt.LogX)
+		widen(&b.p.Y, b.opt.LogY)
+	}
+	main := draw.Crop(dc, 0, -(right + barW), 0, 0)
+	b.p.Draw(main)
+	top := vg.Length(0)
+	if b.p.Title.Text != "" {
+		top = b.p.Title.TextStyle.Height(b.p.Title.Text) + b.p.Title.Padding
+	}
+	if b.bar != nil {
+		bc := draw.Crop(dc, cw-right-barW+vg.Points(16), -right-vg.Points(24), 0, -top)
+		b.bar.Draw(bc)
+	}
+	if b.entries > 0 {
+		lc := draw.Crop(dc, cw-right+vg.Points(6), 0, 0, -top-vg.Points(4))
+		b.legend.Draw(lc)
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return &Figure{svg: fixFonts(buf.Bytes())}, nil
+}
+
+// legendWidth is the width the legend needs: the thumbnail, a gap and the
+// longest entry.
+func (b *builder) legendWidth() vg.Length {
+	sty := b.legend.TextStyle
+	wmax := vg.Length(0)
+	for _, n := range b.legendNames() {
+		wmax = max(wmax, sty.Width(n))
+	}
+	return b.legend.ThumbnailWidth + sty.Width(" ") + wmax + vg.Points(14)
+}
+
+// legendNames are kept alongside the legend, whose entries are private.
+func (b *builder) legendNames() []string { return b.names }
+
+// fixFonts adds generic fallbacks to the font families vgsvg writes, so
+// that viewers without the Liberation fonts use metric-compatible ones.
+func fixFonts(svg []byte) []byte {
+	s := string(svg)
+	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+	s = strings.ReplaceAll(s, "font-family:Liberation Serif;", "font-family:'Liberation Serif','Times New Roman',serif;")
+	return []byte(s)
+}
+
+// lineStyle is a solid or dashed line of color c.
+func lineStyle(c color.Color, dashed bool) draw.LineStyle {
+	s := draw.LineStyle{Color: c, Width: vg.Points(1.8)}
+	if dashed {
+		s.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	}
+	return s
+}
+
+// segments splits (x, y) into runs of finite points, dropping the others
+// (and, on a log axis, non-positive values, which are reported).
+func segments(x, y []float64) []plotter.XYs {
+	var out []plotter.XYs
+	var cur plotter.XYs
+	for i := range x {
+		if finite(x[i]) && finite(y[i]) {
+			cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
+			continue
+		}
+		if len(cur) > 0 {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// checkLog reports a non-positive finite value on a log axis.
+func checkLog(log bool, axis, series string, v []float64) error {
+	if !log {
+		return nil
+	}
+	for i, x := range v {
+		if finite(x) && x <= 0 {
+			return fmt.Errorf("viz: %s value %d of %q is %v: a log axis needs positive values (turn the log scale off)", axis, i, series, x)
+		}
+	}
+	return nil
+}
+
+// anyFinite reports whether some point of (x, y) can be drawn.
+func anyFinite(x, y []float64) bool {
+	for i := range x {
+		if finite(x[i]) && finite(y[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// addLine draws (x, y) as lines (and optional points) and returns the
+// first line as the legend thumbnail, nil when nothing is drawable.
+func (b *builder) addLine(x, y []float64, sty draw.LineStyle, points bool, gl draw.GlyphDrawer) ([]plot.Thumbnailer, error) {
+	var thumbs []plot.Thumbnailer
+	for _, seg := range segments(x, y) {
+		l, err := plotter.NewLine(seg)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = sty
+		b.p.Add(l)
+		if points {
+			s, err := plotter.NewScatter(seg)
+			if err != nil {
+				return nil, err
+			}
+			s.GlyphStyle = draw.GlyphStyle{Color: sty.Color, Radius: vg.Points(3), Shape: gl}
+			b.p.Add(s)
+			if thumbs == nil {
+				thumbs = []plot.Thumbnailer{l, s}
+			}
+		} else if thumbs == nil {
+			thumbs = []plot.Thumbnailer{l}
+		}
+	}
+	return thumbs, nil
+}
+
+// fontStyle returns a text style of the given size and color.
+func fontStyle(size float64, c color.Color) text.Style {
+	return text.Style{Color: c, Font: sans(size), Handler: plot.DefaultTextHandler}
+}
+
+// widen extends an axis by 4% of its range on each side (of its log range
+// on a log axis).
+func widen(a *plot.Axis, log bool) {
+	lo, hi := a.Min, a.Max
+	if !finite(lo) || !finite(hi) || hi < lo {
+		return
+	}
+	if log {
+		if lo <= 0 {
+			return
+		}
+		l, h := math.Log10(lo), math.Log10(hi)
+		d := 0.04 * math.Max(h-l, 0.1)
+		a.Min, a.Max = math.Pow(10, l-d), math.Pow(10, h+d)
+		return
+	}
+	d := 0.04 * (hi - lo)
+	if d == 0 {
+		d = math.Max(math.Abs(lo)*0.1, 0.5)
+	}
+	a.Min, a.Max = lo-d, hi+d
+}
+
+// logTicks marks a log axis: a labeled tick at each power of ten (every
+// k-th one when the range spans more than eight decades) and unlabeled
+// ticks at 2..9 times each; over a short range 2 and 5 are labeled too.
+type logTicks struct{}
+
+func (logTicks) Ticks(a, b float64) []plot.Tick {
+	if !(a > 0) || !(b >= a) || math.IsInf(b, 0) {
+		return nil
+	}
+	lo, hi := int(math.Floor(math.Log10(a))), int(math.Ceil(math.Log10(b)))
+	step := max(1, (hi-lo+7)/8)
+	in := func(v float64) bool { return v >= a*(1-1e-9) && v <= b*(1+1e-9) }
+	var ticks []plot.Tick
+	labeled := 0
+	for k := lo; k <= hi; k++ {
+		v := math.Pow10(k)
+		if in(v) {
+			t := plot.Tick{Value: v}
+			if (k-lo)%step == 0 {
+				t.Label = powerLabel(k)
+				labeled++
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	short := labeled < 2
+	for k := lo; k <= hi; k++ {
+		for i := 2; i < 10; i++ {
+			v := float64(i) * math.Pow10(k)
+			if !in(v) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if short && (i == 2 || i == 5) {
+				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// powerLabel writes 10^k as a decimal for small k and as "1e<k>"
+// otherwise.
+func powerLabel(k int) string {
+	if k >= -3 && k <= 4 {
+		return strconv.FormatFloat(math.Pow10(k), 'f', -1, 64)
+	}
+	return fmt.Sprintf("1e%d", k)
+}
