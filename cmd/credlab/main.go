@@ -1,7 +1,7 @@
 // Command credlab runs credlab's estimators from the shell.
 //
 //	credlab demo [-n N] [-seed S]        compare the solvers on synthetic data
-//	credlab reproduce nytro -data DIR -out DIR [-quick]
+//	credlab reproduce cred|sgm|distreg|nytro -data DIR -out DIR [-quick]
 //	credlab help
 package main
 
@@ -41,8 +41,8 @@ const usage = `credlab: kernel least-squares regression that chooses which data 
 
 Usage:
   credlab demo [flags]                      fit every solver on synthetic data and print a table
-  credlab reproduce nytro -data DIR -out DIR [-quick]
-                                            regenerate the NYTRO paper's Table 2 and Fig. 2
+  credlab reproduce cred|sgm|distreg|nytro -data DIR -out DIR [-quick]
+                                            regenerate a paper's figures and tables (docs/reproductions.md)
   credlab help                              this text; 'credlab CMD -h' describes CMD's flags
 `
 
