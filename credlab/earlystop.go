@@ -28,16 +28,10 @@ type EarlyStoppingConfig struct {
 // matrix-vector product with [K_tt; K_vt] per step: O(n_t n) time per step,
 // O(n_t n) memory, plus O(n n_t d) for the kernel.
 func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStoppingConfig) (*Fit, error) {
-	if err := checkXY(x, y); err != nil {
-		return nil, err
-	}
-	if err := checkKernel(cfg.Kernel); err != nil {
+	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}
 	if err := cfg.check(); err != nil {
-		return nil, err
-	}
-	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
 	s, err := newSplitKernel(x, y, cfg.Weights, cfg.Kernel, cfg.holdout())

@@ -7,6 +7,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// checkFitInputs checks a kernel estimator's data, kernel and importance
+// weights.
+func checkFitInputs(x *mat.Dense, y, w []float64, k Kernel) error {
+	if err := checkXY(x, y); err != nil {
+		return err
+	}
+	if err := checkKernel(k); err != nil {
+		return err
+	}
+	return checkWeights(w, len(y))
+}
+
 // checkXY checks training data: x as checkData, and exactly one finite
 // target per row (a nil y is a shape mismatch).
 func checkXY(x *mat.Dense, y []float64) error {

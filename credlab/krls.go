@@ -50,13 +50,7 @@ const triBreakEven = 30
 // training error and O(n_v n_t) for validation; a failed factorization
 // (lambda too small for the precision) is recorded as a NaN on the path.
 func KRLS(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit, error) {
-	if err := checkXY(x, y); err != nil {
-		return nil, err
-	}
-	if err := checkKernel(cfg.Kernel); err != nil {
-		return nil, err
-	}
-	if err := checkWeights(cfg.Weights, len(y)); err != nil {
+	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}
 	h, grid, err := lambdaGrid("KRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)

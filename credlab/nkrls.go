@@ -40,13 +40,7 @@ type NKRLSConfig struct {
 // one O(10/3 m^3) tridiagonal reduction and O(m + n_v m) per lambda for
 // larger grids.
 func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
-	if err := checkXY(x, y); err != nil {
-		return nil, err
-	}
-	if err := checkKernel(cfg.Kernel); err != nil {
-		return nil, err
-	}
-	if err := checkWeights(cfg.Weights, len(y)); err != nil {
+	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}
 	h, grid, err := lambdaGrid("NKRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)

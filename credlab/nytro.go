@@ -30,16 +30,10 @@ type NYTROConfig struct {
 // so O(n m t + m^3) in all. Validation predictions are updated with the
 // same step, at O(n_v m) each.
 func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fit, error) {
-	if err := checkXY(x, y); err != nil {
-		return nil, err
-	}
-	if err := checkKernel(cfg.Kernel); err != nil {
+	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}
 	if err := cfg.check(); err != nil {
-		return nil, err
-	}
-	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
 	ny, fs, err := nystromSplit(x, y, cfg.Weights, cfg.Kernel, cfg.Nystrom, cfg.holdout())
