@@ -548,7 +548,7 @@ func sgmrMarkdown(cfg sgmrConfig, curves []sgmrCurve, bc []sgmrBC, info sgmrBCIn
 	p("### Figure 1: error decomposition against passes\n\n")
 	p("m = %d points x ~ U[0,1], y = |x - 1/2| - 1/2 + N(0, %g^2); kernel exp(-(x-x')^2 / (2 sigma^2)) with sigma = %g, ", cfg.M, cfg.Noise, cfg.Sigma)
 	p("as written in the paper's section 4 (so the bandwidth is `credlab.GaussianKernel{Sigma: 0.2}`, not exp(-(x-x')^2/sigma^2)). ")
-	p("The population rho_X is replaced by %d uniform points (K/N has %d eigenvalues above 1e-13 lambda_max); ", cfg.Population, rank)
+	p("The population rho_X is replaced by %d uniform points (K/N has numerical rank %d: its pivoted Cholesky factor stops at pivots below 1e-13); ", cfg.Population, rank)
 	p("%d trials, each a new sample and a new index sequence J; all squared norms are in L^2(rho_hat). ", cfg.Trials)
 	p("Total = E_J ||omega_t - f_rho||^2, bias = ||mu_t - f_rho||^2 (population iteration, eq. 13), sample variance = ||nu_t - mu_t||^2 (nu_t the sample iteration, eq. 14), computational variance = E_J ||omega_t - nu_t||^2. ")
 	p("For batch GD omega_t = nu_t, so its total is ||nu_t - f_rho||^2 and its computational variance 0 (Fig. 1c). CSV: `fig1_decomposition.csv`.\n\n")

@@ -1,0 +1,277 @@
+package credlab
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// drBags returns n seeded bags of sizes in [nmin, nmax] in d dimensions,
+// bag j with points N(c_j, s_j^2 I), labelled c_j[0] + s_j.
+func drBags(n, nmin, nmax, d int, seed uint64) *Bags {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	b := &Bags{Y: make([]float64, n)}
+	for j := 0; j < n; j++ {
+		nj := nmin + rng.IntN(nmax-nmin+1)
+		c := make([]float64, d)
+		for i := range c {
+			c[i] = rng.Float64()
+		}
+		s := 0.2 + 0.5*rng.Float64()
+		x := mat.NewDense(nj, d, nil)
+		for i := 0; i < nj; i++ {
+			for k := 0; k < d; k++ {
+				x.Set(i, k, c[k]+s*rng.NormFloat64())
+			}
+		}
+		b.X = append(b.X, x)
+		b.Y[j] = c[0] + s
+	}
+	return b
+}
+
+// drDirect returns (1/(N_a N_b)) sum_i sum_j g(a_i, b_j) by a plain double
+// loop over At.
+func drDirect(g Kernel, a, b *mat.Dense) float64 {
+	na, d := a.Dims()
+	nb, _ := b.Dims()
+	s := 0.0
+	ai, bj := make([]float64, d), make([]float64, d)
+	for i := 0; i < na; i++ {
+		for j := 0; j < nb; j++ {
+			for k := 0; k < d; k++ {
+				ai[k], bj[k] = a.At(i, k), b.At(j, k)
+			}
+			s += g.Eval(ai, bj)
+		}
+	}
+	return s / float64(na*nb)
+}
+
+func TestEmbeddingGramAgainstDoubleSum(t *testing.T) {
+	a := drBags(9, 1, 12, 3, 1)
+	b := drBags(5, 2, 7, 3, 2)
+	for _, g := range []Kernel{GaussianKernel{Sigma: 0.7}, LaplacianKernel{Sigma: 1.3}, LinearKernel{},
+		PolynomialKernel{Degree: 3, Gamma: 0.5, Coef0: 1}, sgmCauchy{}} {
+		sym, err := EmbeddingGram(context.Background(), g, a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cross, err := EmbeddingGram(context.Background(), g, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < a.Len(); i++ {
+			for j := 0; j < a.Len(); j++ {
+				want := drDirect(g, a.X[i], a.X[j])
+				if math.Abs(sym.At(i, j)-want) > 1e-13*math.Max(1, math.Abs(want)) {
+					t.Errorf("%v: <mu_%d, mu_%d> = %g, double sum %g", g, i, j, sym.At(i, j), want)
+				}
+				if sym.At(i, j) != sym.At(j, i) {
+					t.Errorf("%v: Gram not exactly symmetric at %d,%d", g, i, j)
+				}
+			}
+			for j := 0; j < b.Len(); j++ {
+				want := drDirect(g, a.X[i], b.X[j])
+				if math.Abs(cross.At(i, j)-want) > 1e-13*math.Max(1, math.Abs(want)) {
+					t.Errorf("%v: cross <mu_%d, nu_%d> = %g, double sum %g", g, i, j, cross.At(i, j), want)
+				}
+			}
+		}
+	}
+	// A linear inner kernel embeds a bag as its mean vector.
+	lin, _ := EmbeddingGram(context.Background(), LinearKernel{}, a, nil)
+	for i := 0; i < a.Len(); i++ {
+		mi := drMean(a.X[i])
+		for j := 0; j < a.Len(); j++ {
+			if want := dot(mi, drMean(a.X[j])); math.Abs(lin.At(i, j)-want) > 1e-12 {
+				t.Errorf("linear embedding %d,%d = %g, mean dot %g", i, j, lin.At(i, j), want)
+			}
+		}
+	}
+}
+
+func drMean(x *mat.Dense) []float64 {
+	n, d := x.Dims()
+	m := make([]float64, d)
+	for i := 0; i < n; i++ {
+		for k := 0; k < d; k++ {
+			m[k] += x.At(i, k) / float64(n)
+		}
+	}
+	return m
+}
+
+func TestBagKernelOuter(t *testing.T) {
+	a := drBags(6, 2, 8, 2, 3)
+	b := drBags(4, 2, 8, 2, 4)
+	g := GaussianKernel{Sigma: 0.8}
+	ip, _ := EmbeddingGram(context.Background(), g, a, b)
+	bk := BagKernel{Inner: g, Outer: GaussianOuter{Sigma: 0.3}}
+	kab, err := bk.Gram(context.Background(), a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kaa, err := bk.Gram(context.Background(), a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < a.Len(); i++ {
+		aa := drDirect(g, a.X[i], a.X[i])
+		for j := 0; j < b.Len(); j++ {
+			dist := aa + drDirect(g, b.X[j], b.X[j]) - 2*ip.At(i, j)
+			if want := math.Exp(-dist / (2 * 0.09)); math.Abs(kab.At(i, j)-want) > 1e-12 {
+				t.Errorf("Gaussian outer %d,%d = %g, want %g", i, j, kab.At(i, j), want)
+			}
+		}
+		if kaa.At(i, i) != 1 {
+			t.Errorf("K(mu, mu) = %g, want 1", kaa.At(i, i))
+		}
+		for j := 0; j < a.Len(); j++ {
+			dist := aa + drDirect(g, a.X[j], a.X[j]) - 2*drDirect(g, a.X[i], a.X[j])
+			if want := math.Exp(-dist / (2 * 0.09)); math.Abs(kaa.At(i, j)-want) > 1e-12 {
+				t.Errorf("symmetric Gaussian outer %d,%d = %g, want %g", i, j, kaa.At(i, j), want)
+			}
+		}
+	}
+	// Linear outer is the embedding inner product itself.
+	lin, _ := BagKernel{Inner: g}.Gram(context.Background(), a, b)
+	if !mat.Equal(lin, ip) {
+		t.Error("LinearOuter differs from EmbeddingGram")
+	}
+}
+
+func TestRandomFeatureEmbeddingConverges(t *testing.T) {
+	bags := drBags(12, 10, 20, 2, 5)
+	g := GaussianKernel{Sigma: 0.6}
+	exact, err := EmbeddingGram(context.Background(), g, bags, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := math.Inf(1)
+	for _, D := range []int{16, 160, 1600, 6400} {
+		// Average over seeds to make the decrease reliable.
+		errSum := 0.0
+		for seed := uint64(0); seed < 3; seed++ {
+			rf, err := NewRandomFourier(2, D, 0.6, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			approx, err := BagKernel{Features: rf}.Gram(context.Background(), bags, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			errSum += drRMSDiff(approx, exact)
+		}
+		e := errSum / 3
+		t.Logf("D = %5d: RMS error of the embedding Gram %.2e", D, e)
+		if !(e < prev) {
+			t.Errorf("D = %d: error %g did not decrease from %g", D, e, prev)
+		}
+		prev = e
+	}
+	if prev > 0.015 {
+		t.Errorf("D = 6400: RMS error %g, want < 0.015 (O(1/sqrt(D)))", prev)
+	}
+}
+
+func drRMSDiff(a, b *mat.Dense) float64 {
+	r, c := a.Dims()
+	s := 0.0
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			d := a.At(i, j) - b.At(i, j)
+			s += d * d
+		}
+	}
+	return math.Sqrt(s / float64(r*c))
+}
+
+func TestMeanFeaturesAcrossBlocks(t *testing.T) {
+	// Bags larger than a block, and many small ones, average correctly.
+	var xs []*mat.Dense
+	for _, n := range []int{3000, 5000, 1, 2, 4100, 7} {
+		x := mat.NewDense(n, 2, nil)
+		for i := 0; i < n; i++ {
+			x.Set(i, 0, float64(i%17)/17)
+			x.Set(i, 1, float64(n))
+		}
+		xs = append(xs, x)
+	}
+	bags := &Bags{X: xs}
+	f, err := MeanFeatures(context.Background(), RawFeatures{Bias: true}, bags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, x := range xs {
+		want := append(drMean(x), 1)
+		got := f.RawRowView(j)
+		if sgmMaxRel(got, want) > 1e-12 {
+			t.Errorf("bag %d: mean features %v, want %v", j, got, want)
+		}
+	}
+}
+
+func TestEmbeddingIndependentOfGOMAXPROCS(t *testing.T) {
+	bags := drBags(70, 5, 30, 2, 6)
+	g := GaussianKernel{Sigma: 0.5}
+	var k1, k4 *mat.Dense
+	sgmProcs(1, func() {
+		k1, _ = BagKernel{Inner: g, Outer: GaussianOuter{Sigma: 0.4}}.Gram(context.Background(), bags, nil)
+	})
+	sgmProcs(4, func() {
+		k4, _ = BagKernel{Inner: g, Outer: GaussianOuter{Sigma: 0.4}}.Gram(context.Background(), bags, nil)
+	})
+	r := k1.RawMatrix()
+	for i, v := range r.Data {
+		if math.Float64bits(v) != math.Float64bits(k4.RawMatrix().Data[i]) {
+			t.Fatalf("bag Gram depends on GOMAXPROCS at %d", i)
+		}
+	}
+}
+
+func TestBagsValidate(t *testing.T) {
+	good := drBags(3, 2, 4, 2, 7)
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if n := good.Points(); n < 6 || good.Dim() != 2 || good.Len() != 3 {
+		t.Errorf("Points %d, Dim %d, Len %d", n, good.Dim(), good.Len())
+	}
+	mk := func(f func(b *Bags)) error {
+		b := &Bags{Y: append([]float64(nil), good.Y...)}
+		for _, x := range good.X {
+			b.X = append(b.X, mat.DenseCopyOf(x))
+		}
+		f(b)
+		_, err := NewBags(b.X, b.Y)
+		return err
+	}
+	sgmWantErr(t, "no bags", (&Bags{}).Validate(), "no bags")
+	sgmWantErr(t, "nil bag", mk(func(b *Bags) { b.X[1] = nil }), "bag 1 is empty")
+	sgmWantErr(t, "empty bag", mk(func(b *Bags) { b.X[2] = &mat.Dense{} }), "bag 2 is empty")
+	sgmWantErr(t, "dims", mk(func(b *Bags) { b.X[1] = mat.NewDense(2, 3, nil) }), "bag 1 has points of dimension 3 but bag 0 has dimension 2")
+	sgmWantErr(t, "NaN", mk(func(b *Bags) { b.X[2].Set(1, 0, math.NaN()) }), "bag 2 point [1,0] is NaN")
+	sgmWantErr(t, "Inf", mk(func(b *Bags) { b.X[0].Set(0, 1, math.Inf(1)) }), "bag 0 point [0,1] is +Inf")
+	sgmWantErr(t, "label Inf", mk(func(b *Bags) { b.Y[1] = math.Inf(-1) }), "label y[1] is -Inf")
+	sgmWantErr(t, "label count", mk(func(b *Bags) { b.Y = b.Y[:2] }), "3 bags but 2 labels")
+	// Kernel and embedding errors.
+	_, err := EmbeddingGram(context.Background(), nil, good, nil)
+	sgmWantErr(t, "no kernel", err, "neither an inner kernel")
+	_, err = BagKernel{Inner: GaussianKernel{Sigma: 1}, Outer: GaussianOuter{}}.Gram(context.Background(), good, nil)
+	sgmWantErr(t, "outer sigma", err, "Gaussian outer kernel sigma = 0")
+	_, err = EmbeddingGram(context.Background(), GaussianKernel{Sigma: 1}, good, drBags(2, 1, 2, 3, 8))
+	sgmWantErr(t, "cross dims", err, "bags of dimension 2 and 3")
+	_, err = MeanFeatures(context.Background(), nil, good)
+	sgmWantErr(t, "no map", err, "no feature map")
+	rf, _ := NewRandomFourier(3, 10, 1, 1)
+	_, err = MeanFeatures(context.Background(), rf, good)
+	sgmWantErr(t, "map dims", err, "shape mismatch")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = EmbeddingGram(ctx, GaussianKernel{Sigma: 1}, good, nil)
+	sgmWantErr(t, "cancel", err, "canceled")
+}

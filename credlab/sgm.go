@@ -1,0 +1,561 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// SGMPreset is one of Lin and Rosasco's parameter choices for multi-pass
+// SGM, giving the mini-batch size b and the step size eta from the number
+// m of training rows and kappa^2 = max_i k(x_i, x_i). The constant 1/8 is
+// the one of the paper's section 4.
+type SGMPreset int
+
+const (
+	// SGMMiniBatch is b = ceil(sqrt(m)), eta = 1/(8 sqrt(m) kappa^2)
+	// (Corollary 3.5), the default.
+	SGMMiniBatch SGMPreset = iota
+	// SGMSimple is simple SGM: b = 1, eta = 1/(8 m kappa^2) (Corollary 3.3).
+	SGMSimple
+	// SGMBatch is batch gradient descent, eta = 1/(8 kappa^2) (Corollary
+	// 3.9): each step uses every training row once, deterministically. This
+	// is the sample iteration (14), and equals EarlyStopping with StepSize
+	// eta. (A Batch of m with another preset instead draws m rows with
+	// replacement, the paper's "stochastic version of batch gradient
+	// descent".)
+	SGMBatch
+)
+
+func (p SGMPreset) String() string {
+	switch p {
+	case SGMMiniBatch:
+		return "mini-batch SGM (b = sqrt(m), eta = 1/(8 sqrt(m)))"
+	case SGMSimple:
+		return "simple SGM (b = 1, eta = 1/(8 m))"
+	case SGMBatch:
+		return "batch GD (b = m, eta = 1/8)"
+	}
+	return fmt.Sprintf("SGMPreset(%d)", int(p))
+}
+
+// SGMConfig configures multi-pass mini-batch stochastic gradient descent
+// (SGM). The zero value (with a Kernel) runs the SGMMiniBatch preset for at
+// most 100 passes and picks the number of passes on a 20% hold-out split.
+type SGMConfig struct {
+	Kernel Kernel
+	// Preset gives b and eta when Batch and StepSize are zero.
+	Preset SGMPreset
+	// Batch, when positive, is the mini-batch size b (indices drawn with
+	// replacement).
+	Batch int
+	// StepSize, when positive, is eta_1.
+	StepSize float64
+	// Decay is theta in eta_t = eta_1 t^-theta; default 0 (constant step).
+	// Must be in [0, 1).
+	Decay float64
+	// Passes bounds the run at ceil(Passes m / b) iterations; default 100.
+	Passes int
+	// Iter, when positive, runs exactly T = Iter iterations on all rows,
+	// with no validation.
+	Iter int
+	// Every, when positive, records the path every Every iterations;
+	// default at the end of each pass (iteration ceil(k m / b) for pass
+	// k), and always at the last iteration.
+	Every int
+	// Threshold is the stopping rule of a hold-out run: stop once the
+	// validation RMSE at a recorded point exceeds (1 + Threshold) times its
+	// best value. Default 0.05; negative runs all passes.
+	Threshold float64
+	Holdout   Holdout
+	// Seed seeds the indices j_1, j_2, ...: they are drawn with
+	// rand.New(rand.NewPCG(Seed, 0x73676d)).IntN(m), b per step in order.
+	Seed uint64
+	// CacheBytes bounds the cache of kernel rows K(x_j, X) for all training
+	// rows j (m x (m + validation rows) values); default 256 MiB, negative
+	// never caches. Without the cache rows are computed on the fly.
+	CacheBytes int64
+	// Keep lists iterations whose coefficients are returned in
+	// Fit.Iterates.
+	Keep []int
+	// Progress, if not nil, is called at each recorded point with
+	// (iteration, total iterations).
+	Progress func(done, total int)
+}
+
+// SGMFit is the result of SGM: the Fit (Iter is the chosen iteration t,
+// Path has one point per recorded iteration) and the parameters used.
+type SGMFit struct {
+	Fit
+	Batch    int     // b (m for SGMBatch)
+	StepSize float64 // eta_1
+	Decay    float64 // theta
+	// Passes is b Iter / m, the passes over the data at the chosen iterate;
+	// PathPasses the same at each Path point.
+	Passes     float64
+	PathPasses []float64
+}
+
+const (
+	sgmStream       = 0x73676d // PCG stream of the index draws
+	sgmCacheDefault = 256 << 20
+	sgmBlockBytes   = 8 << 20 // kernel block computed on the fly
+	// sgmGemmMin: rows on the fly go through a kernel block and a matrix
+	// product only when both b and d reach it; otherwise each row sums its
+	// kernel values directly.
+	sgmGemmMin = 32
+	// sgmDiverge: a residual above this multiple of max |y_i| means the
+	// iteration diverged.
+	sgmDiverge = 1e3
+)
+
+func (c SGMConfig) check() error {
+	switch {
+	case c.Preset < SGMMiniBatch || c.Preset > SGMBatch:
+		return fmt.Errorf("credlab: unknown SGM preset %d", int(c.Preset))
+	case c.Batch < 0:
+		return fmt.Errorf("credlab: mini-batch size b = %d: must be positive (or zero for the preset's)", c.Batch)
+	case c.Preset == SGMBatch && c.Batch != 0:
+		return fmt.Errorf("credlab: the SGMBatch preset uses every row once per step; Batch = %d must be zero (use another preset with Batch = m to draw m rows with replacement)", c.Batch)
+	case c.StepSize < 0 || math.IsNaN(c.StepSize) || math.IsInf(c.StepSize, 0):
+		return fmt.Errorf("credlab: SGM step size eta = %v: must be positive and finite (or zero for the preset's)", c.StepSize)
+	case !(c.Decay >= 0 && c.Decay < 1):
+		return fmt.Errorf("credlab: step-size decay theta = %v: must be in [0, 1)", c.Decay)
+	case c.Passes < 0:
+		return fmt.Errorf("credlab: Passes = %d: must be positive (or zero for 100)", c.Passes)
+	case c.Iter < 0:
+		return fmt.Errorf("credlab: Iter = %d: must be positive (or zero to select the passes by hold-out)", c.Iter)
+	case c.Every < 0:
+		return fmt.Errorf("credlab: Every = %d: must be positive (or zero for once per pass)", c.Every)
+	}
+	return nil
+}
+
+func (c SGMConfig) holdout() Holdout {
+	if c.Iter > 0 {
+		return Holdout{None: true}
+	}
+	return c.Holdout
+}
+
+func (c SGMConfig) threshold() float64 {
+	if c.Threshold == 0 {
+		return 0.05
+	}
+	return c.Threshold
+}
+
+// params resolves b, eta and T for m training rows.
+func (c SGMConfig) params(method string, m int, kappa2 float64) (sgdParams, error) {
+	if !(kappa2 > 0) || math.IsInf(kappa2, 0) {
+		return sgdParams{}, fmt.Errorf("credlab: max_i k(x_i, x_i) = %v: the preset step size needs a positive finite kernel diagonal", kappa2)
+	}
+	p := sgdParams{method: method, theta: c.Decay, seed: c.Seed}
+	fm := float64(m)
+	switch c.Preset {
+	case SGMSimple:
+		p.b, p.eta = 1, 1/(8*fm*kappa2)
+	case SGMBatch:
+		p.b, p.full, p.eta = m, true, 1/(8*kappa2)
+	default:
+		p.b, p.eta = int(math.Ceil(math.Sqrt(fm))), 1/(8*math.Sqrt(fm)*kappa2)
+	}
+	if c.Batch > 0 {
+		p.b = c.Batch
+	}
+	if c.StepSize > 0 {
+		p.eta = c.StepSize
+	}
+	switch {
+	case c.Iter > 0:
+		p.T = c.Iter
+	default:
+		passes := c.Passes
+		if passes == 0 {
+			passes = 100
+		}
+		p.T = int(math.Ceil(float64(passes) * fm / float64(p.b)))
+	}
+	return p, nil
+}
+
+// SGM runs the b-minibatch stochastic gradient method of Lin and Rosasco
+// (Algorithm 1, eq. 4) in the RKHS of the kernel: omega_1 = 0 and
+//
+//	omega_{t+1} = omega_t - eta_t (1/b) sum_{i=b(t-1)+1}^{bt} (omega_t(x_{j_i}) - y_{j_i}) k(x_{j_i}, .),
+//
+// with j_1, j_2, ... drawn uniformly from the m training rows with
+// replacement and eta_t = eta_1 t^-theta. After t iterations the data have
+// been passed over b t / m times. The iterate is kept as coefficients on
+// the training rows, so step t adds -eta_t (f(x_j) - y_j) / b to alpha_j
+// for each drawn j.
+//
+// SGM keeps the predictions on all training and validation rows up to date,
+// adding the kernel columns of the drawn rows at each step; the path (one
+// point per pass by default) and the hold-out choice of the number of
+// passes, as in the paper's discussion of Corollary 3.5, come without
+// further kernel evaluations. Each step checks the drawn residuals and
+// reports a diverging step size with the iteration at which it happened.
+//
+// Cost: with n_a = m + n_v rows in all, a step costs O(b n_a d) kernel work
+// when rows are computed on the fly (in parallel over the n_a rows), so a
+// pass costs O(m n_a d) whatever b, with O(n_a d) memory (plus an 8 MiB
+// kernel block when b and d are both at least 32). When the m x n_a row
+// cache fits CacheBytes it is filled once, O(m n_a d), and a pass then
+// costs O(m n_a) flops with O(m n_a) memory.
+func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit, error) {
+	if err := checkData(x, y); err != nil {
+		return nil, err
+	}
+	if err := checkKernel(cfg.Kernel); err != nil {
+		return nil, err
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	tr, va, err := cfg.holdout().split(len(y))
+	if err != nil {
+		return nil, err
+	}
+	xt, yt := gatherRows(x, tr), gather(y, tr)
+	var xv *mat.Dense
+	var yv []float64
+	if len(va) > 0 {
+		xv, yv = gatherRows(x, va), gather(y, va)
+	}
+	nt := len(tr)
+	par, err := cfg.params("SGM", nt, maxKernelDiag(cfg.Kernel, xt, nil))
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	eng, err := newPointEngine(cfg.Kernel, xt, yt, xv, cfg.CacheBytes)
+	if err != nil {
+		return nil, err
+	}
+	fit := &SGMFit{Fit: Fit{Method: "SGM", Rank: nt, Model: &Model{Kernel: cfg.Kernel, Centers: xt}},
+		Batch: par.b, StepSize: par.eta, Decay: par.theta}
+	fit.Timing.Kernel = time.Since(t0)
+	t0 = time.Now()
+	err = runSGMPath(ctx, eng, par, yv, cfg, fit)
+	fit.Timing.Solve = time.Since(t0)
+	if err != nil {
+		return nil, err
+	}
+	return fit, nil
+}
+
+// runSGMPath runs the engine, records the path at pass ends (or every
+// cfg.Every iterations), applies the stopping rule and fills fit.
+func runSGMPath(ctx context.Context, eng *sgdEngine, par sgdParams, yv []float64, cfg SGMConfig, fit *SGMFit) error {
+	nt := eng.nt
+	keep := map[int]bool{}
+	for _, k := range cfg.Keep {
+		keep[k] = true
+	}
+	thr := cfg.threshold()
+	fit.ValRMSE = math.Inf(1)
+	var best []float64
+	err := eng.run(ctx, par, func(t int, alpha, p []float64) (bool, error) {
+		if keep[t] {
+			if fit.Iterates == nil {
+				fit.Iterates = map[int][]float64{}
+			}
+			fit.Iterates[t] = append([]float64(nil), alpha...)
+		}
+		if !par.records(t, nt, cfg.Every) {
+			return false, nil
+		}
+		pt := PathPoint{Iter: t, TrainRMSE: rmse(p[:nt], eng.yt), ValRMSE: math.NaN()}
+		if len(yv) > 0 {
+			pt.ValRMSE = rmse(p[nt:], yv)
+		}
+		fit.Path = append(fit.Path, pt)
+		fit.PathPasses = append(fit.PathPasses, par.passes(t, nt))
+		if cfg.Progress != nil {
+			cfg.Progress(t, par.T)
+		}
+		if len(yv) == 0 {
+			return false, nil
+		}
+		if pt.ValRMSE < fit.ValRMSE {
+			fit.ValRMSE, fit.Iter = pt.ValRMSE, t
+			best = append(best[:0], alpha...)
+		} else if thr >= 0 && pt.ValRMSE > (1+thr)*fit.ValRMSE {
+			return true, nil
+		}
+		return false, nil
+	}, func(alpha []float64) {
+		if len(yv) == 0 {
+			best = append(best[:0], alpha...)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if len(yv) == 0 {
+		fit.ValRMSE, fit.Iter = math.NaN(), fit.Path[len(fit.Path)-1].Iter
+	}
+	fit.Model.Coef = best
+	fit.Passes = par.passes(fit.Iter, nt)
+	return nil
+}
+
+// sgdParams are the resolved parameters of one run of recursion (4).
+type sgdParams struct {
+	method string
+	b      int     // draws per step (nt when full)
+	full   bool    // every training row once per step, in order
+	eta    float64 // eta_1
+	theta  float64 // eta_t = eta_1 t^-theta
+	T      int     // iterations
+	seed   uint64
+}
+
+func (p sgdParams) step(t int) float64 {
+	if p.theta == 0 {
+		return p.eta
+	}
+	return p.eta * math.Pow(float64(t), -p.theta)
+}
+
+// passes returns b t / m.
+func (p sgdParams) passes(t, m int) float64 { return float64(p.b) * float64(t) / float64(m) }
+
+// records reports whether iteration t is recorded: every `every`
+// iterations, or where a pass ends (b t crosses a multiple of m), and at T.
+func (p sgdParams) records(t, m, every int) bool {
+	if t == p.T {
+		return true
+	}
+	if every > 0 {
+		return t%every == 0
+	}
+	b := int64(p.b)
+	return b*int64(t)/int64(m) > b*int64(t-1)/int64(m)
+}
+
+// diverged is the error for residual r at training row j, detected at
+// iteration t.
+func (p sgdParams) diverged(t, m int, r float64, j int, limit float64) error {
+	b := p.b
+	if p.full {
+		b = m
+	}
+	return fmt.Errorf("credlab: %s diverged at iteration %d (%.4g passes): residual %.3g at training row %d exceeds %g max|y| = %.3g; use a smaller step size than eta = %g (b = %d)",
+		p.method, t, p.passes(t, m), r, j, sgmDiverge, limit, p.step(t), b)
+}
+
+// sgdEngine runs recursion (4) on nt training rows with coefficients alpha
+// and keeps the predictions p = K(X_all, X_t) alpha on all nall rows (the
+// training rows first, then validation or other evaluation rows).
+type sgdEngine struct {
+	nt, nall int
+	yt       []float64
+	// rows is the cached nt x nall matrix of K(x_j, X_all); Rows == 0 when
+	// rows are computed on the fly from the fields below.
+	rows  blas64.General
+	k     Kernel
+	xt    *mat.Dense
+	xall  *mat.Dense
+	tsq   []float64 // ||x_j||^2 of the training rows
+	allsq []float64
+	xb    []float64   // gathered batch rows
+	blk   []float64   // kernel block
+	rowsB [][]float64 // batch rows (direct path)
+}
+
+// newPointEngine stacks [X_t; X_v] and caches the kernel rows when they fit
+// cacheBytes (default 256 MiB, negative never).
+func newPointEngine(k Kernel, xt *mat.Dense, yt []float64, xv *mat.Dense, cacheBytes int64) (*sgdEngine, error) {
+	nt, d := xt.Dims()
+	nall := nt
+	if xv != nil {
+		nall += xv.RawMatrix().Rows
+	}
+	e := &sgdEngine{nt: nt, nall: nall, yt: yt, k: k, xt: xt}
+	if xv == nil {
+		e.xall = xt
+	} else {
+		e.xall = mat.NewDense(nall, d, nil)
+		e.xall.Slice(0, nt, 0, d).(*mat.Dense).Copy(xt)
+		e.xall.Slice(nt, nall, 0, d).(*mat.Dense).Copy(xv)
+	}
+	if cacheBytes == 0 {
+		cacheBytes = sgmCacheDefault
+	}
+	if cacheBytes > 0 && float64(nt)*float64(nall)*8 <= float64(cacheBytes) {
+		if err := checkAlloc("SGM kernel row cache", nt, nall); err == nil {
+			c := mat.NewDense(nt, nall, nil)
+			kernelBlock(c, k, xt, e.xall, nil, nil)
+			e.rows = c.RawMatrix()
+			return e, nil
+		}
+	}
+	e.tsq = rowSqNorms(xt)
+	if xv == nil {
+		e.allsq = e.tsq
+	} else {
+		e.allsq = rowSqNorms(e.xall)
+	}
+	return e, nil
+}
+
+// newGramEngine uses a precomputed cache of kernel rows (nt x nall).
+func newGramEngine(rows *mat.Dense, yt []float64) *sgdEngine {
+	r := rows.RawMatrix()
+	return &sgdEngine{nt: r.Rows, nall: r.Cols, yt: yt, rows: r}
+}
+
+// add sets p += sum_i delta_i K(X_all, x_{idx_i}); full means idx is
+// 0..nt-1 in order.
+func (e *sgdEngine) add(idx []int, delta, p []float64, full bool) {
+	if e.rows.Rows > 0 {
+		if full {
+			blas64.Gemv(blas.Trans, 1, e.rows, vec(delta), 1, vec(p))
+			return
+		}
+		for i, j := range idx {
+			blas64.Axpy(delta[i], vec(e.rows.Data[j*e.rows.Stride:j*e.rows.Stride+e.nall]), vec(p))
+		}
+		return
+	}
+	b := len(idx)
+	_, d := e.xt.Dims()
+	if b < sgmGemmMin || d < sgmGemmMin {
+		e.addDirect(idx, delta, p)
+		return
+	}
+	xb, bsq := e.xt, e.tsq
+	if !full {
+		if len(e.xb) < b*d {
+			e.xb = make([]float64, b*d)
+		}
+		xb = mat.NewDense(b, d, e.xb[:b*d])
+		bsq = make([]float64, b)
+		for i, j := range idx {
+			copy(xb.RawRowView(i), e.xt.RawRowView(j))
+			bsq[i] = e.tsq[j]
+		}
+	}
+	per := max(1, min(e.nall, sgmBlockBytes/8/b))
+	if len(e.blk) < per*b {
+		e.blk = make([]float64, per*b)
+	}
+	for lo := 0; lo < e.nall; lo += per {
+		hi := min(lo+per, e.nall)
+		blk := mat.NewDense(hi-lo, b, e.blk[:(hi-lo)*b])
+		kernelBlock(blk, e.k, e.xall.Slice(lo, hi, 0, d).(*mat.Dense), xb, e.allsq[lo:hi], bsq)
+		blas64.Gemv(blas.NoTrans, 1, blk.RawMatrix(), vec(delta), 1, vec(p[lo:hi]))
+	}
+}
+
+// addDirect is add for small batches or dimensions: each row i of X_all
+// gets sum_j delta_j k(x_i, x_{idx_j}), summed in batch order from direct
+// squared distances (or dot products), rows in parallel. It allocates
+// nothing proportional to the rows.
+func (e *sgdEngine) addDirect(idx []int, delta, p []float64) {
+	if cap(e.rowsB) < len(idx) {
+		e.rowsB = make([][]float64, len(idx))
+	}
+	rb := e.rowsB[:len(idx)]
+	for i, j := range idx {
+		rb[i] = e.xt.RawRowView(j)
+	}
+	xr := e.xall.RawMatrix()
+	var kv func(a, b []float64) float64
+	switch kk := e.k.(type) {
+	case GaussianKernel:
+		c := -1 / (2 * kk.Sigma * kk.Sigma)
+		kv = func(a, b []float64) float64 { return math.Exp(c * sqDist(a, b)) }
+	case distKernel:
+		kv = func(a, b []float64) float64 { return kk.fromSqDist(sqDist(a, b)) }
+	case dotKernel:
+		kv = func(a, b []float64) float64 { return kk.fromDot(dot(a, b)) }
+	default:
+		kv = e.k.Eval
+	}
+	parallelRows(e.nall, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
+			s := 0.0
+			for j, xb := range rb {
+				s += delta[j] * kv(xi, xb)
+			}
+			p[i] += s
+		}
+	})
+}
+
+// run performs par.T iterations from alpha = 0, calling after(t, alpha, p)
+// after each; after may stop the run. done is called with the final
+// coefficients. A drawn residual that is not finite or exceeds
+// sgmDiverge max_i |y_i| stops the run with an error naming the iteration.
+func (e *sgdEngine) run(ctx context.Context, par sgdParams, after func(t int, alpha, p []float64) (bool, error), done func(alpha []float64)) error {
+	alpha := make([]float64, e.nt)
+	p := make([]float64, e.nall)
+	scale := 0.0
+	for _, v := range e.yt {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	limit := sgmDiverge * scale
+	b := par.b
+	if par.full {
+		b = e.nt
+	}
+	idx := make([]int, b)
+	delta := make([]float64, b)
+	if par.full {
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	rng := rand.New(rand.NewPCG(par.seed, sgmStream))
+	last := 0
+	for t := 1; t <= par.T; t++ {
+		last = t
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !par.full {
+			for i := range idx {
+				idx[i] = rng.IntN(e.nt)
+			}
+		}
+		c := -par.step(t) / float64(b)
+		for i, j := range idx {
+			r := p[j] - e.yt[j]
+			if !(math.Abs(r) <= limit) {
+				return par.diverged(t, e.nt, r, j, limit)
+			}
+			delta[i] = c * r
+		}
+		for i, j := range idx {
+			alpha[j] += delta[i]
+		}
+		e.add(idx, delta, p, par.full)
+		stop, err := after(t, alpha, p)
+		if err != nil {
+			return err
+		}
+		if stop {
+			break
+		}
+	}
+	// The last update is checked on every training row.
+	for j := 0; j < e.nt && last > 0; j++ {
+		if r := p[j] - e.yt[j]; !(math.Abs(r) <= limit) {
+			return par.diverged(last, e.nt, r, j, limit)
+		}
+	}
+	if done != nil {
+		done(alpha)
+	}
+	return nil
+}

@@ -1,0 +1,749 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ---------------------------------------------------------------------------
+// Importance-weighted fits (the CRED paper's Algorithm 1, lines 5-6, and the
+// Remark on kernel ridge regression in section 4) against independent
+// dense computations.
+// ---------------------------------------------------------------------------
+
+// crWRMSE is sqrt(sum_i w_i (p_i - y_i)^2 / n); w nil means 1.
+func crWRMSE(p, y, w []float64) float64 {
+	s := 0.0
+	for i := range y {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		s += wi * (p[i] - y[i]) * (p[i] - y[i])
+	}
+	return math.Sqrt(s / float64(len(y)))
+}
+
+// crWeightedKRR returns alpha = (W K + mu I)^-1 W y by a dense LU solve.
+func crWeightedKRR(t testing.TB, k *mat.Dense, w, y []float64, mu float64) []float64 {
+	n := len(y)
+	a := mat.NewDense(n, n, nil)
+	wy := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			a.Set(i, j, w[i]*k.At(i, j))
+		}
+		a.Set(i, i, a.At(i, i)+mu)
+		wy[i] = w[i] * y[i]
+	}
+	return crSolve(t, a, wy)
+}
+
+// crRidge returns beta = (A^T W A + mu I)^-1 A^T W y; w nil means 1.
+func crRidge(t testing.TB, a *mat.Dense, w, y []float64, mu float64) []float64 {
+	n, p := a.Dims()
+	wa := mat.DenseCopyOf(a) // W A
+	if w != nil {
+		for i := 0; i < n; i++ {
+			for j := 0; j < p; j++ {
+				wa.Set(i, j, w[i]*a.At(i, j))
+			}
+		}
+	}
+	var g mat.Dense
+	g.Mul(a.T(), wa)
+	for i := 0; i < p; i++ {
+		g.Set(i, i, g.At(i, i)+mu)
+	}
+	return crSolve(t, &g, crMatVec(wa.T(), y))
+}
+
+// crGD returns the iterates beta_1 ... beta_T of
+// beta_t = beta_{t-1} - (gamma/n) A^T W (A beta_{t-1} - y), beta_0 = 0.
+func crGD(a *mat.Dense, w, y []float64, gamma float64, T int) [][]float64 {
+	n, p := a.Dims()
+	beta := make([]float64, p)
+	var out [][]float64
+	for t := 1; t <= T; t++ {
+		r := crMatVec(a, beta)
+		for i := range r {
+			r[i] -= y[i]
+			if w != nil {
+				r[i] *= w[i]
+			}
+		}
+		g := crMatVec(a.T(), r)
+		next := make([]float64, p)
+		for j := range next {
+			next[j] = beta[j] - gamma/float64(n)*g[j]
+		}
+		beta = next
+		out = append(out, beta)
+	}
+	return out
+}
+
+// crNystrom returns the map x -> K(x, C) L^-T with C the rows idx of xt and
+// K(C, C) = L L^T, computed with gonum's Cholesky.
+func crNystrom(t *testing.T, k func(a, b []float64) float64, xt *mat.Dense, idx []int) func(x *mat.Dense) *mat.Dense {
+	c := crRows(xt, idx)
+	m := len(idx)
+	kmm := crGram(k, c, c)
+	sym := mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			sym.SetSym(i, j, kmm.At(i, j))
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(sym) {
+		t.Fatal("reference Cholesky of K_mm failed")
+	}
+	var l, linv mat.TriDense
+	ch.LTo(&l)
+	if err := linv.InverseTri(&l); err != nil {
+		t.Fatal(err)
+	}
+	return func(x *mat.Dense) *mat.Dense {
+		var a mat.Dense
+		a.Mul(crGram(k, x, c), linv.T())
+		return &a
+	}
+}
+
+// crPredictKernel returns K(x, centers) coef with the reference kernel.
+func crPredictKernel(k func(a, b []float64) float64, centers *mat.Dense, coef []float64, x *mat.Dense) []float64 {
+	return crMatVec(crGram(k, x, centers), coef)
+}
+
+func TestKRLSWeighted(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		n      int
+		sigma  float64
+		lambda float64
+		wlo    float64
+		whi    float64
+	}{
+		{40, 0.6, 1e-3, 0.2, 5},
+		{60, 1, 1e-5, 0.5, 2},
+		{25, 0.3, 1e-1, 0.01, 30},
+	} {
+		t.Run(fmt.Sprintf("n=%d/lambda=%g", tc.n, tc.lambda), func(t *testing.T) {
+			rng := crRNG(uint64(tc.n))
+			x := crData(rng, tc.n, 2, 1)
+			y := crTargets(rng, x, 0.2)
+			w := crWeights(rng, tc.n, tc.wlo, tc.whi)
+			x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), w...)
+			fit, err := KRLS(ctx, x, y, KRLSConfig{Kernel: GaussianKernel{Sigma: tc.sigma}, Lambda: tc.lambda, Weights: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := crGram(crGauss(tc.sigma), x, x)
+			mu := tc.lambda * float64(tc.n)
+			want := crWeightedKRR(t, k, w, y, mu)
+			if d := crRelDiff(fit.Model.Coef, want); d > 1e-8 {
+				t.Errorf("alpha differs from (W K + lambda n I)^-1 W y by %.3g", d)
+			}
+			if !mat.Equal(fit.Model.Centers, x) {
+				t.Error("centers are not the training rows")
+			}
+			// alpha minimises J = (1/n) sum w_i ((K alpha)_i - y_i)^2 + lambda alpha^T K alpha:
+			// grad J = (2/n) K W (K alpha - y) + 2 lambda K alpha = 0.
+			r := crMatVec(k, fit.Model.Coef)
+			for i := range r {
+				r[i] = w[i] * (r[i] - y[i]) * 2 / float64(tc.n)
+			}
+			for i, v := range fit.Model.Coef {
+				r[i] += 2 * tc.lambda * v
+			}
+			grad := crMatVec(k, r)
+			wy := make([]float64, tc.n)
+			for i := range wy {
+				wy[i] = 2 * w[i] * y[i] / float64(tc.n)
+			}
+			if g, s := crMaxAbs(grad), crMaxAbs(crMatVec(k, wy)); !(g <= 1e-9*s) {
+				t.Errorf("gradient of the weighted objective is %.3g (scale %.3g)", g, s)
+			}
+			// The weights matter: the unweighted solution is different.
+			if d := crRelDiff(fit.Model.Coef, crWeightedKRR(t, k, crOnes(tc.n), y, mu)); d < 1e-3 {
+				t.Errorf("weighted and unweighted solutions agree to %.3g", d)
+			}
+			// Training RMSE is weighted.
+			if p, want := fit.Path[0].TrainRMSE, crWRMSE(crMatVec(k, fit.Model.Coef), y, w); math.Abs(p-want) > 1e-6*want {
+				t.Errorf("TrainRMSE %v, want weighted %v", p, want)
+			}
+			if !math.IsNaN(fit.ValRMSE) || !math.IsNaN(fit.Path[0].ValRMSE) {
+				t.Error("ValRMSE without validation is not NaN")
+			}
+			if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !reflect.DeepEqual(w, w0) {
+				t.Error("inputs were modified")
+			}
+		})
+	}
+}
+
+func crMaxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		if math.IsNaN(x) {
+			return math.NaN()
+		}
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}
+
+// crLambdaMax is the largest eigenvalue of the symmetric matrix a.
+func crLambdaMax(t *testing.T, a *mat.Dense) float64 {
+	n, _ := a.Dims()
+	sym := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			sym.SetSym(i, j, (a.At(i, j)+a.At(j, i))/2)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(sym, false) {
+		t.Fatal("reference eigendecomposition failed")
+	}
+	return mat.Max(mat.NewVecDense(n, es.Values(nil)))
+}
+
+func crConst(n int, c float64) []float64 {
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = c
+	}
+	return w
+}
+
+func crOnes(n int) []float64 {
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
+}
+
+// Hold-out paths with weights: the training and validation RMSE are
+// weighted, sqrt(sum w_i e_i^2 / n), for the Cholesky (< 30 values) and
+// tridiagonal (>= 30 values) paths.
+func TestKRLSWeightedPath(t *testing.T) {
+	ctx := context.Background()
+	const n, sigma = 50, 0.7
+	rng := crRNG(41)
+	x := crData(rng, n, 2, 1)
+	y := crTargets(rng, x, 0.3)
+	w := crWeights(rng, n, 0.1, 4)
+	h := Holdout{Seed: 3, Fraction: 0.3}
+	tr, va, err := h.split(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xt, xv := crRows(x, tr), crRows(x, va)
+	yt, yv, wt, wv := crPick(y, tr), crPick(y, va), crPick(w, tr), crPick(w, va)
+	ktt := crGram(crGauss(sigma), xt, xt)
+	kvt := crGram(crGauss(sigma), xv, xt)
+	for _, grid := range [][]float64{LogGrid(1e-5, 1, 6), LogGrid(1e-5, 1, 31)} {
+		t.Run(fmt.Sprintf("grid=%d", len(grid)), func(t *testing.T) {
+			fit, err := KRLS(ctx, x, y, KRLSConfig{Kernel: GaussianKernel{Sigma: sigma}, Lambdas: grid, Holdout: h, Weights: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fit.Path) != len(grid) {
+				t.Fatalf("%d path points", len(fit.Path))
+			}
+			best, bestVal := -1, math.Inf(1)
+			var bestAlpha []float64
+			for i, l := range grid {
+				alpha := crWeightedKRR(t, ktt, wt, yt, l*float64(len(tr)))
+				train := crWRMSE(crMatVec(ktt, alpha), yt, wt)
+				val := crWRMSE(crMatVec(kvt, alpha), yv, wv)
+				pt := fit.Path[i]
+				if pt.Lambda != l || math.Abs(pt.TrainRMSE-train) > 1e-6*train || math.Abs(pt.ValRMSE-val) > 1e-7*val {
+					t.Errorf("lambda %g: path (%v, %v), want weighted (%v, %v)", l, pt.TrainRMSE, pt.ValRMSE, train, val)
+				}
+				if val < bestVal {
+					best, bestVal, bestAlpha = i, val, alpha
+				}
+			}
+			if fit.Lambda != grid[best] || math.Abs(fit.ValRMSE-bestVal) > 1e-7*bestVal {
+				t.Errorf("chose lambda %g (val %v), want %g (%v)", fit.Lambda, fit.ValRMSE, grid[best], bestVal)
+			}
+			if d := crRelDiff(fit.Model.Coef, bestAlpha); d > 1e-6 {
+				t.Errorf("coefficients differ by %.3g", d)
+			}
+		})
+	}
+}
+
+// Iterate t of weighted Landweber is
+// alpha_t = alpha_{t-1} - (gamma/n) W (K alpha_{t-1} - y).
+func TestEarlyStoppingWeighted(t *testing.T) {
+	ctx := context.Background()
+	const n, sigma, T = 45, 0.5, 30
+	rng := crRNG(42)
+	x := crData(rng, n, 2, 1)
+	y := crTargets(rng, x, 0.2)
+	w := crWeights(rng, n, 0.2, 6)
+	x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), w...)
+	k := crGram(crGauss(sigma), x, x)
+	maxW := 0.0
+	for _, v := range w {
+		maxW = math.Max(maxW, v)
+	}
+	keep := []int{1, 2, 9, T}
+	for _, tc := range []struct {
+		name  string
+		step  float64
+		gamma float64
+	}{
+		{"default step 1/max w_i k(x_i,x_i)", 0, 1 / maxW}, // k(x, x) = 1
+		{"user step", 0.05, 0.05},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fit, err := EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: sigma}, Weights: w,
+				IterConfig: IterConfig{Iter: T, StepSize: tc.step, Keep: keep}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			alpha := make([]float64, n)
+			for it := 1; it <= T; it++ {
+				r := crMatVec(k, alpha)
+				next := make([]float64, n)
+				for i := range r {
+					next[i] = alpha[i] - tc.gamma/n*w[i]*(r[i]-y[i])
+				}
+				alpha = next
+				if got, ok := fit.Iterates[it]; ok {
+					if d := crRelDiff(got, alpha); d > 1e-12 {
+						t.Errorf("iterate %d differs from the hand loop by %.3g", it, d)
+					}
+				}
+				if train := crWRMSE(crMatVec(k, alpha), y, w); math.Abs(fit.Path[it-1].TrainRMSE-train) > 1e-12*train {
+					t.Errorf("iteration %d: TrainRMSE %v, want weighted %v", it, fit.Path[it-1].TrainRMSE, train)
+				}
+			}
+			if len(fit.Iterates) != len(keep) || fit.Iter != T || len(fit.Path) != T {
+				t.Errorf("%d iterates kept, Iter %d, %d path points", len(fit.Iterates), fit.Iter, len(fit.Path))
+			}
+			if d := crRelDiff(fit.Model.Coef, alpha); d > 1e-12 {
+				t.Errorf("final coefficients differ by %.3g", d)
+			}
+		})
+	}
+	if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !reflect.DeepEqual(w, w0) {
+		t.Error("inputs were modified")
+	}
+	// Constant weights c: the step check uses ||W^1/2 K W^1/2|| = c ||K||, so
+	// a step of 1.5 n / (c ||K||), stable only because c is small, is
+	// accepted, and the iterates are those of the hand loop.
+	const c = 0.01
+	gamma := 1.5 * n / (c * crLambdaMax(t, k))
+	fit, err := EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: sigma}, Weights: crConst(n, c),
+		IterConfig: IterConfig{Iter: T, StepSize: gamma}})
+	if err != nil {
+		t.Fatalf("stable step for constant weights %g refused: %v", c, err)
+	}
+	alpha := make([]float64, n)
+	for it := 1; it <= T; it++ {
+		r := crMatVec(k, alpha)
+		for i := range alpha {
+			alpha[i] -= gamma / n * c * (r[i] - y[i])
+		}
+	}
+	if d := crRelDiff(fit.Model.Coef, alpha); d > 1e-10 {
+		t.Errorf("constant weights: coefficients differ from the hand loop by %.3g", d)
+	}
+	// A user step beyond 2 n / ||W^1/2 K W^1/2|| is refused.
+	_, err = EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: sigma}, Weights: w,
+		IterConfig: IterConfig{Iter: 5, StepSize: 1e3}})
+	crWantErr(t, "diverging weighted step", err, "diverges")
+}
+
+// Weighted Landweber with a hold-out split: validation RMSE on the path is
+// sqrt(sum_v w_v e_v^2 / n_v).
+func TestEarlyStoppingWeightedPath(t *testing.T) {
+	ctx := context.Background()
+	const n, sigma, T = 60, 0.4, 25
+	rng := crRNG(43)
+	x := crData(rng, n, 2, 1)
+	y := crTargets(rng, x, 0.3)
+	w := crWeights(rng, n, 0.3, 3)
+	h := Holdout{Seed: 8}
+	fit, err := EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: sigma}, Weights: w,
+		IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, va, _ := h.split(n)
+	xt, xv := crRows(x, tr), crRows(x, va)
+	yt, yv, wt, wv := crPick(y, tr), crPick(y, va), crPick(w, tr), crPick(w, va)
+	ktt, kvt := crGram(crGauss(sigma), xt, xt), crGram(crGauss(sigma), xv, xt)
+	maxW := 0.0
+	for _, v := range wt {
+		maxW = math.Max(maxW, v)
+	}
+	gamma := 1 / maxW
+	alpha := make([]float64, len(tr))
+	bestVal, bestIt := math.Inf(1), 0
+	if len(fit.Path) != T {
+		t.Fatalf("%d path points, want %d", len(fit.Path), T)
+	}
+	for it := 1; it <= T; it++ {
+		r := crMatVec(ktt, alpha)
+		for i := range alpha {
+			alpha[i] -= gamma / float64(len(tr)) * wt[i] * (r[i] - yt[i])
+		}
+		val := crWRMSE(crMatVec(kvt, alpha), yv, wv)
+		train := crWRMSE(crMatVec(ktt, alpha), yt, wt)
+		pt := fit.Path[it-1]
+		if math.Abs(pt.ValRMSE-val) > 1e-11*val || math.Abs(pt.TrainRMSE-train) > 1e-11*train {
+			t.Errorf("iteration %d: path (%v, %v), want weighted (%v, %v)", it, pt.TrainRMSE, pt.ValRMSE, train, val)
+		}
+		if val < bestVal {
+			bestVal, bestIt = val, it
+		}
+	}
+	if fit.Iter != bestIt {
+		t.Errorf("chose iteration %d, want %d", fit.Iter, bestIt)
+	}
+}
+
+// Weighted NKRLS: beta = (A^T W A + lambda n I)^-1 A^T W y with the Nyström
+// features A = K_nm L^-T of K_mm = L L^T, compared through predictions
+// (they do not depend on the choice of the square root of K_mm).
+func TestNKRLSWeighted(t *testing.T) {
+	ctx := context.Background()
+	const n, m, sigma = 70, 15, 0.6
+	rng := crRNG(44)
+	x := crData(rng, n, 2, 1)
+	y := crTargets(rng, x, 0.2)
+	w := crWeights(rng, n, 0.2, 5)
+	xs := crData(rng, 12, 2, 1)
+	ref := crGauss(sigma)
+	t.Run("fixed", func(t *testing.T) {
+		for _, lambda := range []float64{1e-6, 1e-3} {
+			x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), w...)
+			fit, err := NKRLS(ctx, x, y, NKRLSConfig{Kernel: GaussianKernel{Sigma: sigma}, Nystrom: NystromConfig{M: m, Seed: 4},
+				Lambda: lambda, Weights: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fit.Rank != m {
+				t.Fatalf("rank %d, want %d", fit.Rank, m)
+			}
+			idx, err := NystromCenters(x, m, nil, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			feat := crNystrom(t, ref, x, idx)
+			beta := crRidge(t, feat(x), w, y, lambda*n)
+			want := crMatVec(feat(xs), beta)
+			got, err := fit.Model.Predict(xs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := crRelDiff(got, want); d > 1e-8 {
+				t.Errorf("lambda %g: predictions differ by %.3g", lambda, d)
+			}
+			if d := crRelDiff(got, crMatVec(feat(xs), crRidge(t, feat(x), nil, y, lambda*n))); d < 1e-4 {
+				t.Errorf("lambda %g: weighted and unweighted predictions agree to %.3g", lambda, d)
+			}
+			if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !reflect.DeepEqual(w, w0) {
+				t.Error("inputs were modified")
+			}
+		}
+	})
+	t.Run("path", func(t *testing.T) {
+		h := Holdout{Seed: 2}
+		grid := LogGrid(1e-6, 1e-1, 5)
+		fit, err := NKRLS(ctx, x, y, NKRLSConfig{Kernel: GaussianKernel{Sigma: sigma}, Nystrom: NystromConfig{M: m, Seed: 4},
+			Lambdas: grid, Holdout: h, Weights: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, va, _ := h.split(n)
+		xt, xv := crRows(x, tr), crRows(x, va)
+		yt, yv, wt, wv := crPick(y, tr), crPick(y, va), crPick(w, tr), crPick(w, va)
+		idx, _ := NystromCenters(xt, m, nil, 4)
+		feat := crNystrom(t, ref, xt, idx)
+		at, av := feat(xt), feat(xv)
+		for i, l := range grid {
+			beta := crRidge(t, at, wt, yt, l*float64(len(tr)))
+			val := crWRMSE(crMatVec(av, beta), yv, wv)
+			train := crWRMSE(crMatVec(at, beta), yt, wt)
+			pt := fit.Path[i]
+			if math.Abs(pt.ValRMSE-val) > 1e-8*val || math.Abs(pt.TrainRMSE-train) > 1e-6*train {
+				t.Errorf("lambda %g: path (%v, %v), want weighted (%v, %v)", l, pt.TrainRMSE, pt.ValRMSE, train, val)
+			}
+		}
+	})
+}
+
+// Weighted NYTRO: beta_t = beta_{t-1} - (gamma/n) A^T W (A beta_{t-1} - y),
+// compared through the predictions of the kept iterates.
+func TestNYTROWeighted(t *testing.T) {
+	ctx := context.Background()
+	const n, m, sigma, T = 70, 12, 0.5, 20
+	rng := crRNG(45)
+	x := crData(rng, n, 2, 1)
+	y := crTargets(rng, x, 0.2)
+	w := crWeights(rng, n, 0.2, 5)
+	xs := crData(rng, 10, 2, 1)
+	ref := crGauss(sigma)
+	maxW := 0.0
+	for _, v := range w {
+		maxW = math.Max(maxW, v)
+	}
+	for _, tc := range []struct {
+		name        string
+		step, gamma float64
+	}{
+		{"default step", 0, 1 / maxW},
+		{"user step", 0.08, 0.08},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), w...)
+			keep := []int{1, 7, T}
+			fit, err := NYTRO(ctx, x, y, NYTROConfig{Kernel: GaussianKernel{Sigma: sigma}, Nystrom: NystromConfig{M: m, Seed: 6},
+				Weights: w, IterConfig: IterConfig{Iter: T, StepSize: tc.step, Keep: keep}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx, _ := NystromCenters(x, m, nil, 6)
+			feat := crNystrom(t, ref, x, idx)
+			a, as := feat(x), feat(xs)
+			iters := crGD(a, w, y, tc.gamma, T)
+			for _, it := range keep {
+				got := crPredictKernel(ref, fit.Model.Centers, fit.Iterates[it], xs)
+				if d := crRelDiff(got, crMatVec(as, iters[it-1])); d > 1e-9 {
+					t.Errorf("iterate %d: predictions differ by %.3g", it, d)
+				}
+				if train := crWRMSE(crMatVec(a, iters[it-1]), y, w); math.Abs(fit.Path[it-1].TrainRMSE-train) > 1e-10*train {
+					t.Errorf("iterate %d: TrainRMSE %v, want weighted %v", it, fit.Path[it-1].TrainRMSE, train)
+				}
+			}
+			if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !reflect.DeepEqual(w, w0) {
+				t.Error("inputs were modified")
+			}
+		})
+	}
+	t.Run("path", func(t *testing.T) {
+		h := Holdout{Seed: 5}
+		fit, err := NYTRO(ctx, x, y, NYTROConfig{Kernel: GaussianKernel{Sigma: sigma}, Nystrom: NystromConfig{M: m, Seed: 6},
+			Weights: w, IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, va, _ := h.split(n)
+		xt, xv := crRows(x, tr), crRows(x, va)
+		yt, yv, wt, wv := crPick(y, tr), crPick(y, va), crPick(w, tr), crPick(w, va)
+		idx, _ := NystromCenters(xt, m, nil, 6)
+		feat := crNystrom(t, ref, xt, idx)
+		at, av := feat(xt), feat(xv)
+		mw := 0.0
+		for _, v := range wt {
+			mw = math.Max(mw, v)
+		}
+		for i, beta := range crGD(at, wt, yt, 1/mw, T) {
+			val := crWRMSE(crMatVec(av, beta), yv, wv)
+			if pt := fit.Path[i]; math.Abs(pt.ValRMSE-val) > 1e-10*val {
+				t.Errorf("iteration %d: ValRMSE %v, want weighted %v", i+1, pt.ValRMSE, val)
+			}
+		}
+	})
+}
+
+// crFitAll runs every weighted solver on (x, y) with weights w.
+func crFitAll(x *mat.Dense, y, w []float64, holdout bool) map[string]func() (*Fit, error) {
+	ctx := context.Background()
+	g := GaussianKernel{Sigma: 0.6}
+	rf, _ := NewRandomFourier(2, 20, 0.6, 1)
+	var lambda float64
+	var lambdas []float64
+	it := IterConfig{Iter: 15, Keep: []int{3, 15}}
+	h := Holdout{Seed: 1}
+	if holdout {
+		lambdas = LogGrid(1e-6, 1, 7)
+		it = IterConfig{MaxIter: 15, Threshold: -1, Holdout: h, Keep: []int{3}}
+	} else {
+		lambda = 1e-3
+	}
+	ny := NystromConfig{M: 10, Seed: 2}
+	return map[string]func() (*Fit, error){
+		"KRLS": func() (*Fit, error) {
+			return KRLS(ctx, x, y, KRLSConfig{Kernel: g, Lambda: lambda, Lambdas: lambdas, Holdout: h, Weights: w})
+		},
+		"KRLS tridiagonal": func() (*Fit, error) {
+			ls := lambdas
+			if holdout {
+				ls = LogGrid(1e-6, 1, 31)
+			}
+			return KRLS(ctx, x, y, KRLSConfig{Kernel: g, Lambda: lambda, Lambdas: ls, Holdout: h, Weights: w})
+		},
+		"EarlyStopping": func() (*Fit, error) {
+			return EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: g, Weights: w, IterConfig: it})
+		},
+		"EarlyStopping user step": func() (*Fit, error) {
+			it := it
+			it.StepSize = 0.5
+			return EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: g, Weights: w, IterConfig: it})
+		},
+		"NKRLS": func() (*Fit, error) {
+			return NKRLS(ctx, x, y, NKRLSConfig{Kernel: g, Nystrom: ny, Lambda: lambda, Lambdas: lambdas, Holdout: h, Weights: w})
+		},
+		"NYTRO": func() (*Fit, error) {
+			return NYTRO(ctx, x, y, NYTROConfig{Kernel: g, Nystrom: ny, Weights: w, IterConfig: it})
+		},
+		"LinearRLS": func() (*Fit, error) {
+			return LinearRLS(ctx, x, y, LinearRLSConfig{Features: rf, Lambda: lambda, Lambdas: lambdas, Holdout: h, Weights: w})
+		},
+		"LinearGD": func() (*Fit, error) {
+			return LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w, IterConfig: it})
+		},
+		"LinearGD raw": func() (*Fit, error) {
+			return LinearGD(ctx, x, y, LinearGDConfig{Weights: w, IterConfig: it})
+		},
+	}
+}
+
+func crSameFit(a, b *Fit) string {
+	switch {
+	case !crSameBits(a.Model.Coef, b.Model.Coef):
+		return "coefficients"
+	case a.Lambda != b.Lambda || a.Iter != b.Iter || a.Rank != b.Rank:
+		return "lambda, iteration or rank"
+	case !crSameBits([]float64{a.ValRMSE}, []float64{b.ValRMSE}):
+		return "ValRMSE"
+	case len(a.Path) != len(b.Path):
+		return "path length"
+	case len(a.Iterates) != len(b.Iterates):
+		return "iterates"
+	}
+	for i := range a.Path {
+		p, q := a.Path[i], b.Path[i]
+		if !crSameBits([]float64{p.Lambda, p.TrainRMSE, p.ValRMSE}, []float64{q.Lambda, q.TrainRMSE, q.ValRMSE}) || p.Iter != q.Iter {
+			return fmt.Sprintf("path point %d", i)
+		}
+	}
+	for k, v := range a.Iterates {
+		if !crSameBits(v, b.Iterates[k]) {
+			return fmt.Sprintf("iterate %d", k)
+		}
+	}
+	return ""
+}
+
+// All weights 1 is exactly the unweighted fit, bit for bit.
+func TestUnitWeightsAreUnweighted(t *testing.T) {
+	rng := crRNG(46)
+	x := crData(rng, 40, 2, 1)
+	y := crTargets(rng, x, 0.2)
+	for _, holdout := range []bool{false, true} {
+		plain := crFitAll(x, y, nil, holdout)
+		ones := crFitAll(x, y, crOnes(40), holdout)
+		for name, f := range plain {
+			a, err := f()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			b, err := ones[name]()
+			if err != nil {
+				t.Fatalf("%s with unit weights: %v", name, err)
+			}
+			if diff := crSameFit(a, b); diff != "" {
+				t.Errorf("%s (hold-out %v): unit weights change the %s", name, holdout, diff)
+			}
+		}
+	}
+}
+
+// Uniform selection (weights 1) gives exactly the ordinary KRR and GD on
+// the selected rows, for every pool size.
+func TestUniformSelectionIsOrdinaryFit(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{49, 60, 103} {
+		rng := crRNG(uint64(n))
+		pool := crData(rng, n, 2, 1)
+		labels := crTargets(rng, pool, 0.1)
+		sel, err := UniformSelector{}.Select(ctx, pool, 30, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs, err := GatherRows(pool, sel.Index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ys := crPick(labels, sel.Index)
+		for name, f := range crFitAll(xs, ys, nil, false) {
+			a, err := f()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := crFitAll(xs, ys, sel.Weight, false)[name]()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := crSameFit(a, b); diff != "" {
+				t.Errorf("N = %d, %s: uniform selection weights change the %s", n, name, diff)
+			}
+		}
+	}
+}
+
+// Bad weights are errors naming the weight; nothing is modified.
+func TestBadWeights(t *testing.T) {
+	rng := crRNG(47)
+	x := crData(rng, 30, 2, 1)
+	y := crTargets(rng, x, 0.2)
+	good := crWeights(rng, 30, 0.5, 2)
+	with := func(i int, v float64) []float64 {
+		w := append([]float64(nil), good...)
+		w[i] = v
+		return w
+	}
+	for _, tc := range []struct {
+		name  string
+		w     []float64
+		frags []string
+	}{
+		{"too short", good[:29], []string{"shape mismatch", "30 rows", "29 weights"}},
+		{"too long", append(append([]float64(nil), good...), 1), []string{"shape mismatch", "31 weights"}},
+		{"empty", []float64{}, []string{"shape mismatch", "0 weights"}},
+		{"zero", with(2, 0), []string{"weight[2] = 0"}},
+		{"negative", with(5, -1), []string{"weight[5] = -1"}},
+		{"NaN", with(29, math.NaN()), []string{"weight[29] = NaN"}},
+		{"+Inf", with(0, math.Inf(1)), []string{"weight[0] = +Inf"}},
+		{"-Inf", with(3, math.Inf(-1)), []string{"weight[3] = -Inf"}},
+	} {
+		for _, holdout := range []bool{false, true} {
+			x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), tc.w...)
+			for name, f := range crFitAll(x, y, tc.w, holdout) {
+				_, err := f()
+				crWantErr(t, fmt.Sprintf("%s, %s weights, hold-out %v", name, tc.name, holdout), err, tc.frags...)
+			}
+			if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !crSameBits(tc.w, w0) {
+				t.Errorf("%s: inputs modified", tc.name)
+			}
+		}
+	}
+	// Good weights: no solver modifies x, y or the weights.
+	for _, holdout := range []bool{false, true} {
+		x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), good...)
+		for name, f := range crFitAll(x, y, good, holdout) {
+			if _, err := f(); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !reflect.DeepEqual(good, w0) {
+				t.Fatalf("%s (hold-out %v) modified its inputs", name, holdout)
+			}
+		}
+	}
+}
