@@ -18,6 +18,24 @@ type FeatureMap interface {
 	Features(x *mat.Dense) (*mat.Dense, error)
 }
 
+// mapFeatures applies fm to x and checks that it returns one feature row
+// per input row (and, when cols > 0, cols columns).
+func mapFeatures(fm FeatureMap, x *mat.Dense, cols int) (*mat.Dense, error) {
+	f, err := fm.Features(x)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	r, c := f.Dims()
+	if r != n {
+		return nil, fmt.Errorf("credlab: shape mismatch: the feature map returned %d rows for %d input rows", r, n)
+	}
+	if cols > 0 {
+		return f, checkDims("the feature map's output", c, cols)
+	}
+	return f, nil
+}
+
 // RandomFourier holds random Fourier features (Rahimi and Recht 2008) of
 // the Gaussian kernel: phi(x) = sqrt(2/D) cos(W^T x + b), with the columns
 // of W drawn from N(0, I/sigma^2) and b uniform on [0, 2 pi), so that

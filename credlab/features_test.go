@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -431,14 +430,10 @@ func (f crRowsFeatures) Features(x *mat.Dense) (*mat.Dense, error) {
 	return out, nil
 }
 
-// A feature map returning the wrong number of rows should be an error, as
-// the wrong width is. KNOWN BUG (reported): FeatureLeverageScores,
-// LinearRLS, LinearGD and Model.Predict panic on extra rows and silently
-// return wrong results on missing rows. Run with CREDLAB_KNOWN_BUGS=1.
+// A feature map returning the wrong number of rows is an error, as the
+// wrong width is, in FeatureLeverageScores, LinearRLS, LinearGD and
+// Model.Predict.
 func TestFeatureMapRowCount(t *testing.T) {
-	if os.Getenv("CREDLAB_KNOWN_BUGS") == "" {
-		t.Skip("known bug: feature-map row counts are not checked; set CREDLAB_KNOWN_BUGS=1 to run")
-	}
 	ctx := context.Background()
 	rng := crRNG(36)
 	x := crData(rng, 10, 2, 1)

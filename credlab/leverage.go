@@ -103,7 +103,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 				return err
 			}
 			hi := min(lo+block, n)
-			phi, err := fm.Features(x.Slice(lo, hi, 0, d).(*mat.Dense))
+			phi, err := mapFeatures(fm, x.Slice(lo, hi, 0, d).(*mat.Dense), dim)
 			if err != nil {
 				return err
 			}
@@ -121,9 +121,6 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 				return err
 			}
 			sigma = mat.NewDense(dim, dim, nil)
-		}
-		if err := checkDims("the feature map's output", phi.RawMatrix().Cols, dim); err != nil {
-			return err
 		}
 		sr := sigma.RawMatrix()
 		blas64.Syrk(blas.Trans, 1, phi.RawMatrix(), 1, blas64.Symmetric{N: dim, Stride: sr.Stride, Data: sr.Data, Uplo: blas.Lower})
@@ -148,11 +145,15 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	s := make([]float64, n)
 	err = blocks(func(lo, _ int, phi *mat.Dense) error {
 		pr := mat.DenseCopyOf(phi).RawMatrix() // phi may be a view of x (an identity map): Trsm overwrites it
-		blas64.Trsm(blas.Right, blas.Trans, 1, t, pr)
-		for i := 0; i < pr.Rows; i++ {
-			r := pr.Data[i*pr.Stride : i*pr.Stride+pr.Cols]
-			s[lo+i] = dot(r, r)
-		}
+		// Rows are independent: solve row ranges on all cores.
+		parallelRows(pr.Rows, func(a, b int) {
+			sub := blas64.General{Rows: b - a, Cols: pr.Cols, Stride: pr.Stride, Data: pr.Data[a*pr.Stride:]}
+			blas64.Trsm(blas.Right, blas.Trans, 1, t, sub)
+			for i := a; i < b; i++ {
+				r := pr.Data[i*pr.Stride : i*pr.Stride+pr.Cols]
+				s[lo+i] = dot(r, r)
+			}
+		})
 		return nil
 	})
 	if err != nil {

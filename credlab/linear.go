@@ -111,13 +111,13 @@ func featureSplitOf(x *mat.Dense, y, w []float64, fm FeatureMap, h Holdout) (*fe
 		return nil, err
 	}
 	t0 := time.Now()
-	a, err := fm.Features(fs.xt)
+	a, err := mapFeatures(fm, fs.xt, 0)
 	if err != nil {
 		return nil, err
 	}
 	fs.a = a
 	if xv != nil {
-		if fs.b, err = fm.Features(xv); err != nil {
+		if fs.b, err = mapFeatures(fm, xv, a.RawMatrix().Cols); err != nil {
 			return nil, err
 		}
 	}

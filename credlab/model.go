@@ -87,11 +87,8 @@ func (m *Model) predictLinear(ctx context.Context, x *mat.Dense) ([]float64, err
 			return nil, err
 		}
 		hi := min(lo+block, n)
-		f, err := m.Features.Features(x.Slice(lo, hi, 0, d).(*mat.Dense))
+		f, err := mapFeatures(m.Features, x.Slice(lo, hi, 0, d).(*mat.Dense), D)
 		if err != nil {
-			return nil, err
-		}
-		if err := checkDims("the feature map's output", f.RawMatrix().Cols, D); err != nil {
 			return nil, err
 		}
 		blas64.Gemv(blas.NoTrans, 1, f.RawMatrix(), vec(m.Coef), 0, vec(out[lo:hi]))
