@@ -1,8 +1,16 @@
-// Command credlab runs credlab's estimators from the shell.
+// Command credlab runs credlab's estimators from the shell. It is a thin
+// layer over the frames and viz packages: flags, files and formatting.
 //
-//	credlab demo [-n N] [-seed S]        compare the solvers on synthetic data
+//	credlab demo [-out DIR]              CRED against uniform labeling, NYTRO against KRLS, on synthetic data
+//	credlab select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv
+//	credlab fit -data FILE.csv -target COL -method krls|kols|gd|nkrls|nytro|sgm -out MODEL.json
+//	credlab predict -model MODEL.json -data FILE.csv -out FILE.csv
+//	credlab sweep -data FILE.csv -target COL -method M -out FILE.csv [-svg FILE.svg]
 //	credlab reproduce cred|sgm|distreg|nytro -data DIR -out DIR [-quick]
 //	credlab help
+//
+// Exit status: 0 on success, 2 for wrong usage (a bad or missing flag, an
+// unknown method), 1 for bad data or a failed fit.
 package main
 
 import (
@@ -13,6 +21,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 )
 
 // usageError marks wrong usage (exit status 2); other errors exit 1.
@@ -20,31 +29,66 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	os.Exit(exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+// exitCode reports err on w and returns the exit status.
+func exitCode(err error, w io.Writer) int {
 	var ue usageError
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintln(os.Stderr, "credlab:", err)
-		os.Exit(2)
-	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(w, "credlab:", err)
+		fmt.Fprintln(w, "run 'credlab help' or 'credlab CMD -h' for the flags")
+		return 2
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(w, "credlab: interrupted; no output file was written")
+		return 1
 	default:
-		fmt.Fprintln(os.Stderr, "credlab:", err)
-		os.Exit(1)
+		fmt.Fprintln(w, "credlab:", err)
+		return 1
 	}
 }
 
 const usage = `credlab: kernel least-squares regression that chooses which data to label.
 
 Usage:
-  credlab demo [flags]                      fit every solver on synthetic data and print a table
+  credlab demo [-out DIR]
+        CRED against uniform labeling at several noise levels, and NYTRO model
+        selection against KRLS, on synthetic data; prints tables and writes
+        DIR/report.html (default ./credlab-demo)
+  credlab select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv
+        choose N rows of a pool to label; adds the columns row, prob and weight
+  credlab fit -data FILE.csv -target COL -method krls|kols|gd|nkrls|nytro|sgm|... -out MODEL.json
+        fit a model, choosing its parameter on a hold-out split
+  credlab predict -model MODEL.json -data FILE.csv -out FILE.csv
+        append a prediction column
+  credlab sweep -data FILE.csv -target COL -method M -out FILE.csv [-svg FILE.svg]
+        validation error over a grid of parameters, and its plot
   credlab reproduce cred|sgm|distreg|nytro -data DIR -out DIR [-quick]
-                                            regenerate a paper's figures and tables (docs/reproductions.md)
-  credlab help                              this text; 'credlab CMD -h' describes CMD's flags
+        regenerate a paper's figures and tables (docs/reproductions.md)
+  credlab help [CMD]
+        this text, or CMD's flags; 'credlab CMD -h' also describes CMD's flags
+
+Exit status: 0 on success, 2 for wrong usage, 1 for bad data or a failed fit.
+Output files are written to a temporary name and renamed when complete.
 `
+
+// commands maps each subcommand to its function.
+var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{
+	"demo":      demo,
+	"select":    selectCmd,
+	"fit":       fitCmd,
+	"predict":   predictCmd,
+	"sweep":     sweepCmd,
+	"reproduce": reproduce,
+}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -52,16 +96,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{"no command given"}
 	}
 	switch args[0] {
-	case "demo":
-		return demo(ctx, args[1:], stdout, stderr)
-	case "reproduce":
-		return reproduce(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				err := c(ctx, []string{"-h"}, stdout, stdout)
+				if errors.Is(err, flag.ErrHelp) {
+					return nil
+				}
+				return err
+			}
+			return usagef("help: unknown command %q", args[1])
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
+	if c, ok := commands[args[0]]; ok {
+		return c(ctx, args[1:], stdout, stderr)
+	}
 	fmt.Fprint(stderr, usage)
-	return usageError{fmt.Sprintf("unknown command %q", args[0])}
+	return usagef("unknown command %q", args[0])
+}
+
+// newFlags returns a flag set whose usage text lists every flag with its
+// default.
+func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: credlab %s\n\nflags:\n", synopsis)
+		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output(), "\nFlags without a shown default are off, empty or 0.")
+	}
+	return fs
 }
 
 // parse parses flags, turning flag errors into usage errors.
@@ -70,10 +136,50 @@ func parse(fs *flag.FlagSet, args []string) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
-		return usageError{err.Error()}
+		return usageError{fs.Name() + ": " + err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))}
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
 	return nil
+}
+
+// required checks that the named string flags are set.
+func required(fs *flag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if f := fs.Lookup(n); f != nil && f.Value.String() == "" {
+			return usagef("%s: flag -%s is required", fs.Name(), n)
+		}
+	}
+	return nil
+}
+
+// usageMarkers are the frames error texts that describe a wrong setting
+// rather than bad data. frames has no typed errors for them yet.
+var usageMarkers = []string{"unknown method", "is not available", "unknown kernel", "unknown feature map",
+	"unknown selection method", "unknown SGM preset", "applies to uniform selection only", "needs Spec.M"}
+
+// classify turns a frames error about a setting into a usage error naming
+// the flag; other errors are returned as they are.
+func classify(err error, flagName string) error {
+	if err == nil {
+		return nil
+	}
+	for _, m := range usageMarkers {
+		if strings.Contains(err.Error(), m) {
+			return usagef("%v (flag -%s)", err, flagName)
+		}
+	}
+	return err
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -5,19 +5,29 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestDemo(t *testing.T) {
+	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"demo", "-n", "300", "-m", "30"}, &out, &errb); err != nil {
+	if err := run(context.Background(), []string{"demo", "-n", "300", "-m", "30", "-pool", "200", "-labels", "20", "-reps", "1", "-out", dir}, &out, &errb); err != nil {
 		t.Fatalf("demo: %v\n%s", err, errb.String())
 	}
-	for _, want := range []string{"KOLS", "KRLS (20 lambdas)", "EarlyStopping, nu-method", "NKRLS m=30", "NYTRO m=30", "test RMSE"} {
+	for _, want := range []string{"KOLS", "KRLS (20 lambdas)", "EarlyStopping, nu-method", "NKRLS m=30", "NYTRO m=30", "test RMSE", "CRED test RMSE", "KRR test RMSE"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out.String())
 		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(page), "<svg"); n != 4 || !strings.Contains(string(page), "<table>") {
+		t.Errorf("report.html has %d figures, want 4, and a table", n)
 	}
 }
 

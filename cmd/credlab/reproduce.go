@@ -26,8 +26,7 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return flag.ErrHelp
 	}
 	paper := args[0]
-	fs := flag.NewFlagSet("reproduce "+paper, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("reproduce "+paper, "reproduce "+paper+" -data DIR -out DIR [-quick]", stderr)
 	data := fs.String("data", "../shared/data", "directory of the staged datasets")
 	out := fs.String("out", "out/"+paper, "output directory for CSV and markdown")
 	quick := fs.Bool("quick", false, "small sizes and one repetition")

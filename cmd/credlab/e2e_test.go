@@ -1,0 +1,365 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/credlab/credlab/frames"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	buildDir  string
+)
+
+// TestMain removes the built binary's directory after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// binary builds the command once for all end-to-end tests.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "credlab-e2e"); buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(buildDir, "credlab")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building credlab: %v", buildErr)
+	}
+	return binPath
+}
+
+// runBin runs the built command and returns its stdout, stderr and exit
+// status.
+func runBin(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running credlab %q: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, code := runBin(t, args...)
+	if code != 0 {
+		t.Fatalf("credlab %q: exit %d\n%s", args, code, errs)
+	}
+	return out
+}
+
+// readCSV reads a CSV file as a header and records.
+func readCSV(t *testing.T, path string) ([]string, [][]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs[0], recs[1:]
+}
+
+// column returns a CSV column as floats.
+func column(t *testing.T, head []string, recs [][]string, name string) []float64 {
+	t.Helper()
+	j := -1
+	for i, h := range head {
+		if h == name {
+			j = i
+		}
+	}
+	if j < 0 {
+		t.Fatalf("no column %q in %v", name, head)
+	}
+	out := make([]float64, len(recs))
+	for i, r := range recs {
+		v, err := strconv.ParseFloat(r[j], 64)
+		if err != nil {
+			t.Fatalf("column %s row %d: %v", name, i, err)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// TestSelectFrequencies draws from a 20-row pool over several seeds and
+// checks the draw counts against the probabilities Select reports with a
+// chi-square test (fixed seeds: deterministic).
+func TestSelectFrequencies(t *testing.T) {
+	dir := t.TempDir()
+	const pool, seeds, budget = 20, 8, 1000
+	for _, method := range []string{"cred", "uniform"} {
+		counts := make([]float64, pool)
+		prob := make([]float64, pool)
+		for s := 1; s <= seeds; s++ {
+			out := filepath.Join(dir, method+strconv.Itoa(s)+".csv")
+			mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", strconv.Itoa(budget), "-method", method,
+				"-seed", strconv.Itoa(s), "-exclude", "id", "-lambda", "0.01", "-quiet", "-out", out)
+			head, recs := readCSV(t, out)
+			if len(recs) != budget {
+				t.Fatalf("%s seed %d: %d rows, want %d", method, s, len(recs), budget)
+			}
+			if want := "id,x1,x2,row,prob,weight"; strings.Join(head, ",") != want {
+				t.Fatalf("%s: header %v, want %s", method, head, want)
+			}
+			rows, ids := column(t, head, recs, "row"), column(t, head, recs, "id")
+			p, w := column(t, head, recs, "prob"), column(t, head, recs, "weight")
+			for i, r := range rows {
+				if ids[i] != r {
+					t.Fatalf("%s: row %v carries the pool's row %v", method, r, ids[i])
+				}
+				if q := prob[int(r)]; q != 0 && q != p[i] {
+					t.Fatalf("%s: row %v has prob %v and %v", method, r, q, p[i])
+				}
+				if math.Abs(w[i]*pool*p[i]-1) > 1e-9 {
+					t.Fatalf("%s: weight %v is not 1/(N prob) for prob %v", method, w[i], p[i])
+				}
+				prob[int(r)] = p[i]
+				counts[int(r)]++
+			}
+		}
+		total, sum, chi2 := float64(seeds*budget), 0.0, 0.0
+		for i := range counts {
+			if prob[i] == 0 {
+				t.Fatalf("%s: row %d never drawn in %v draws", method, i, total)
+			}
+			sum += prob[i]
+			e := total * prob[i]
+			chi2 += (counts[i] - e) * (counts[i] - e) / e
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Errorf("%s: probabilities sum to %v", method, sum)
+		}
+		// 19 degrees of freedom: P(chi2 > 43.8) = 0.001.
+		if chi2 > 43.8 {
+			t.Errorf("%s: chi-square %v over %v draws: frequencies do not match the probabilities\ncounts %v\nprob %v",
+				method, chi2, total, counts, prob)
+		}
+		for i := 0; i < 3; i++ {
+			if method == "cred" && !(prob[i] > 1.5/pool) {
+				t.Errorf("cred: the outlying row %d is not favoured: prob %v", i, prob[i])
+			}
+			if method == "uniform" && math.Abs(prob[i]-1.0/pool) > 1e-12 {
+				t.Errorf("uniform: row %d has prob %v", i, prob[i])
+			}
+		}
+	}
+}
+
+// TestFitSavePredict checks that the model fitted and saved by fit and
+// applied by predict gives the predictions of the same fit in memory.
+func TestFitSavePredict(t *testing.T) {
+	dir := t.TempDir()
+	train, err := frames.LoadCSV("testdata/train.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := frames.LoadCSV("testdata/test.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		spec frames.Spec
+		want string
+	}{
+		{[]string{"-method", "krls"}, frames.Spec{Method: "krls"}, "lambda="},
+		{[]string{"-method", "nytro", "-m", "20", "-seed", "3"}, frames.Spec{Method: "nytro", M: 20, Seed: 3}, "iterations="},
+		{[]string{"-method", "gd", "-iters", "30", "-validation", "0", "-kernel", "laplacian", "-sigma", "1.5"},
+			frames.Spec{Method: "gd", Iters: 30, Kernel: "laplacian", Sigma: 1.5}, "iterations=30"},
+	} {
+		model, out := filepath.Join(dir, "model.json"), filepath.Join(dir, "pred.csv")
+		stdout := mustRun(t, append([]string{"fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet"}, c.args...)...)
+		if !strings.Contains(stdout, c.want) || !strings.Contains(stdout, "validation RMSE") {
+			t.Errorf("fit %v printed %q, want %q and the validation RMSE", c.args, stdout, c.want)
+		}
+		mustRun(t, "predict", "-model", model, "-data", "testdata/test.csv", "-out", out)
+		head, recs := readCSV(t, out)
+		if strings.Join(head, ",") != "x1,x2,y,prediction" {
+			t.Fatalf("predict header %v", head)
+		}
+		got := column(t, head, recs, "prediction")
+		if x1 := column(t, head, recs, "x1"); x1[0] != test.Col("x1").Float()[0] {
+			t.Errorf("predict changed the input columns")
+		}
+		spec := c.spec
+		spec.Target = "y"
+		if spec.Seed == 0 {
+			spec.Seed = 1
+		}
+		m, err := frames.Fit(train, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.PredictValues(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+				t.Fatalf("%v: prediction %d = %v from the file, %v in memory", c.args, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	out, svg := filepath.Join(dir, "sweep.csv"), filepath.Join(dir, "sweep.svg")
+	stdout := mustRun(t, "sweep", "-data", "testdata/train.csv", "-target", "y", "-method", "krls",
+		"-sigma", "0.5,1", "-lambda", "1e-6,1e-4,1e-2", "-out", out, "-svg", svg, "-quiet")
+	head, recs := readCSV(t, out)
+	if len(recs) != 6 {
+		t.Errorf("sweep: %d rows, want 2 sigmas x 3 lambdas", len(recs))
+	}
+	if !strings.Contains(strings.Join(head, ","), "val_rmse") || !strings.Contains(stdout, "best:") {
+		t.Errorf("sweep: header %v, stdout %q", head, stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("sweep -svg: %v", err)
+	}
+	// Without -quiet and with stderr not a terminal: only the final summary.
+	_, errs, code := runBin(t, "sweep", "-data", "testdata/train.csv", "-target", "y", "-method", "gd", "-iters", "20",
+		"-out", out, "-svg", svg)
+	if code != 0 || !strings.HasPrefix(errs, "sweep: 20 rows written to") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("sweep: exit %d, stderr %q: want one summary line", code, errs)
+	}
+}
+
+// TestErrors runs every error path and checks the exit status, the message
+// and that no output file is left behind.
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.csv")
+	model := filepath.Join(dir, "m.json")
+	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet", "-lambda", "1e-3", "-validation", "0")
+	sel := []string{"select", "-pool", "testdata/pool.csv", "-out", out}
+	fit := []string{"fit", "-data", "testdata/train.csv", "-target", "y", "-out", out}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "no command"},
+		{[]string{"frobnicate"}, 2, "frobnicate"},
+		{[]string{"help", "frobnicate"}, 2, "frobnicate"},
+		{[]string{"reproduce", "nosuchpaper"}, 2, "nosuchpaper"},
+		{[]string{"demo", "-n", "x"}, 2, "-n"},
+		{[]string{"demo", "extra"}, 2, "extra"},
+		{append(sel, "-budget", "0"), 2, "-budget"},
+		{append(sel, "-budget", "-3"), 2, "-budget"},
+		{append(sel, "-budget", "5", "-method", "frob"), 2, "frob"},
+		{append(sel, "-budget", "5", "-features", "frob"), 2, "-features"},
+		{append(sel, "-budget", "5", "-kernel", "frob"), 2, "frob"},
+		{append(sel, "-budget", "5", "-bogus"), 2, "bogus"},
+		{[]string{"select", "-pool", "testdata/pool.csv", "-budget", "5"}, 2, "-out"},
+		{[]string{"select", "-pool", "testdata/nosuch.csv", "-budget", "5", "-out", out}, 1, "nosuch.csv"},
+		{append(sel, "-budget", "5", "-columns", "x1,zz"), 1, `"zz"`},
+		{append(sel, "-budget", "50", "-method", "uniform", "-without-replacement"), 1, "50"},
+		{append(fit, "-method", "frob"), 2, "frob"},
+		{append(fit, "-kernel", "frob"), 2, "frob"},
+		{append(fit, "-method", "nkrls"), 2, "M"},
+		{append(fit, "-validation", "0"), 2, "-validation"},
+		{append(fit, "-validation", "1.5"), 2, "-validation"},
+		{append(fit, "-lambda", "-1"), 2, "-lambda"},
+		{append(fit, "-iters", "x"), 2, "-iters"},
+		{[]string{"fit", "-data", "testdata/train.csv", "-out", out}, 2, "-target"},
+		{[]string{"fit", "-data", "testdata/train.csv", "-target", "zz", "-out", out}, 1, `"zz"`},
+		{[]string{"fit", "-data", "testdata/nosuch.csv", "-target", "y", "-out", out}, 1, "nosuch.csv"},
+		{append(fit, "-weight", "ww"), 1, `"ww"`},
+		{[]string{"fit", "-data", "testdata/badvalue.csv", "-target", "y", "-columns", "x1,x2", "-out", out}, 1, `"x2"`},
+		{[]string{"fit", "-data", "testdata/badvalue.csv", "-target", "x2", "-out", out}, 1, `"x2"`},
+		{[]string{"select", "-pool", "testdata/badvalue.csv", "-columns", "x2", "-budget", "2", "-out", out}, 1, `"x2"`},
+		{[]string{"predict", "-model", model, "-data", "testdata/nox2.csv", "-out", out}, 1, "x2"},
+		{[]string{"predict", "-model", filepath.Join(dir, "nosuch.json"), "-data", "testdata/test.csv", "-out", out}, 1, "nosuch.json"},
+		{[]string{"predict", "-model", "testdata/badmodel.json", "-data", "testdata/test.csv", "-out", out}, 1, "badmodel.json"},
+		{[]string{"predict", "-model", model, "-data", "testdata/test.csv"}, 2, "-out"},
+		{[]string{"sweep", "-data", "testdata/train.csv", "-target", "y", "-out", out, "-lambda", "0"}, 2, "-lambda"},
+		{[]string{"sweep", "-data", "testdata/train.csv", "-target", "y", "-out", out, "-lambda-q", "1e-3"}, 2, "-budget"},
+		{[]string{"sweep", "-data", "testdata/train.csv", "-target", "y", "-out", out, "-method", "frob"}, 2, "frob"},
+	} {
+		_, errs, code := runBin(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("credlab %q: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("credlab %q failed but left %s", c.args, out)
+			os.Remove(out)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestFlagHelp checks that help describes every flag with its default.
+func TestFlagHelp(t *testing.T) {
+	for _, c := range []struct {
+		cmd   string
+		flags []string
+	}{
+		{"select", []string{"-pool", "-budget", "-method", "-seed", "-out", "-lambda", "-kernel", "-sigma", "-features", "-m", "-columns", "-quiet"}},
+		{"fit", []string{"-data", "-target", "-method", "-out", "-kernel", "-lambda", "-sigma", "-m", "-iters", "-passes", "-batch", "-eta", "-weight", "-validation", "-seed", "-quiet"}},
+		{"predict", []string{"-model", "-data", "-out"}},
+		{"sweep", []string{"-data", "-target", "-method", "-out", "-svg"}},
+		{"demo", []string{"-out"}},
+	} {
+		_, errs, code := runBin(t, c.cmd, "-h")
+		out, _, code2 := runBin(t, "help", c.cmd)
+		if code != 0 || code2 != 0 || out != errs {
+			t.Errorf("%s -h: exit %d, help %s: exit %d; texts differ: %v", c.cmd, code, c.cmd, code2, out != errs)
+		}
+		for _, f := range c.flags {
+			if !strings.Contains(errs, "  "+f+" ") && !strings.Contains(errs, "  "+f+"\n") {
+				t.Errorf("%s -h does not describe %s:\n%s", c.cmd, f, errs)
+			}
+		}
+	}
+	_, errs, _ := runBin(t, "fit", "-h")
+	for _, want := range []string{"(default 0.2)", `(default "krls")`, `(default "gaussian")`} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("fit -h lacks %s", want)
+		}
+	}
+	out, _, code := runBin(t, "help")
+	for _, cmd := range []string{"demo", "select", "fit", "predict", "sweep", "reproduce"} {
+		if code != 0 || !strings.Contains(out, "credlab "+cmd) {
+			t.Errorf("help does not list %s", cmd)
+		}
+	}
+}

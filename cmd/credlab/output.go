@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// writeAtomic writes path through write: to a temporary file in the same
+// directory, renamed to path once complete. On any error, or when ctx is
+// done before the rename, the temporary file is removed and path is left
+// as it was.
+func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriter(f)
+	if err = write(bw); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err = bw.Flush(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err = ctx.Err(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeCSV writes df as CSV with a header, floats in the shortest form
+// that reads back exactly (gota's own WriteCSV keeps six decimals) and
+// missing values as NaN.
+func writeCSV(w io.Writer, df dataframe.DataFrame) error {
+	if df.Err != nil {
+		return df.Err
+	}
+	cw := csv.NewWriter(w)
+	names := df.Names()
+	if err := cw.Write(names); err != nil {
+		return err
+	}
+	cols := make([]series.Series, len(names))
+	for j, n := range names {
+		cols[j] = df.Col(n)
+	}
+	rec := make([]string, len(names))
+	for i := 0; i < df.Nrow(); i++ {
+		for j, c := range cols {
+			e := c.Elem(i)
+			switch {
+			case e.IsNA():
+				rec[j] = "NaN"
+			case c.Type() == series.Float:
+				rec[j] = formatFloat(e.Float())
+			default:
+				rec[j] = e.String()
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func formatFloat(v float64) string {
+	if math.IsNaN(v) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress reports long work on stderr: a percentage and the time left
+// when stderr is a terminal and -quiet is off, nothing otherwise. done
+// prints the final summary, always.
+type progress struct {
+	w     io.Writer
+	live  bool
+	start time.Time
+	total int
+	n     int
+	mu    sync.Mutex
+	ticWG sync.WaitGroup
+}
+
+// newProgress starts a report on w of total steps; total <= 0 is work of
+// unknown length, reported by its elapsed time.
+func newProgress(w io.Writer, quiet bool, total int) *progress {
+	live := false
+	if f, ok := w.(*os.File); ok && !quiet {
+		live = isTerminal(f)
+	}
+	return &progress{w: w, live: live, start: time.Now(), total: total}
+}
+
+// step records one finished step named what.
+func (p *progress) step(what string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if !p.live {
+		return
+	}
+	el := time.Since(p.start)
+	if p.total > 0 {
+		frac := float64(p.n) / float64(p.total)
+		left := time.Duration(float64(el) * (1 - frac) / frac).Round(time.Second)
+		fmt.Fprintf(p.w, "\r\033[K%3.0f%%  %s done, about %s left", 100*frac, what, left)
+	}
+}
+
+// ticker shows the elapsed time of a single long call, once a second,
+// until stop.
+func (p *progress) ticker(what string) (stop func()) {
+	if !p.live {
+		return func() {}
+	}
+	done := make(chan struct{})
+	p.ticWG.Add(1)
+	go func() {
+		defer p.ticWG.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				fmt.Fprintf(p.w, "\r\033[K%s... %s", what, time.Since(p.start).Round(time.Second))
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return func() { close(done); p.ticWG.Wait() }
+}
+
+// done ends the report with a one-line summary.
+func (p *progress) done(summary string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	fmt.Fprintf(p.w, "%s (%s)\n", summary, time.Since(p.start).Round(time.Millisecond))
+}
+
+// clear erases the live line before an error message.
+func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.live {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,230 @@
+package frames
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds the supervised entropy-learning benchmark of Szabó,
+// Sriperumbudur, Póczos and Gretton ("Learning Theory for Distribution
+// Regression", JMLR 2016), the synthetic task Mücke ("Stochastic Gradient
+// Descent Meets Distribution Regression", AISTATS 2021) builds on, as
+// frame-level building blocks for notebooks.
+
+// entropyProblem is one draw of the task: the 2 x 2 matrix A.
+type entropyProblem struct{ a [4]float64 }
+
+func newEntropyProblem(seed uint64) entropyProblem {
+	rng := rand.New(rand.NewPCG(seed, 0x656e74))
+	var p entropyProblem
+	for i := range p.a {
+		p.a[i] = rng.Float64()
+	}
+	return p
+}
+
+// rotated returns L = R(angle) A (row-major 2 x 2).
+func (p entropyProblem) rotated(angle float64) [4]float64 {
+	c, s := math.Cos(angle), math.Sin(angle)
+	return [4]float64{c*p.a[0] - s*p.a[2], c*p.a[1] - s*p.a[3], s*p.a[0] + c*p.a[2], s*p.a[1] + c*p.a[3]}
+}
+
+// entropy is the label: the differential entropy of the first coordinate
+// of N(0, L L^T), 1/2 ln(2 pi e M_11).
+func (p entropyProblem) entropy(angle float64) float64 {
+	l := p.rotated(angle)
+	return 0.5 * math.Log(2*math.Pi*math.E*(l[0]*l[0]+l[1]*l[1]))
+}
+
+// bags draws n bags of N points each; bag j comes from its own stream
+// (seed, j), so the bags of a smaller n or N are prefixes of a larger one's.
+func (p entropyProblem) bags(n, N int, seed uint64) (*credlab.Bags, []float64) {
+	b := &credlab.Bags{Y: make([]float64, n)}
+	angles := make([]float64, n)
+	for j := 0; j < n; j++ {
+		rng := rand.New(rand.NewPCG(seed, uint64(j)))
+		a := math.Pi * rng.Float64()
+		l := p.rotated(a)
+		x := mat.NewDense(N, 2, nil)
+		for i := 0; i < N; i++ {
+			z0, z1 := rng.NormFloat64(), rng.NormFloat64()
+			x.Set(i, 0, l[0]*z0+l[1]*z1)
+			x.Set(i, 1, l[2]*z0+l[3]*z1)
+		}
+		b.X = append(b.X, x)
+		b.Y[j], angles[j] = p.entropy(a), a
+	}
+	return b, angles
+}
+
+// EntropyBags returns bags of the supervised entropy-learning task as a
+// frame, one row per point: "bag" (0 ... bags-1), "x1", "x2", "y" (the
+// bag's label) and "angle". Bag j holds points drawn from N(0, R(a_j) A
+// A^T R(a_j)^T), with a random angle a_j ~ U[0, pi] and a fixed A with
+// entries U[0, 1] drawn from problem; its label is the entropy of the first
+// coordinate, 1/2 ln(2 pi e M_11) with M = R(a_j) A A^T R(a_j)^T. seed
+// draws the bags; the same problem and seed give the same bags.
+func EntropyBags(bags, points int, problem, seed uint64) (dataframe.DataFrame, error) {
+	if bags <= 0 || points <= 0 {
+		return dataframe.DataFrame{}, fmt.Errorf("frames: EntropyBags needs positive bags and points (got %d and %d)", bags, points)
+	}
+	b, angles := newEntropyProblem(problem).bags(bags, points, seed)
+	rows := bags * points
+	id := make([]int, 0, rows)
+	x1, x2 := make([]float64, 0, rows), make([]float64, 0, rows)
+	y, ang := make([]float64, 0, rows), make([]float64, 0, rows)
+	for j, x := range b.X {
+		for i := 0; i < points; i++ {
+			id = append(id, j)
+			x1 = append(x1, x.At(i, 0))
+			x2 = append(x2, x.At(i, 1))
+			y = append(y, b.Y[j])
+			ang = append(ang, angles[j])
+		}
+	}
+	return dataframe.New(series.New(id, series.Int, "bag"), series.New(x1, series.Float, "x1"),
+		series.New(x2, series.Float, "x2"), series.New(y, series.Float, "y"),
+		series.New(ang, series.Float, "angle")), nil
+}
+
+// EntropySpec configures EntropyBenchmark; zero fields take the defaults
+// given.
+type EntropySpec struct {
+	// Points are the bag sizes N (default 10, 50, 200) and Bags the
+	// numbers n of training bags (default 50); every pair is run. Each fit
+	// also gets n validation bags (a seeded hold-out half of 2n bags).
+	Points, Bags []int
+	// Test is the number of test bags (default 100), Reps the number of
+	// repetitions, each with a new A (default 1).
+	Test, Reps int
+	// Noise is the standard deviation of Gaussian noise added to the
+	// training and validation labels (default 0); test labels are exact.
+	Noise float64
+	// Sigma is the inner Gaussian kernel's width (default 0.5).
+	Sigma float64
+	// Methods: "TwoStageKRR" and "TailSGD" (default both).
+	Methods []string
+	// MaxIter and Checkpoints bound TailSGD's hold-out run (defaults
+	// 20000 steps and 30 checkpoints).
+	MaxIter, Checkpoints int
+	Seed                 uint64
+}
+
+// EntropyBenchmark compares distribution regression methods on the
+// supervised entropy-learning task (EntropyBags): two-stage kernel ridge
+// regression (credlab.TwoStageKRR, lambda chosen on the validation bags
+// from LogGrid(1e-15, 1, 100)) and tail-averaged mini-batch SGD
+// (credlab.TailSGD with Mücke's mini-batch schedule, the stopping time
+// chosen on the validation bags), both on the exact mean embeddings of a
+// Gaussian inner kernel with the linear outer kernel. It returns one row
+// per method, bag size, number of training bags and repetition: "method",
+// "N", "n", "rep", "test_rmse" (against the exact labels of Test fresh
+// bags of size N), "lambda", "iter" and "seconds".
+func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
+	var none dataframe.DataFrame
+	if len(spec.Points) == 0 {
+		spec.Points = []int{10, 50, 200}
+	}
+	if len(spec.Bags) == 0 {
+		spec.Bags = []int{50}
+	}
+	if spec.Test == 0 {
+		spec.Test = 100
+	}
+	if spec.Reps == 0 {
+		spec.Reps = 1
+	}
+	if spec.Sigma == 0 {
+		spec.Sigma = 0.5
+	}
+	if len(spec.Methods) == 0 {
+		spec.Methods = []string{"TwoStageKRR", "TailSGD"}
+	}
+	if spec.MaxIter == 0 {
+		spec.MaxIter = 20000
+	}
+	if spec.Checkpoints == 0 {
+		spec.Checkpoints = 30
+	}
+	for _, v := range append(append([]int(nil), spec.Points...), spec.Bags...) {
+		if v < 2 {
+			return none, fmt.Errorf("frames: EntropySpec: bag sizes and bag counts must be at least 2 (got %d)", v)
+		}
+	}
+	if spec.Test < 1 || spec.Reps < 1 || spec.Sigma < 0 || spec.Noise < 0 {
+		return none, fmt.Errorf("frames: EntropySpec: Test and Reps must be positive, Sigma and Noise non-negative")
+	}
+	for i, m := range spec.Methods {
+		switch strings.ToLower(m) {
+		case "twostagekrr", "twostage":
+			spec.Methods[i] = "TwoStageKRR"
+		case "tailsgd":
+			spec.Methods[i] = "TailSGD"
+		default:
+			return none, fmt.Errorf("frames: unknown distribution regression method %q: choose TwoStageKRR or TailSGD", m)
+		}
+	}
+	ctx := context.Background()
+	var method []string
+	var Ns, ns, reps, iters []int
+	var rmse, lambda, secs []float64
+	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: spec.Sigma}}
+	for rep := 0; rep < spec.Reps; rep++ {
+		prob := newEntropyProblem(spec.Seed + uint64(rep))
+		seed := 1000*(spec.Seed+uint64(rep)) + 1
+		for _, N := range spec.Points {
+			test, _ := prob.bags(spec.Test, N, seed+1)
+			for _, n := range spec.Bags {
+				train, _ := prob.bags(2*n, N, seed)
+				if spec.Noise > 0 {
+					rng := rand.New(rand.NewPCG(seed+3, 0x6e6f6973))
+					for j := range train.Y {
+						train.Y[j] += spec.Noise * rng.NormFloat64()
+					}
+				}
+				h := credlab.Holdout{Fraction: 0.5, Seed: seed}
+				for _, m := range spec.Methods {
+					t0 := time.Now()
+					var fit *credlab.BagFit
+					var err error
+					if m == "TwoStageKRR" {
+						fit, err = credlab.TwoStageKRR(ctx, train, credlab.TwoStageKRRConfig{Kernel: bk, Holdout: h})
+					} else {
+						fit, err = credlab.TailSGD(ctx, train, credlab.TailSGDConfig{Kernel: bk, Holdout: h, Seed: seed,
+							MaxIter: spec.MaxIter, Checkpoints: spec.Checkpoints})
+					}
+					if err != nil {
+						return none, fmt.Errorf("frames: %s with N = %d, n = %d: %w", m, N, n, err)
+					}
+					pred, err := fit.Model.PredictContext(ctx, test)
+					if err != nil {
+						return none, err
+					}
+					method = append(method, m)
+					Ns, ns, reps = append(Ns, N), append(ns, n), append(reps, rep)
+					rmse = append(rmse, credlab.RMSE(pred, test.Y))
+					lam := math.NaN()
+					if m == "TwoStageKRR" {
+						lam = fit.Lambda
+					}
+					lambda = append(lambda, lam)
+					iters = append(iters, fit.Iter)
+					secs = append(secs, time.Since(t0).Seconds())
+				}
+			}
+		}
+	}
+	return dataframe.New(series.New(method, series.String, "method"), series.New(Ns, series.Int, "N"),
+		series.New(ns, series.Int, "n"), series.New(reps, series.Int, "rep"),
+		series.New(rmse, series.Float, "test_rmse"), series.New(lambda, series.Float, "lambda"),
+		series.New(iters, series.Int, "iter"), series.New(secs, series.Float, "seconds")), nil
+}

@@ -1,0 +1,404 @@
+package frames
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/viz"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestCREDToyPool(t *testing.T) {
+	pool, err := CREDToyPool(20000, 0.1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pool.Nrow() != 20000 || strings.Join(pool.Names(), ",") != "x1,x2,y" {
+		t.Fatalf("pool %d x %v", pool.Nrow(), pool.Names())
+	}
+	s, _ := Summarize(pool, nil, "x1", "x2")
+	sd := s.Col(SummarySD).Float()
+	if math.Abs(sd[0]-1) > 0.03 || math.Abs(sd[1]-0.1) > 0.003 {
+		t.Errorf("standard deviations %v, want 1 and 0.1", sd)
+	}
+	again, _ := CREDToyPool(20000, 0.1, 1)
+	if again.Col("y").Float()[7] != pool.Col("y").Float()[7] {
+		t.Error("same seed, different pool")
+	}
+	if _, err := CREDToyPool(0, 0.1, 1); err == nil {
+		t.Error("empty pool accepted")
+	}
+}
+
+func TestSelectionFigure(t *testing.T) {
+	pool, _ := CREDToyPool(5000, 0.1, 2)
+	chosen, err := Select(pool, 50, SelectSpec{Exclude: []string{"y"}, FeatureMap: "raw", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig, err := SelectionFigure(pool, chosen, "x1", "x2", 200, viz.Options{Title: "CRED"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := fig.SVG()
+	if !strings.Contains(svg, "CRED") || !strings.Contains(svg, "pool (") {
+		t.Error("figure lacks its title or pool legend")
+	}
+	if _, err := SelectionFigure(pool, pool, "x1", "x2", 200, viz.Options{}); err == nil {
+		t.Error("a frame without Select's columns accepted")
+	}
+}
+
+func TestCoefficientTrials(t *testing.T) {
+	pool, _ := CREDToyPool(20000, 0.1, 3)
+	cred := credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: 1e-6}
+	a, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Name: "CRED", Select: SelectSpec{Selector: cred, Seed: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Select: SelectSpec{Method: "uniform", Seed: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Nrow() != 300 || strings.Join(a.Names(), ",") != "labeling,trial,x1,x2" || u.Col("labeling").Records()[0] != "uniform" {
+		t.Fatalf("trials frame %v %v", a.Names(), u.Col("labeling").Records()[0])
+	}
+	// CRED favours large |x2| and so estimates b2 more tightly (IQR).
+	s, _ := Summarize(a.RBind(u), []string{"labeling"}, "x2")
+	q25, q75 := s.Col(SummaryQ25).Float(), s.Col(SummaryQ75).Float()
+	if credIQR, uniIQR := q75[0]-q25[0], q75[1]-q25[1]; !(credIQR < uniIQR) {
+		t.Errorf("IQR of b2: CRED %.3g, uniform %.3g", credIQR, uniIQR)
+	}
+	// The first trial equals a direct weighted least-squares fit.
+	chosen, _ := Select(pool, 900, SelectSpec{Selector: cred, Seed: 4, Features: []string{"x1", "x2"}})
+	x, _ := ToMatrix(chosen.Subset([]int{0, 1, 2}), "x1", "x2")
+	y, _ := Column(chosen.Subset([]int{0, 1, 2}), "y")
+	w, _ := Column(chosen.Subset([]int{0, 1, 2}), WeightColumn)
+	fit, err := credlab.LinearRLS(context.Background(), x, y, credlab.LinearRLSConfig{Features: credlab.RawFeatures{}, Lambda: 1e-10, Weights: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Col("x1").Float()[0]; !near(got, fit.Model.Coef[0]) {
+		t.Errorf("trial 0 b1 = %v, direct fit %v", got, fit.Model.Coef[0])
+	}
+	sp, out, err := SpreadOf(a.RBind(u), "uniform", "x1", "x2", 0, 0)
+	if err != nil || len(sp.B1) != 300 || out != 0 {
+		t.Errorf("SpreadOf: %d %d %v", len(sp.B1), out, err)
+	}
+	sp, out, _ = SpreadOf(a.RBind(u), "uniform", "x1", "x2", 0.9, 1.1)
+	if len(sp.B1)+out != 300 || out == 0 {
+		t.Errorf("SpreadOf in a window: %d kept, %d left out", len(sp.B1), out)
+	}
+	for i := range sp.B1 {
+		if sp.B1[i] < 0.9 || sp.B2[i] > 1.1 {
+			t.Fatalf("estimate (%v, %v) outside the window", sp.B1[i], sp.B2[i])
+		}
+	}
+	if _, _, err := SpreadOf(a, "nothing", "x1", "x2", 0, 0); err == nil {
+		t.Error("unknown labeling accepted")
+	}
+	if _, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 0, Trials: 3}); err == nil {
+		t.Error("zero labels accepted")
+	}
+}
+
+// benchPool returns a small pool and test set with a few correlated
+// features of very different scales.
+func benchPool(n, nt int) (dataframe.DataFrame, dataframe.DataFrame) {
+	x, _, _ := credlab.SmoothRegression(n+nt, 4, 0, 5)
+	raw := x.RawMatrix()
+	for i := 0; i < n+nt; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+4]
+		row[3] = 0.05*row[3] + 0.5*row[0]
+	}
+	df, _ := FromMatrix(x, "a", "b", "c", "d")
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	tidx := make([]int, nt)
+	for i := range tidx {
+		tidx[i] = n + i
+	}
+	return df.Subset(idx), df.Subset(tidx)
+}
+
+func TestLabelingBenchmark(t *testing.T) {
+	pool, test := benchPool(400, 100)
+	for _, fm := range []string{"raw", "relu"} {
+		df, err := LabelingBenchmark(pool, test, BenchmarkSpec{FeatureMap: fm, Widths: []int{30}, Ns: []int{40, 20}, NoiseVars: []float64{1e-4, 1},
+			Reps: 2, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if df.Nrow() != 4*2*2*2 {
+			t.Fatalf("%s: %d rows, want 32", fm, df.Nrow())
+		}
+		for i, v := range df.Col("test_rmse").Float() {
+			if math.IsNaN(v) || v < 0 {
+				t.Fatalf("%s: row %d RMSE %v", fm, i, v)
+			}
+		}
+		if fm != "raw" {
+			continue
+		}
+		// More noise, more error, for every method on the linear task.
+		p, _ := Pivot(df, []string{"method", "n"}, "noise_var", "test_rmse", "median")
+		lo, hi := p.Col("0.0001").Float(), p.Col("1").Float()
+		for i := range lo {
+			if !(lo[i] < hi[i]) {
+				t.Errorf("%s: row %d: RMSE %v at noise 1e-4, %v at noise 1", fm, i, lo[i], hi[i])
+			}
+		}
+	}
+	if _, err := LabelingBenchmark(pool, test, BenchmarkSpec{Ns: []int{401}}); err == nil {
+		t.Error("labeled size beyond the pool accepted")
+	}
+	if _, err := LabelingBenchmark(pool, test, BenchmarkSpec{Methods: []string{"KRR", "GP"}}); err == nil {
+		t.Error("unknown method accepted")
+	}
+}
+
+// The shared-Gram fast path of LabelingBenchmark equals the package's
+// estimators on the same labeled rows.
+func TestLabelingBenchmarkMatchesEstimators(t *testing.T) {
+	ctx := context.Background()
+	pool, test := benchPool(300, 80)
+	x, _ := ToMatrix(pool)
+	xt, _ := ToMatrix(test)
+	spec := &BenchmarkSpec{}
+	if err := spec.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := newBench(ctx, credlab.RawFeatures{Bias: true}, x, xt, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := mulVec(b.psi, []float64{1, -2, 0.5, 3, 1})
+	eps := make([]float64, b.n)
+	for i := range eps {
+		eps[i] = math.Sin(float64(7 * i))
+	}
+	sel, err := credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: 1e-3 * b.mean}.Select(ctx, b.phi, 60, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, s, lam = 60, 0.3, 1e-4
+	g := mat.NewDense(b.D, b.D, nil)
+	bf, be := make([]float64, b.D), make([]float64, b.D)
+	accumulate(b.phi, g, bf, be, sel.Index[:30], sel.Weight[:30], f, eps)
+	accumulate(b.phi, g, bf, be, sel.Index[30:n], sel.Weight[30:n], f, eps)
+	st := &benchState{b: b, f: f, eps: eps}
+	pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*n)
+	if !ok {
+		t.Fatal("ridge failed")
+	}
+	xs, _ := credlab.GatherRows(b.phi, sel.Index[:n])
+	ys := make([]float64, n)
+	for i, j := range sel.Index[:n] {
+		ys[i] = f[j] + s*eps[j]
+	}
+	fit, err := credlab.LinearRLS(ctx, xs, ys, credlab.LinearRLSConfig{Features: credlab.RawFeatures{}, Lambda: lam * b.mean, Weights: sel.Weight[:n]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := fit.Model.Predict(b.phiT)
+	checkClose(t, "weighted ridge", pf, pe, s, want, math.Inf(1))
+
+	// KTR3 on the first k rows, clipped at max |y|.
+	const k = 25
+	gk := mat.NewDense(b.D, b.D, nil)
+	bkf, bke := make([]float64, b.D), make([]float64, b.D)
+	accumulate(b.phi, gk, bkf, bke, sel.Index[:k], nil, f, eps)
+	pf, pe, _ = st.ridge(gk, bkf, bke, lam*b.mean*n)
+	kt, err := credlab.KTR3(ctx, xs, ys, credlab.KTR3Config{Features: credlab.RawFeatures{}, Lambda: lam * b.mean, Prefix: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ = kt.Predict(b.phiT)
+	checkClose(t, "KTR3", pf, pe, s, want, kt.Bound)
+
+	// SSSR with s = 3 eigenfunctions, unweighted rows.
+	gu := mat.NewDense(b.D, b.D, nil)
+	buf, bue := make([]float64, b.D), make([]float64, b.D)
+	accumulate(b.phi, gu, buf, bue, sel.Index[:n], nil, f, eps)
+	var tmp, h mat.Dense
+	tmp.Mul(gu, b.m)
+	h.Mul(b.m.T(), &tmp)
+	hf, he := mulVec(mat.DenseCopyOf(b.m.T()), buf), mulVec(mat.DenseCopyOf(b.m.T()), bue)
+	gf, ge, ok := solve2(mat.DenseCopyOf(h.Slice(0, 3, 0, 3)), 0, hf[:3], he[:3])
+	if !ok {
+		t.Fatal("SSSR normal equations failed")
+	}
+	ps := b.psiT.Slice(0, b.nt, 0, 3).(*mat.Dense)
+	ss, err := credlab.SSSR(ctx, xs, ys, credlab.SSSRConfig{Basis: b.basis, S: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ = ss.Model.Predict(b.phiT)
+	checkClose(t, "SSSR", mulVec(ps, gf), mulVec(ps, ge), s, want, math.Inf(1))
+}
+
+func checkClose(t *testing.T, what string, pf, pe []float64, s float64, want []float64, bound float64) {
+	t.Helper()
+	num, den := 0.0, 0.0
+	for i := range want {
+		p := math.Max(-bound, math.Min(bound, pf[i]+s*pe[i]))
+		num = math.Max(num, math.Abs(p-want[i]))
+		den = math.Max(den, math.Abs(want[i]))
+	}
+	if num > 1e-7*den {
+		t.Errorf("%s: max difference %.3g (scale %.3g)", what, num, den)
+	}
+}
+
+func TestPassGrid(t *testing.T) {
+	g := PassGrid(1000, 4)
+	if len(g) != 4 || g[0] != 1 || g[1] != 10 || g[3] != 1000 {
+		t.Errorf("PassGrid(1000, 4) = %v", g)
+	}
+	if g := PassGrid(3, 10); g[len(g)-1] != 3 || len(g) != 3 {
+		t.Errorf("PassGrid(3, 10) = %v", g)
+	}
+}
+
+func TestSGMErrorDecomposition(t *testing.T) {
+	df, err := SGMErrorDecomposition(DecompositionSpec{M: 30, Population: 300, Trials: 2, Passes: []int{1, 5, 50}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if df.Nrow() != 9 {
+		t.Fatalf("%d rows, want 3 presets x 3 passes", df.Nrow())
+	}
+	d, err := DecompositionOf(df, "batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.X {
+		if d.ComputationalVariance[i] != 0 {
+			t.Errorf("batch GD has computational variance %v", d.ComputationalVariance[i])
+		}
+	}
+	if !(d.Bias[2] < d.Bias[0]) {
+		t.Errorf("bias does not fall with the passes: %v", d.Bias)
+	}
+	mb, _ := DecompositionOf(df, "minibatch")
+	if mb.X[1] != 5 || mb.ComputationalVariance[1] <= 0 {
+		t.Errorf("minibatch passes %v, computational variance %v", mb.X, mb.ComputationalVariance)
+	}
+	if _, err := DecompositionOf(df, "adam"); err == nil {
+		t.Error("unknown preset accepted")
+	}
+	if _, err := SGMErrorDecomposition(DecompositionSpec{Presets: []string{"adam"}, Trials: 1, M: 10, Population: 50}); err == nil {
+		t.Error("unknown preset accepted")
+	}
+}
+
+func TestSGMPassErrors(t *testing.T) {
+	x, _, f := credlab.SmoothRegression(200, 2, 0, 6)
+	df, _ := FromMatrix(x, "a", "b")
+	lab := make([]float64, len(f))
+	for i, v := range f {
+		if v > 0 {
+			lab[i] = 1
+		}
+	}
+	df = df.Mutate(series.New(lab, series.Float, "y"))
+	out, err := SGMPassErrors(df, PassSpec{Target: "y", Passes: []int{1, 10, 100}, Splits: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Nrow() != 3*3*2 {
+		t.Fatalf("%d rows, want 18", out.Nrow())
+	}
+	s, _ := Summarize(out, []string{"preset", "passes"}, "test_error")
+	for _, v := range s.Col(SummaryMean).Float() {
+		if v < 0 || v > 1 {
+			t.Fatalf("error rate %v", v)
+		}
+	}
+	if last := s.Col(SummaryMean).Float()[2]; last > 0.25 {
+		t.Errorf("minibatch test error after 100 passes %v, want a learned classifier", last)
+	}
+	bad := df.Mutate(series.New(f, series.Float, "y"))
+	if _, err := SGMPassErrors(bad, PassSpec{Target: "y"}); err == nil {
+		t.Error("real-valued labels accepted")
+	}
+}
+
+func TestEntropy(t *testing.T) {
+	bags, err := EntropyBags(4, 30, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bags.Nrow() != 120 || strings.Join(bags.Names(), ",") != "bag,x1,x2,y,angle" {
+		t.Fatalf("bags %d x %v", bags.Nrow(), bags.Names())
+	}
+	p := newEntropyProblem(1)
+	a, y := bags.Col("angle").Float(), bags.Col("y").Float()
+	if !near(y[31], p.entropy(a[31])) {
+		t.Errorf("label %v, entropy %v", y[31], p.entropy(a[31]))
+	}
+	m, err := FitBags(bags, BagSpec{Bag: "bag", Target: "y", Exclude: []string{"angle"}, Sigma: 0.5, Lambda: 1e-3})
+	if err != nil || m.Bags != 4 {
+		t.Fatalf("FitBags on EntropyBags: %v", err)
+	}
+	df, err := EntropyBenchmark(EntropySpec{Points: []int{5, 20}, Bags: []int{10}, Test: 20, MaxIter: 500, Checkpoints: 5, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if df.Nrow() != 4 {
+		t.Fatalf("%d rows, want 2 methods x 2 bag sizes", df.Nrow())
+	}
+	for _, v := range df.Col("test_rmse").Float() {
+		if !(v > 0 && v < 2) {
+			t.Errorf("test RMSE %v", v)
+		}
+	}
+	if _, err := EntropyBenchmark(EntropySpec{Methods: []string{"gp"}}); err == nil {
+		t.Error("unknown method accepted")
+	}
+}
+
+func TestCompare(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 8)
+	df, _ := FromMatrix(x, "a", "b")
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	train, test, _ := SplitRows(df, 0.3, 1)
+	specs := []Spec{{Target: "y", Method: "kols", Sigma: 0.5}, {Target: "y", Method: "nytro", Sigma: 0.5, M: 40}}
+	out, err := Compare(train, test, specs, []uint64{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Nrow() != 3 {
+		t.Fatalf("%d rows, want KOLS once and NYTRO twice", out.Nrow())
+	}
+	if m := out.Col("m").Float(); m[1] != 40 || m[2] != 40 {
+		t.Errorf("m column %v", m)
+	}
+	if e := out.Col("test_error").Float(); !math.IsNaN(e[0]) {
+		t.Errorf("sign error on a real target: %v", e[0])
+	}
+	if r := out.Col("test_rmse").Float(); !(r[1] < 0.3) {
+		t.Errorf("NYTRO test RMSE %v", r[1])
+	}
+	if sec := out.Col("seconds").Float(); !(sec[1] >= 0) {
+		t.Errorf("seconds %v", sec)
+	}
+	pts, err := TimedOf(out)
+	if err != nil || len(pts) != 2 || pts[0].Name != "kols" || pts[1].Name != "nytro" {
+		t.Fatalf("TimedOf: %+v %v", pts, err)
+	}
+	r := out.Col("test_rmse").Float()
+	if !near(pts[1].RMSE, (r[1]+r[2])/2) {
+		t.Errorf("NYTRO mean RMSE %v, want %v", pts[1].RMSE, (r[1]+r[2])/2)
+	}
+	if _, err := Compare(train, test, []Spec{{Target: "y", Method: "magic"}}, nil); err == nil {
+		t.Error("unknown method accepted")
+	}
+}

@@ -1,0 +1,421 @@
+package frames
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/viz"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds the experiments of Lin and Rosasco, "Optimal Learning
+// for Multi-pass Stochastic Gradient Methods" (NIPS 2016), section 4, as
+// frame-level building blocks for notebooks.
+
+// PassGrid returns about k distinct integers log-spaced from 1 to max
+// inclusive, increasing: the numbers of passes at which SGM runs are
+// recorded.
+func PassGrid(max, k int) []int {
+	if max < 1 || k < 1 {
+		return nil
+	}
+	var out []int
+	for i := 0; i < k; i++ {
+		v := int(math.Round(math.Pow(float64(max), float64(i)/float64(maxInt(k-1, 1)))))
+		if len(out) == 0 || v > out[len(out)-1] {
+			out = append(out, v)
+		}
+	}
+	if out[len(out)-1] != max {
+		out = append(out, max)
+	}
+	return out
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// DecompositionSpec configures SGMErrorDecomposition; zero fields take the
+// paper's values.
+type DecompositionSpec struct {
+	// M is the sample size (100), Population the number of uniform points
+	// standing in for rho_X (2000), Sigma the Gaussian kernel's width
+	// (0.2), Noise the label noise's standard deviation (1), Trials the
+	// number of independent samples averaged (50).
+	M, Population int
+	Sigma, Noise  float64
+	Trials        int
+	// Passes are the numbers of passes at which the terms are evaluated
+	// (default PassGrid(1000, 16)).
+	Passes []int
+	// Presets are the SGM variants: "minibatch" (b = sqrt(m), eta =
+	// 1/(8 sqrt(m))), "simple" (b = 1, eta = 1/(8m)) and "batch" (batch
+	// gradient descent, eta = 1/8); default all three.
+	Presets []string
+	Seed    uint64
+}
+
+// SGMErrorDecomposition computes Lin and Rosasco's Figure 1: m points x ~
+// U[0, 1] with y = |x - 1/2| - 1/2 + Noise N(0, 1), the Gaussian kernel of
+// width Sigma, the population replaced by Population uniform points, and
+// the error decomposition (16) of each SGM variant against passes, averaged
+// over Trials samples (credlab.SGMPopulation.Decompose). Every preset sees
+// the same samples but its own index draws. It returns one row
+// per preset and number of passes: "preset", "b", "eta", "passes" (as
+// requested: the terms are those of the iterate ceil(passes m / b), which
+// completes them), "total"
+// (E_J ||omega_t - f_rho||^2), "bias", "sample_var", "comp_var" and
+// "batch_total" (the total error of batch gradient descent with the same
+// step, ||nu_t - f_rho||^2), all squared norms in L^2 of the population.
+func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) {
+	var none dataframe.DataFrame
+	if spec.M == 0 {
+		spec.M = 100
+	}
+	if spec.Population == 0 {
+		spec.Population = 2000
+	}
+	if spec.Sigma == 0 {
+		spec.Sigma = 0.2
+	}
+	if spec.Noise == 0 {
+		spec.Noise = 1
+	}
+	if spec.Trials == 0 {
+		spec.Trials = 50
+	}
+	if len(spec.Passes) == 0 {
+		spec.Passes = PassGrid(1000, 16)
+	}
+	if len(spec.Presets) == 0 {
+		spec.Presets = []string{"minibatch", "simple", "batch"}
+	}
+	if spec.M < 2 || spec.Population < 2 || spec.Trials < 1 || spec.Sigma < 0 || spec.Noise < 0 {
+		return none, fmt.Errorf("frames: DecompositionSpec %+v: sizes must be positive, Sigma and Noise non-negative", spec)
+	}
+	passes := append([]int(nil), spec.Passes...)
+	sort.Ints(passes)
+	if passes[0] < 1 {
+		return none, fmt.Errorf("frames: passes %d: must be positive", passes[0])
+	}
+	ctx := context.Background()
+	k := credlab.GaussianKernel{Sigma: spec.Sigma}
+	target := func(x float64) float64 { return math.Abs(x-0.5) - 0.5 }
+	rng := rand.New(rand.NewPCG(spec.Seed, 0x706f70))
+	xp := mat.NewDense(spec.Population, 1, nil)
+	fp := make([]float64, spec.Population)
+	for i := range fp {
+		xp.Set(i, 0, rng.Float64())
+		fp[i] = target(xp.At(i, 0))
+	}
+	pop, err := credlab.NewSGMPopulation(k, xp, fp)
+	if err != nil {
+		return none, err
+	}
+	var preset []string
+	var bs []int
+	var eta, ps, total, bias, svar, cvar, btot []float64
+	for pi, name := range spec.Presets {
+		p, err := sgmPreset(name)
+		if err != nil {
+			return none, err
+		}
+		b := sgmBatchOf(p, spec.M)
+		nominal, iters := passIters(passes, spec.M, b)
+		sum := make([][5]float64, len(iters))
+		var dec *credlab.SGMDecomposition
+		for t := 0; t < spec.Trials; t++ {
+			srng := rand.New(rand.NewPCG(spec.Seed+uint64(t), 0x6669673161))
+			x := mat.NewDense(spec.M, 1, nil)
+			y := make([]float64, spec.M)
+			for i := range y {
+				x.Set(i, 0, srng.Float64())
+				y[i] = target(x.At(i, 0)) + spec.Noise*srng.NormFloat64()
+			}
+			dec, err = pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
+				SGM: credlab.SGMConfig{Preset: p, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(t)}, Iters: iters})
+			if err != nil {
+				return none, err
+			}
+			for i := range iters {
+				sum[i][0] += dec.Total[i]
+				sum[i][1] += dec.Bias[i]
+				sum[i][2] += dec.SampleVar[i]
+				sum[i][3] += dec.CompVar[i]
+				sum[i][4] += dec.SampleTotal[i]
+			}
+		}
+		tn := float64(spec.Trials)
+		for i := range iters {
+			preset = append(preset, name)
+			bs = append(bs, dec.Batch)
+			eta = append(eta, dec.StepSize)
+			ps = append(ps, float64(nominal[i]))
+			total = append(total, sum[i][0]/tn)
+			bias = append(bias, sum[i][1]/tn)
+			svar = append(svar, sum[i][2]/tn)
+			cvar = append(cvar, sum[i][3]/tn)
+			btot = append(btot, sum[i][4]/tn)
+		}
+	}
+	return dataframe.New(series.New(preset, series.String, "preset"), series.New(bs, series.Int, "b"),
+		series.New(eta, series.Float, "eta"), series.New(ps, series.Float, "passes"),
+		series.New(total, series.Float, "total"), series.New(bias, series.Float, "bias"),
+		series.New(svar, series.Float, "sample_var"), series.New(cvar, series.Float, "comp_var"),
+		series.New(btot, series.Float, "batch_total")), nil
+}
+
+func sgmBatchOf(p credlab.SGMPreset, m int) int {
+	switch p {
+	case credlab.SGMSimple:
+		return 1
+	case credlab.SGMBatch:
+		return m
+	}
+	return int(math.Ceil(math.Sqrt(float64(m))))
+}
+
+// passIters returns, for increasing numbers of passes over m rows with
+// mini-batches of b, the iteration that completes each, ceil(p m / b),
+// dropping a pass count whose iteration repeats the previous one.
+func passIters(passes []int, m, b int) (nominal, iters []int) {
+	for _, p := range passes {
+		it := int(math.Ceil(float64(p) * float64(m) / float64(b)))
+		if len(iters) == 0 || it > iters[len(iters)-1] {
+			nominal = append(nominal, p)
+			iters = append(iters, it)
+		}
+	}
+	return nominal, iters
+}
+
+// DecompositionOf returns the rows of an SGMErrorDecomposition frame for
+// one preset as a viz.Decomposition (for viz.ErrorDecomposition), with the
+// total error. For "batch" the computational variance is zero.
+func DecompositionOf(df dataframe.DataFrame, preset string) (viz.Decomposition, error) {
+	var d viz.Decomposition
+	if err := checkFrame(df, "decomposition"); err != nil {
+		return d, err
+	}
+	if _, err := columnIndex(df.Names(), "preset", ""); err != nil {
+		return d, fmt.Errorf("%w (pass the frame SGMErrorDecomposition returned)", err)
+	}
+	cols := map[string][]float64{}
+	for _, c := range []string{"passes", "total", "bias", "sample_var", "comp_var"} {
+		v, err := Column(df, c)
+		if err != nil {
+			return d, err
+		}
+		cols[c] = v
+	}
+	for i, p := range df.Col("preset").Records() {
+		if p != preset {
+			continue
+		}
+		d.X = append(d.X, cols["passes"][i])
+		d.Total = append(d.Total, cols["total"][i])
+		d.Bias = append(d.Bias, cols["bias"][i])
+		d.SampleVariance = append(d.SampleVariance, cols["sample_var"][i])
+		d.ComputationalVariance = append(d.ComputationalVariance, cols["comp_var"][i])
+	}
+	if len(d.X) == 0 {
+		return d, fmt.Errorf("frames: no rows for preset %q", preset)
+	}
+	return d, nil
+}
+
+// PassSpec configures SGMPassErrors.
+type PassSpec struct {
+	// Target names the label column: -1/+1, or 0/1 (mapped to -1/+1).
+	// Features and Exclude choose the inputs as in Spec; they are
+	// standardized with the training rows' means and deviations.
+	Target            string
+	Features, Exclude []string
+	// Presets are the SGM variants (default minibatch, simple, batch) and
+	// Passes the numbers of passes recorded (default PassGrid(1000, 13)).
+	Presets []string
+	Passes  []int
+	// Splits is the number of seeded random train/test splits averaged
+	// over (default 1) and TestShare the test share (default 0.3).
+	Splits    int
+	TestShare float64
+	// Sigma is the Gaussian kernel's width; default the median distance
+	// between training rows.
+	Sigma float64
+	Seed  uint64
+}
+
+// SGMPassErrors runs Lin and Rosasco's Figure 2 protocol on a labeled
+// frame: for each split and SGM variant, one run of credlab.SGM on the
+// training rows with the paper's step sizes, and the classification error
+// of sign(f) on the training and test rows after each recorded number of
+// passes (the iterate ceil(passes m / b), which completes them). It
+// returns one row per preset, split and number of passes: "preset", "b",
+// "eta", "split", "passes", "sigma", "train_error", "test_error".
+func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, error) {
+	var none dataframe.DataFrame
+	if err := checkFrame(df, "input"); err != nil {
+		return none, err
+	}
+	if spec.Target == "" {
+		return none, fmt.Errorf("frames: PassSpec.Target is required")
+	}
+	if len(spec.Presets) == 0 {
+		spec.Presets = []string{"minibatch", "simple", "batch"}
+	}
+	if len(spec.Passes) == 0 {
+		spec.Passes = PassGrid(1000, 13)
+	}
+	if spec.Splits <= 0 {
+		spec.Splits = 1
+	}
+	if spec.TestShare == 0 {
+		spec.TestShare = 0.3
+	}
+	passes := append([]int(nil), spec.Passes...)
+	sort.Ints(passes)
+	if passes[0] < 1 {
+		return none, fmt.Errorf("frames: passes %d: must be positive", passes[0])
+	}
+	p, err := prepare(df, &Spec{Target: spec.Target, Features: spec.Features, Exclude: spec.Exclude}, "input")
+	if err != nil {
+		return none, err
+	}
+	if len(p.rows) != df.Nrow() {
+		return none, fmt.Errorf("frames: SGMPassErrors needs a frame without missing values")
+	}
+	y := append([]float64(nil), p.y...)
+	zeroOne := true
+	for _, v := range y {
+		switch v {
+		case 0, 1:
+		case -1:
+			zeroOne = false
+		default:
+			return none, fmt.Errorf("frames: target %v: SGMPassErrors needs -1/+1 or 0/1 labels", v)
+		}
+	}
+	if zeroOne {
+		for i := range y {
+			y[i] = 2*y[i] - 1
+		}
+	}
+	n, _ := p.x.Dims()
+	nt := int(math.Round(spec.TestShare * float64(n)))
+	if nt < 1 || nt >= n-1 {
+		return none, fmt.Errorf("frames: a test share of %v of %d rows leaves an empty part", spec.TestShare, n)
+	}
+	ctx := context.Background()
+	var preset []string
+	var bs, split []int
+	var eta, ps, sig, trErr, teErr []float64
+	for s := 0; s < spec.Splits; s++ {
+		perm := rand.New(rand.NewPCG(spec.Seed+uint64(s), 0x6263)).Perm(n)
+		xt, yt := rowsOf2(p.x, y, perm[nt:])
+		xs, ys := rowsOf2(p.x, y, perm[:nt])
+		standardizeWith(xt, xs)
+		sigma := spec.Sigma
+		if sigma == 0 {
+			sigma = medianDistance(xt)
+		}
+		k := credlab.GaussianKernel{Sigma: sigma}
+		kt, err := credlab.KernelMatrix(k, xt, nil)
+		if err != nil {
+			return none, err
+		}
+		ks, err := credlab.KernelMatrix(k, xs, xt)
+		if err != nil {
+			return none, err
+		}
+		m := n - nt
+		for pi, name := range spec.Presets {
+			pr, err := sgmPreset(name)
+			if err != nil {
+				return none, err
+			}
+			b := sgmBatchOf(pr, m)
+			nominal, iters := passIters(passes, m, b)
+			fit, err := credlab.SGM(ctx, xt, yt, credlab.SGMConfig{Kernel: k, Preset: pr,
+				Iter: iters[len(iters)-1], Keep: iters, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(s)})
+			if err != nil {
+				return none, err
+			}
+			for i, it := range iters {
+				a := fit.Iterates[it]
+				preset = append(preset, name)
+				bs = append(bs, fit.Batch)
+				eta = append(eta, fit.StepSize)
+				split = append(split, s)
+				ps = append(ps, float64(nominal[i]))
+				sig = append(sig, sigma)
+				trErr = append(trErr, classError(kt, a, yt))
+				teErr = append(teErr, classError(ks, a, ys))
+			}
+		}
+	}
+	return dataframe.New(series.New(preset, series.String, "preset"), series.New(bs, series.Int, "b"),
+		series.New(eta, series.Float, "eta"), series.New(split, series.Int, "split"),
+		series.New(ps, series.Float, "passes"), series.New(sig, series.Float, "sigma"),
+		series.New(trErr, series.Float, "train_error"), series.New(teErr, series.Float, "test_error")), nil
+}
+
+func rowsOf2(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64) {
+	_, d := x.Dims()
+	xo := mat.NewDense(len(idx), d, nil)
+	yo := make([]float64, len(idx))
+	for i, r := range idx {
+		xo.SetRow(i, x.RawRowView(r))
+		yo[i] = y[r]
+	}
+	return xo, yo
+}
+
+// standardizeWith scales the columns of xt and xs by xt's mean and
+// standard deviation (a constant column is only centred).
+func standardizeWith(xt, xs *mat.Dense) {
+	n, d := xt.Dims()
+	ns, _ := xs.Dims()
+	for j := 0; j < d; j++ {
+		m, s := 0.0, 0.0
+		for i := 0; i < n; i++ {
+			m += xt.At(i, j)
+		}
+		m /= float64(n)
+		for i := 0; i < n; i++ {
+			e := xt.At(i, j) - m
+			s += e * e
+		}
+		s = math.Sqrt(s / float64(n))
+		if s == 0 {
+			s = 1
+		}
+		for i := 0; i < n; i++ {
+			xt.Set(i, j, (xt.At(i, j)-m)/s)
+		}
+		for i := 0; i < ns; i++ {
+			xs.Set(i, j, (xs.At(i, j)-m)/s)
+		}
+	}
+}
+
+// classError returns the share of rows where sign(K alpha) differs from y.
+func classError(k *mat.Dense, alpha, y []float64) float64 {
+	p := mulVec(k, alpha)
+	bad := 0
+	for i, v := range y {
+		if (p[i] >= 0) != (v > 0) {
+			bad++
+		}
+	}
+	return float64(bad) / float64(len(y))
+}

@@ -1,0 +1,309 @@
+package frames
+
+import (
+	"compress/gzip"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+func longFrame() dataframe.DataFrame {
+	return dataframe.New(
+		series.New([]string{"a", "a", "b", "a", "b", "b"}, series.String, "method"),
+		series.New([]int{1, 1, 1, 2, 2, 2}, series.Int, "n"),
+		series.New([]float64{1, 3, 10, 5, math.NaN(), 7}, series.Float, "v"),
+		series.New([]float64{0, 1, 0, 1, 0, 1}, series.Float, "w"))
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+
+func TestSummarize(t *testing.T) {
+	s, err := Summarize(longFrame(), []string{"method", "n"}, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(s.Names(), ","); got != "method,n,count,mean,sd,min,q25,median,q75,max" {
+		t.Errorf("columns %s", got)
+	}
+	if s.Nrow() != 4 {
+		t.Fatalf("%d groups, want 4", s.Nrow())
+	}
+	if m := s.Col("method").Records(); strings.Join(m, "") != "abab" {
+		t.Errorf("group order %v, want first appearance a b a b", m)
+	}
+	mean := s.Col(SummaryMean).Float()
+	sd := s.Col(SummarySD).Float()
+	if !near(mean[0], 2) || !near(sd[0], math.Sqrt2) || !near(mean[1], 10) || sd[1] != 0 {
+		t.Errorf("mean %v sd %v", mean, sd)
+	}
+	// Group (b, 2) holds NaN and 7: the NaN is skipped.
+	if !near(mean[3], 7) {
+		t.Errorf("NaN not skipped: mean %v", mean[3])
+	}
+	s2, err := Summarize(longFrame(), nil, "v", "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.Nrow() != 2 || strings.Join(s2.Col(SummaryColumn).Records(), ",") != "v,w" {
+		t.Fatalf("ungrouped summary:\n%v", s2)
+	}
+	if med := s2.Col(SummaryMedian).Float(); !near(med[0], 5) || !near(med[1], 0.5) {
+		t.Errorf("medians %v, want 5 and 0.5", med)
+	}
+	if q := s2.Col(SummaryQ25).Float(); !near(q[0], 3) {
+		t.Errorf("q25 %v, want 3", q[0])
+	}
+	if _, err := Summarize(longFrame(), []string{"methd"}, "v"); err == nil || !strings.Contains(err.Error(), `"method"`) {
+		t.Errorf("misspelt group: %v", err)
+	}
+	if _, err := Summarize(longFrame(), nil, "method"); err == nil {
+		t.Error("string value column accepted")
+	}
+	if _, err := Summarize(longFrame().Rename("mean", "w"), []string{"mean"}, "v"); err == nil {
+		t.Error("grouping column named like a statistic accepted")
+	}
+	if _, err := Summarize(longFrame(), nil); err == nil {
+		t.Error("no value column accepted")
+	}
+}
+
+func TestPivot(t *testing.T) {
+	p, err := Pivot(longFrame(), []string{"n"}, "method", "v", "mean")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(p.Names(), ","); got != "n,a,b" {
+		t.Fatalf("columns %s", got)
+	}
+	a, b := p.Col("a").Float(), p.Col("b").Float()
+	if !near(a[0], 2) || !near(b[0], 10) || !near(a[1], 5) || !near(b[1], 7) {
+		t.Errorf("cells a %v b %v", a, b)
+	}
+	c, err := Pivot(longFrame(), []string{"method"}, "n", "v", "count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Col("1").Float(); got[0] != 2 || got[1] != 1 {
+		t.Errorf("counts %v", got)
+	}
+	// A missing cell is NaN.
+	df := longFrame().Filter(dataframe.F{Colname: "v", Comparator: series.Neq, Comparando: 10.0})
+	q, err := Pivot(df, []string{"n"}, "method", "v", "median")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := q.Col("b").Float(); !math.IsNaN(v[0]) {
+		t.Errorf("missing cell %v, want NaN", v[0])
+	}
+	if _, err := Pivot(longFrame(), []string{"n"}, "method", "v", "mode"); err == nil {
+		t.Error("unknown statistic accepted")
+	}
+}
+
+func TestSeriesOf(t *testing.T) {
+	df := dataframe.New(
+		series.New([]string{"x", "y", "x", "y"}, series.String, "g"),
+		series.New([]float64{2, 1, 1, 2}, series.Float, "a"),
+		series.New([]float64{20, 10, 10, math.NaN()}, series.Float, "b"),
+		series.New([]float64{0.1, 0.2, 0.3, 0.4}, series.Float, "e"),
+		series.New([]int{5, 6, 5, 6}, series.Int, "k"))
+	s, err := SeriesOf(df, "g", "a", "b", "e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 2 || s[0].Name != "x" || s[1].Name != "y" {
+		t.Fatalf("series %+v", s)
+	}
+	if s[0].X[0] != 1 || s[0].Y[0] != 10 || s[0].Err[0] != 0.3 {
+		t.Errorf("not sorted by X: %+v", s[0])
+	}
+	if len(s[1].X) != 1 {
+		t.Errorf("NaN row kept: %+v", s[1])
+	}
+	s, err = SeriesOf(df, "k", "a", "b", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s[0].Name != "k = 5" || s[0].Err != nil {
+		t.Errorf("numeric group name %q, err %v", s[0].Name, s[0].Err)
+	}
+	s, err = SeriesOf(df, "", "a", "b", "")
+	if err != nil || len(s) != 1 || s[0].Name != "b" {
+		t.Errorf("ungrouped: %+v %v", s, err)
+	}
+	if _, err := SeriesOf(df, "g", "a", "bb", ""); err == nil {
+		t.Error("missing column accepted")
+	}
+}
+
+func TestSplitAndSubsample(t *testing.T) {
+	v := make([]float64, 100)
+	for i := range v {
+		v[i] = float64(i)
+	}
+	df := dataframe.New(series.New(v, series.Float, "v"))
+	tr, te, err := SplitRows(df, 0.3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Nrow() != 70 || te.Nrow() != 30 {
+		t.Fatalf("split %d / %d", tr.Nrow(), te.Nrow())
+	}
+	seen := map[float64]bool{}
+	for _, x := range append(tr.Col("v").Float(), te.Col("v").Float()...) {
+		if seen[x] {
+			t.Fatalf("row %v in both parts", x)
+		}
+		seen[x] = true
+	}
+	tr2, _, _ := SplitRows(df, 0.3, 7)
+	if tr2.Col("v").Float()[5] != tr.Col("v").Float()[5] {
+		t.Error("same seed, different split")
+	}
+	if _, _, err := SplitRows(df, 1, 1); err == nil {
+		t.Error("test share 1 accepted")
+	}
+	s, err := Subsample(df, 10, 3)
+	if err != nil || s.Nrow() != 10 {
+		t.Fatalf("subsample: %v %v", s.Nrow(), err)
+	}
+	sv := s.Col("v").Float()
+	for i := 1; i < len(sv); i++ {
+		if sv[i] <= sv[i-1] {
+			t.Fatalf("subsample not in original order: %v", sv)
+		}
+	}
+	if all, _ := Subsample(df, 500, 3); all.Nrow() != 100 {
+		t.Error("oversized subsample changed the frame")
+	}
+}
+
+func TestMinMaxScale(t *testing.T) {
+	tr := dataframe.New(series.New([]float64{0, 5, 10}, series.Float, "a"),
+		series.New([]float64{3, 3, 3}, series.Float, "c"),
+		series.New([]float64{1, -1, 1}, series.Float, "y"))
+	te := dataframe.New(series.New([]float64{20}, series.Float, "a"),
+		series.New([]float64{4}, series.Float, "c"),
+		series.New([]float64{1}, series.Float, "y"))
+	a, b, err := MinMaxScale(tr, te, -1, 1, "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Col("a").Float(); got[0] != -1 || got[1] != 0 || got[2] != 1 {
+		t.Errorf("scaled training column %v", got)
+	}
+	if got := b.Col("a").Float()[0]; got != 3 {
+		t.Errorf("test value %v, want 3 (outside the training range)", got)
+	}
+	if got := a.Col("c").Float()[0]; got != 0 {
+		t.Errorf("constant column %v, want the midpoint 0", got)
+	}
+	if got := a.Col("y").Float()[1]; got != -1 {
+		t.Errorf("excluded column changed: %v", got)
+	}
+	a2, b2, err := MinMaxScale(tr, dataframe.DataFrame{}, 0, 1)
+	if err != nil || b2.Nrow() != 0 || a2.Col("y").Float()[1] != 0 {
+		t.Errorf("without test frame: %v %v", b2.Nrow(), err)
+	}
+	if _, _, err := MinMaxScale(tr, te, 1, -1); err == nil {
+		t.Error("empty range accepted")
+	}
+}
+
+func TestTable(t *testing.T) {
+	v := make([]float64, 25)
+	for i := range v {
+		v[i] = float64(i) / 3
+	}
+	v[3] = math.NaN()
+	df := dataframe.New(series.New(v, series.Float, "value"), series.New(make([]string, 25), series.String, "label"))
+	tab := ShowTable(df)
+	s := tab.String()
+	if n := strings.Count(s, "\n"); n != 26 {
+		t.Errorf("%d lines, want 26 (header and every row):\n%s", n, s)
+	}
+	if !strings.Contains(s, "7.667") || !strings.Contains(s, "NaN") {
+		t.Errorf("cells not formatted to 4 digits:\n%s", s)
+	}
+	h := tab.HTML()
+	if strings.Count(h, "<tr>") != 26 || !strings.HasPrefix(h, "<table>") {
+		t.Errorf("HTML rows: %d", strings.Count(h, "<tr>"))
+	}
+	bad := Table{Frame: dataframe.DataFrame{Err: errors.New("boom <x>")}}
+	if !strings.Contains(bad.HTML(), "boom &lt;x&gt;") {
+		t.Errorf("error not escaped: %s", bad.HTML())
+	}
+}
+
+func TestLoadStagedErrors(t *testing.T) {
+	if _, _, err := LoadStaged(t.TempDir(), "usps"); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "CREDLAB_DATA") {
+		t.Errorf("missing data: %v", err)
+	}
+	if _, _, err := LoadStaged(t.TempDir(), "mnist"); err == nil || !strings.Contains(err.Error(), "usps") {
+		t.Errorf("unknown set: %v", err)
+	}
+	if DescribeStaged("a9a") == "" || len(StagedNames()) != 5 {
+		t.Error("descriptions")
+	}
+}
+
+func TestLoadStagedFormats(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "breast_cancer_wisconsin"), 0o755)
+	os.WriteFile(filepath.Join(dir, "breast_cancer_wisconsin", "breast_cancer.csv"),
+		[]byte("3,2,malignant,benign\n1.5,2,0\n3,4.5,1\n5,6,1\n"), 0o644)
+	tr, te, err := LoadStaged(dir, "breast_cancer_wisconsin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Nrow() != 3 || te.Nrow() != 0 || strings.Join(tr.Names(), ",") != "x1,x2,y" {
+		t.Fatalf("frame %v x %v, test %d", tr.Nrow(), tr.Names(), te.Nrow())
+	}
+	if y := tr.Col("y").Float(); y[0] != -1 || y[1] != 1 {
+		t.Errorf("labels %v, want -1 (malignant) and +1", y)
+	}
+	os.MkdirAll(filepath.Join(dir, "usps"), 0o755)
+	for _, name := range []string{"zip.train.gz", "zip.test.gz"} {
+		f, _ := os.Create(filepath.Join(dir, "usps", name))
+		z := gzip.NewWriter(f)
+		z.Write([]byte("3.0000 -1 1 0 \n7.0000 1 -1 -0.5 \n"))
+		z.Close()
+		f.Close()
+	}
+	tr, te, err = LoadStaged(dir, "usps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Ncol() != 4 || te.Nrow() != 2 {
+		t.Fatalf("usps frame %d columns, test %d rows", tr.Ncol(), te.Nrow())
+	}
+	if x := tr.Col("x3").Float(); x[1] != 0.25 || tr.Col("y").Float()[1] != 7 {
+		t.Errorf("pixels not mapped to [0, 1]: %v", x)
+	}
+}
+
+// The staged copies, when present beside the repository.
+func TestLoadStagedShared(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "data")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no staged data beside the repository")
+	}
+	want := map[string][4]int{"usps": {7291, 257, 2007, 257}, "breast_cancer_wisconsin": {569, 31, 0, 0},
+		"coil2000": {5822, 86, 4000, 86}, "cpusmall": {8192, 13, 0, 0}}
+	for name, w := range want {
+		tr, te, err := LoadStaged(dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [4]int{tr.Nrow(), tr.Ncol(), te.Nrow(), te.Ncol()}; got != w {
+			t.Errorf("%s: %v, want %v", name, got, w)
+		}
+	}
+}
