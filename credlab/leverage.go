@@ -145,8 +145,8 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	s := make([]float64, n)
 	err = blocks(func(lo, _ int, phi *mat.Dense) error {
 		pr := mat.DenseCopyOf(phi).RawMatrix() // phi may be a view of x (an identity map): Trsm overwrites it
-		// Rows are independent: solve row ranges on all cores.
-		parallelRows(pr.Rows, func(a, b int) {
+		// Rows are independent: solve fixed-size row ranges on all cores.
+		parallelChunks(pr.Rows, 256, func(a, b int) {
 			sub := blas64.General{Rows: b - a, Cols: pr.Cols, Stride: pr.Stride, Data: pr.Data[a*pr.Stride:]}
 			blas64.Trsm(blas.Right, blas.Trans, 1, t, sub)
 			for i := a; i < b; i++ {
