@@ -15,7 +15,7 @@ import (
 // scores each model on test, as in the NYTRO paper's Table 2. A spec with
 // Method "kols", which has no hold-out or randomness, runs once, with the
 // first seed. It returns one row per fit: "method", "setting" (the spec's
-// index), "seed", "sigma", "m" (0 when unused), "lambda" and "iter" (the
+// index), "seed", "sigma" and "m" (0 when unused), "lambda" and "iter" (the
 // chosen regularization; 0 when unused), "val_rmse" (NaN without
 // hold-out), "test_rmse", "test_error" (the share of sign errors when the
 // test target holds only -1 and +1; NaN otherwise) and "seconds", the
@@ -61,8 +61,18 @@ func Compare(train, test dataframe.DataFrame, specs []Spec, seeds []uint64) (dat
 			method = append(method, m.Spec.Method)
 			setting = append(setting, si)
 			seedCol = append(seedCol, int(seed))
-			sigma = append(sigma, m.Spec.Sigma)
-			mCol = append(mCol, m.Spec.M)
+			sg, mm := m.Spec.Sigma, m.Spec.M
+			if mi, err := lookupMethod(m.Spec.Method); err == nil {
+				if !usesSigma(&m.Spec, mi) {
+					sg = 0
+				}
+				fm := strings.ToLower(m.Spec.FeatureMap)
+				if !mi.usesM && !(mi.feature && (fm == "fourier" || fm == "nystrom")) {
+					mm = 0
+				}
+			}
+			sigma = append(sigma, sg)
+			mCol = append(mCol, mm)
 			lambda = append(lambda, m.Lambda)
 			iter = append(iter, m.Iter)
 			val = append(val, m.ValRMSE)

@@ -378,7 +378,7 @@ func TestCompare(t *testing.T) {
 	if out.Nrow() != 3 {
 		t.Fatalf("%d rows, want KOLS once and NYTRO twice", out.Nrow())
 	}
-	if m := out.Col("m").Float(); m[1] != 40 || m[2] != 40 {
+	if m := out.Col("m").Float(); m[0] != 0 || m[1] != 40 || m[2] != 40 {
 		t.Errorf("m column %v", m)
 	}
 	if e := out.Col("test_error").Float(); !math.IsNaN(e[0]) {

@@ -509,6 +509,8 @@ type Table struct {
 	// Digits is the number of significant digits of float cells (default
 	// 4).
 	Digits int
+	// Title, if set, is shown above the table (an HTML caption).
+	Title string
 }
 
 // ShowTable returns a Table of df with 4 significant digits.
@@ -591,6 +593,10 @@ func (t Table) String() string {
 		}
 		b = append(b, '\n')
 	}
+	if t.Title != "" {
+		b = append(b, t.Title...)
+		b = append(b, '\n')
+	}
 	line(names)
 	for _, r := range rows {
 		line(r)
@@ -605,7 +611,11 @@ func (t Table) HTML() string {
 	}
 	names, rows, right := t.cells()
 	var b strings.Builder
-	b.WriteString("<table>\n<thead><tr>")
+	b.WriteString("<table>\n")
+	if t.Title != "" {
+		b.WriteString("<caption>" + html.EscapeString(t.Title) + "</caption>\n")
+	}
+	b.WriteString("<thead><tr>")
 	for _, h := range names {
 		b.WriteString("<th>" + html.EscapeString(h) + "</th>")
 	}

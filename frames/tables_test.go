@@ -236,6 +236,10 @@ func TestTable(t *testing.T) {
 	if strings.Count(h, "<tr>") != 26 || !strings.HasPrefix(h, "<table>") {
 		t.Errorf("HTML rows: %d", strings.Count(h, "<tr>"))
 	}
+	titled := Table{Frame: df.Subset([]int{0}), Title: "a < b"}
+	if !strings.HasPrefix(titled.String(), "a < b\nvalue") || !strings.Contains(titled.HTML(), "<caption>a &lt; b</caption>") {
+		t.Errorf("title: %q\n%s", titled.String(), titled.HTML())
+	}
 	bad := Table{Frame: dataframe.DataFrame{Err: errors.New("boom <x>")}}
 	if !strings.Contains(bad.HTML(), "boom &lt;x&gt;") {
 		t.Errorf("error not escaped: %s", bad.HTML())
