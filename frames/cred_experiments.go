@@ -74,28 +74,13 @@ func SelectionFigure(pool, chosen dataframe.DataFrame, x, y string, background i
 		return nil, fmt.Errorf("%w (pass the frame Select returned)", err)
 	}
 	n := len(px)
-	if background <= 0 || background > n {
-		background = n
-	}
-	xs, ys := append([]float64(nil), px[:background]...), append([]float64(nil), py[:background]...)
-	pos := map[int]int{}
 	rows := make([]int, len(rowsF))
 	for k, rf := range rowsF {
 		r := int(rf)
 		if r < 0 || r >= n || float64(r) != rf {
 			return nil, fmt.Errorf("frames: chosen row %v is not a row of the pool of %d rows", rf, n)
 		}
-		if r < background {
-			rows[k] = r
-			continue
-		}
-		j, ok := pos[r]
-		if !ok {
-			j = len(xs)
-			pos[r] = j
-			xs, ys = append(xs, px[r]), append(ys, py[r])
-		}
-		rows[k] = j
+		rows[k] = r
 	}
 	if opt.XLabel == "" {
 		opt.XLabel = x
@@ -103,7 +88,7 @@ func SelectionFigure(pool, chosen dataframe.DataFrame, x, y string, background i
 	if opt.YLabel == "" {
 		opt.YLabel = y
 	}
-	return viz.SelectionScatterRows(xs, ys, rows, w, opt)
+	return viz.SelectionScatterPool(px, py, background, rows, w, opt)
 }
 
 // TrialSpec configures CoefficientTrials.
