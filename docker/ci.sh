@@ -68,6 +68,16 @@ export DOCKER_HOST=unix://$tmp/docker.sock DOCKER_CONFIG=$tmp/client DOCKER_BUIL
 docker=/usr/bin/docker # Debian's client, matching Debian's daemon
 containers=()
 
+# The stand-ins are hard links into the caches; their folders may be read-only.
+clean_offline() {
+	local d
+	for d in "$offline/go" "$offline/goproxy"; do
+		[ -e "$d" ] || continue
+		find "$d" -type d -exec chmod u+w {} + 2>/dev/null || true
+		rm -rf "$d"
+	done
+}
+
 # teardown: removes our containers, stops our daemon by its pid, removes the
 # stand-ins and the temp folder. Caches (data root, base tar, modules) stay.
 teardown() {
@@ -84,8 +94,8 @@ teardown() {
 	fi
 	# dockerd leaves its netns bind mount (exec-root/netns/default) behind.
 	awk -v p="$tmp/" 'index($2, p) == 1 {print $2}' /proc/self/mounts | sort -r | xargs -r -n1 umount -l
-	[ -d "$offline/go" ] && find "$offline/go" -type d -exec chmod u+w {} + 2>/dev/null
-	rm -rf "$offline/go" "$offline/goproxy" "$tmp"
+	clean_offline
+	rm -rf "$tmp"
 	set -e
 	return $ok
 }
@@ -149,11 +159,16 @@ fi
 "$docker" image ls "$base"
 
 step "build-context stand-ins (Go toolchain, file module proxy)"
-link() { cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2"; cp -a "$1" "$2"; }; }
+# link SRC DST: hard links when the cache is on the clone's file system, else a copy.
+link() {
+	cp -al "$1" "$2" 2>/dev/null && return 0
+	[ -e "$2" ] && { find "$2" -type d -exec chmod u+w {} +; rm -rf "$2"; }
+	cp -a "$1" "$2"
+}
 modcache=$(go env GOMODCACHE)
 toolchain=$modcache/golang.org/toolchain@v0.0.1-go1.24.13.linux-amd64
 [ -x "$toolchain/bin/go" ] || GOTOOLCHAIN=go1.24.13 go version
-rm -rf "$offline/go" "$offline/goproxy"
+clean_offline
 link "$toolchain" "$offline/go"
 # Every module the image builds: the library's (the pinned proxy, the plugins)
 # and the kernel's (gophernotes). Downloaded and verified by the host's go.
