@@ -4,13 +4,14 @@ package credlab
 //
 //	go test -run '^$' -bench 'LeverageScores' -benchtime 1x ./credlab/
 //
-// runs the exact scores at N = 1000, 2000, 4000 (d = 10, Gaussian kernel)
-// and the streaming random-feature scores at N = 100000 (d = 50, D = 1000),
+// runs the exact scores at N = 1000, 2000, 4000 (d = 10, Gaussian kernel),
+// each next to the kernel matrix and Cholesky alone, and the streaming random-feature scores at N = 100000 (d = 50, D = 1000),
 // next to a plain gonum mat.Dense Mul of the same shape (N x D times D x D)
 // and the feature map alone. The N = 1000000 case (about 8 GB of features
 // if they were held at once; several minutes) runs only when the -bench
 // pattern names it, e.g. -bench 'FeatureLeverageScores/rf/N=1000000', or
-// with CREDLAB_BIG=1.
+// with CREDLAB_BIG=1; so does the exact N = 20000 case (3.2 GB), e.g.
+// -bench 'LeverageScores/.*/N=20000'.
 //
 // GFLOP/s counts 2 flops per multiply-add: exact scores N^2 d (the kernel's
 // Gram product) + N^3/3 (Cholesky) + N^3/3 (triangular inverse); random
@@ -32,6 +33,9 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -91,31 +95,55 @@ func crPeakHeap(b *testing.B, f func()) uint64 {
 	return peak.Load() - base
 }
 
-// crBenchBig reports whether the 1M-row case should run.
-func crBenchBig() bool {
+// crBenchBig reports whether the big case named size (such as "N=1000000")
+// should run: with CREDLAB_BIG=1 or when -test.bench names it.
+func crBenchBig(size string) bool {
 	if os.Getenv("CREDLAB_BIG") == "1" {
 		return true
 	}
 	f := flag.Lookup("test.bench")
-	return f != nil && strings.Contains(f.Value.String(), "1000000")
+	return f != nil && strings.Contains(f.Value.String(), size)
 }
 
+// BenchmarkLeverageScores times the exact scores (kernel matrix, Cholesky,
+// triangular inverse) next to the kernel matrix and Cholesky alone, so that
+// their ratio is the cost of the scores in Cholesky factorizations. N = 20000
+// (3.2 GB) runs only when asked for (crBenchBig).
 func BenchmarkLeverageScores(b *testing.B) {
 	ctx := context.Background()
 	const d = 10
 	k := GaussianKernel{Sigma: 1.5}
-	for _, n := range []int{1000, 2000, 4000} {
+	sizes := []int{1000, 2000, 4000}
+	if crBenchBig("N=20000") {
+		sizes = append(sizes, 20000)
+	}
+	for _, n := range sizes {
+		x, _, _ := SmoothRegression(n, d, crBenchNoise, 1)
+		fn := float64(n)
 		b.Run(fmt.Sprintf("exact/N=%d", n), func(b *testing.B) {
-			x, _, _ := SmoothRegression(n, d, crBenchNoise, 1)
 			b.ReportAllocs()
-			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := LeverageScores(ctx, k, x, crBenchLQ); err != nil {
 					b.Fatal(err)
 				}
 			}
-			fn := float64(n)
 			crBenchGFlops(b, fn*fn*d+2*fn*fn*fn/3)
+		})
+		b.Run(fmt.Sprintf("cholesky/N=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				km, err := KernelMatrix(k, x, x)
+				if err != nil {
+					b.Fatal(err)
+				}
+				raw := km.RawMatrix()
+				for j := 0; j < n; j++ {
+					raw.Data[j*raw.Stride+j] += fn * crBenchLQ
+				}
+				if _, ok := lapack64.Potrf(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower}); !ok {
+					b.Fatal("not positive definite")
+				}
+			}
+			crBenchGFlops(b, fn*fn*d+fn*fn*fn/3)
 		})
 	}
 }
@@ -123,7 +151,7 @@ func BenchmarkLeverageScores(b *testing.B) {
 func BenchmarkFeatureLeverageScores(b *testing.B) {
 	ctx := context.Background()
 	sizes := []int{100000}
-	if crBenchBig() {
+	if crBenchBig("N=1000000") {
 		sizes = append(sizes, 1000000)
 	}
 	rf, err := NewRandomFourier(crBenchD, crBenchFeat, crBenchSigma, 1)

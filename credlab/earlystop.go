@@ -62,27 +62,30 @@ func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStop
 	}
 	fit := &Fit{Method: "EarlyStopping", Rank: s.nt, Model: &Model{Kernel: cfg.Kernel, Centers: s.xt}}
 	fit.Timing.Kernel = s.kernelTime
-	st := &landweber{alpha: make([]float64, s.nt), k: s.k.RawMatrix(), c: gamma / float64(s.nt)}
-	if err := runGD(ctx, st, s.yt, s.yv, s.wt, s.wv, cfg.IterConfig, fit); err != nil {
+	st := &landweber{predictions: newPredictions(s.yt, s.yv, s.wt, s.wv),
+		alpha: make([]float64, s.nt), k: s.k.RawMatrix(), c: gamma / float64(s.nt)}
+	if err := runGD(ctx, st, cfg.IterConfig, fit); err != nil {
 		return nil, err
 	}
 	return fit, nil
 }
 
 type landweber struct {
+	predictions
 	alpha []float64
 	k     blas64.General // [K_tt; K_vt]
 	c     float64        // gamma / n
 }
 
-func (l *landweber) step(r, pv []float64, scale float64) {
+func (l *landweber) step(scale float64) {
+	r := l.residual()
 	c := scale * l.c
 	for i, v := range r {
 		l.alpha[i] -= c * v
 	}
-	blas64.Gemv(blas.NoTrans, -c, l.k, vec(r), 1, vec(pv))
+	blas64.Gemv(blas.NoTrans, -c, l.k, vec(r), 1, vec(l.pv))
 }
 
-func (l *landweber) params() []float64 { return l.alpha }
+func (l *landweber) state() [][]float64 { return [][]float64{l.alpha, l.pv} }
 
 func (l *landweber) coef() []float64 { return append([]float64(nil), l.alpha...) }

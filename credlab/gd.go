@@ -77,14 +77,50 @@ func (c IterConfig) threshold() float64 {
 	return c.Threshold
 }
 
-// gdStepper is one gradient-descent method: step applies one step given the
-// weighted training residual r = W (p - y), updating its coefficients and
-// the stacked predictions pv = [training; validation] in place.
+// gdStepper is one gradient-descent method.
 type gdStepper interface {
-	// step adds scale times the gradient step to the parameters and pv.
-	step(r, pv []float64, scale float64)
-	params() []float64 // the live parameter vector
-	coef() []float64   // model coefficients (a copy)
+	// step adds scale times one gradient step, taken at the current state,
+	// to every state vector.
+	step(scale float64)
+	// state returns the live vectors that are linear in the parameters, the
+	// parameters first; the nu-method extrapolates them all.
+	state() [][]float64
+	// rmse returns the (weighted) training and validation RMSE of the
+	// current state; validation is NaN without a validation set.
+	rmse() (train, val float64)
+	coef() []float64 // model coefficients (a copy)
+}
+
+// predictions are the stacked predictions pv = [training; validation] of
+// a gradient-descent state, which the pv-based steppers update in place.
+type predictions struct {
+	pv, r          []float64
+	yt, yv, wt, wv []float64
+}
+
+func newPredictions(yt, yv, wt, wv []float64) predictions {
+	return predictions{pv: make([]float64, len(yt)+len(yv)), r: make([]float64, len(yt)),
+		yt: yt, yv: yv, wt: wt, wv: wv}
+}
+
+// residual returns r = W (p - y) on the training rows.
+func (p *predictions) residual() []float64 {
+	for i, y := range p.yt {
+		p.r[i] = p.pv[i] - y
+	}
+	for i, w := range p.wt {
+		p.r[i] *= w
+	}
+	return p.r
+}
+
+func (p *predictions) rmse() (train, val float64) {
+	nt := len(p.yt)
+	val = math.NaN()
+	if len(p.yv) > 0 {
+		val = wrmse(p.pv[nt:], p.yv, p.wv)
+	}
+	return wrmse(p.pv[:nt], p.yt, p.wt), val
 }
 
 // nuMethod returns the nu-method's momentum mu_t and step weight omega_t
@@ -101,11 +137,9 @@ func nuMethod(t int) (mu, omega float64) {
 }
 
 // runGD runs the steps, records the path and applies the stopping rule.
-func runGD(ctx context.Context, st gdStepper, yt, yv, wt, wv []float64, cfg IterConfig, fit *Fit) error {
-	nt := len(yt)
-	pv := make([]float64, nt+len(yv))
-	r := make([]float64, nt)
-	r0 := wrmse(pv[:nt], yt, wt)
+func runGD(ctx context.Context, st gdStepper, cfg IterConfig, fit *Fit) error {
+	r0, v0 := st.rmse()
+	validate := !math.IsNaN(v0) // a validation set exists
 	T := cfg.steps()
 	thr := cfg.threshold()
 	keep := map[int]bool{}
@@ -113,49 +147,40 @@ func runGD(ctx context.Context, st gdStepper, yt, yv, wt, wv []float64, cfg Iter
 		keep[k] = true
 	}
 	fit.ValRMSE = math.Inf(1)
-	var prevP, prevPV, curP, curPV []float64 // nu-method state
+	var prev, cur [][]float64 // nu-method state
 	if cfg.Accelerated {
-		np := len(st.params())
-		prevP, curP = make([]float64, np), make([]float64, np)
-		prevPV, curPV = make([]float64, len(pv)), make([]float64, len(pv))
+		for _, v := range st.state() {
+			prev, cur = append(prev, make([]float64, len(v))), append(cur, make([]float64, len(v)))
+		}
 	}
 	t0 := time.Now()
 	for t := 1; t <= T; t++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		for i, y := range yt {
-			r[i] = pv[i] - y
-		}
-		for i, w := range wt {
-			r[i] *= w
-		}
 		if cfg.Accelerated {
 			// x_t = x_{t-1} + mu_t (x_{t-1} - x_{t-2}) + omega_t step(x_{t-1}),
-			// for the parameters and, by linearity, the predictions.
+			// for the parameters and, by linearity, the other state vectors.
 			mu, omega := nuMethod(t)
-			p := st.params()
-			copy(curP, p)
-			copy(curPV, pv)
-			st.step(r, pv, omega)
-			for i := range p {
-				p[i] += mu * (curP[i] - prevP[i])
+			state := st.state()
+			for k, v := range state {
+				copy(cur[k], v)
 			}
-			for i := range pv {
-				pv[i] += mu * (curPV[i] - prevPV[i])
+			st.step(omega)
+			for k, v := range state {
+				for i := range v {
+					v[i] += mu * (cur[k][i] - prev[k][i])
+				}
 			}
-			prevP, curP = curP, prevP
-			prevPV, curPV = curPV, prevPV
+			prev, cur = cur, prev
 		} else {
-			st.step(r, pv, 1)
+			st.step(1)
 		}
-		pt := PathPoint{Iter: t, TrainRMSE: wrmse(pv[:nt], yt, wt), ValRMSE: math.NaN()}
+		pt := PathPoint{Iter: t}
+		pt.TrainRMSE, pt.ValRMSE = st.rmse()
 		if math.IsNaN(pt.TrainRMSE) || math.IsInf(pt.TrainRMSE, 0) || pt.TrainRMSE > 1e3*math.Max(r0, 1e-300) {
 			return fmt.Errorf("credlab: %s diverged at iteration %d (training RMSE %g from %g at the start); use a smaller step size",
 				fit.Method, t, pt.TrainRMSE, r0)
-		}
-		if len(yv) > 0 {
-			pt.ValRMSE = wrmse(pv[nt:], yv, wv)
 		}
 		fit.Path = append(fit.Path, pt)
 		if keep[t] {
@@ -167,7 +192,7 @@ func runGD(ctx context.Context, st gdStepper, yt, yv, wt, wv []float64, cfg Iter
 		if cfg.Progress != nil {
 			cfg.Progress(t, T)
 		}
-		if len(yv) == 0 {
+		if !validate {
 			continue
 		}
 		if pt.ValRMSE < fit.ValRMSE {
@@ -177,7 +202,7 @@ func runGD(ctx context.Context, st gdStepper, yt, yv, wt, wv []float64, cfg Iter
 			break
 		}
 	}
-	if len(yv) == 0 {
+	if !validate {
 		fit.ValRMSE, fit.Iter = math.NaN(), T
 		fit.Model.Coef = st.coef()
 	}

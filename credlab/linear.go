@@ -69,7 +69,8 @@ type LinearGDConfig struct {
 
 // LinearGD runs beta_t = beta_{t-1} - (gamma/n) Phi^T W (Phi beta_{t-1} - y)
 // from beta_0 = 0 with early stopping: the CRED paper's Algorithm 2 (lines
-// 5-9) with any feature map. O(n D) per step, O(n D) memory.
+// 5-9) with any feature map. O(n D) per step, O(n D) memory; in Gram form
+// (when the steps number at least D/8) O(n D^2) once, then O(D^2) per step.
 func LinearGD(ctx context.Context, x *mat.Dense, y []float64, cfg LinearGDConfig) (*Fit, error) {
 	if err := checkXY(x, y); err != nil {
 		return nil, err

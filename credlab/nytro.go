@@ -27,8 +27,11 @@ type NYTROConfig struct {
 // beta_t = (gamma/n) sum_{k<t} (I - gamma A^T A/n)^k A^T y.
 //
 // Memory is O(n m); time O(n m d + m^3) for the factor plus O(n m) per step,
-// so O(n m t + m^3) in all. Validation predictions are updated with the
-// same step, at O(n_v m) each.
+// so O(n m t + m^3) in all, with validation predictions updated in the same
+// step at O(n_v m). When MaxIter (or Iter) is at least m/8 the steps run in
+// Gram form instead: H = A^T A and its validation twin once, O(n m^2) at
+// matrix-multiply speed, then O(m^2) per step for the iterate and both
+// errors, whatever n.
 func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fit, error) {
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
