@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/experiments"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -484,11 +485,11 @@ type bench struct {
 }
 
 func newBench(ctx context.Context, fm credlab.FeatureMap, x, xt *mat.Dense, spec *BenchmarkSpec) (*bench, error) {
-	phi, err := featurize(fm, x)
+	phi, err := experiments.Featurize(ctx, fm, x)
 	if err != nil {
 		return nil, err
 	}
-	phiT, err := featurize(fm, xt)
+	phiT, err := experiments.Featurize(ctx, fm, xt)
 	if err != nil {
 		return nil, err
 	}
@@ -521,26 +522,6 @@ func newBench(ctx context.Context, fm credlab.FeatureMap, x, xt *mat.Dense, spec
 	b.psiT = mat.NewDense(nt, b.r, nil)
 	b.psiT.Mul(phiT, b.m)
 	return b, nil
-}
-
-// featurize applies fm in blocks of rows.
-func featurize(fm credlab.FeatureMap, x *mat.Dense) (*mat.Dense, error) {
-	n, d := x.Dims()
-	const block = 2048
-	var out *mat.Dense
-	for lo := 0; lo < n; lo += block {
-		hi := min(lo+block, n)
-		f, err := fm.Features(x.Slice(lo, hi, 0, d).(*mat.Dense))
-		if err != nil {
-			return nil, err
-		}
-		_, D := f.Dims()
-		if out == nil {
-			out = mat.NewDense(n, D, nil)
-		}
-		out.Slice(lo, hi, 0, D).(*mat.Dense).Copy(f)
-	}
-	return out, nil
 }
 
 // best tracks the least RMSE per (method, n, noise).
@@ -642,7 +623,7 @@ func (st *benchState) run(lab labeling, num uint64) error {
 		if lab.w != nil {
 			w = lab.w[prev:n]
 		}
-		accumulate(b.phi, g, bf, be, lab.idx[prev:n], w, st.f, st.eps)
+		experiments.Accumulate(b.phi, g, bf, be, lab.idx[prev:n], w, st.f, st.eps)
 		if lab.w != nil {
 			for _, lam := range sp.Lambdas {
 				pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*float64(n))
@@ -677,34 +658,6 @@ func (st *benchState) run(lab labeling, num uint64) error {
 		prev = n
 	}
 	return nil
-}
-
-// accumulate adds the rows idx of phi, weighted by w (nil: 1), to G, bf
-// and be.
-func accumulate(phi, g *mat.Dense, bf, be []float64, idx []int, w []float64, f, eps []float64) {
-	if len(idx) == 0 {
-		return
-	}
-	a, _ := credlab.GatherRows(phi, idx)
-	yf, ye := make([]float64, len(idx)), make([]float64, len(idx))
-	for i, j := range idx {
-		yf[i], ye[i] = f[j], eps[j]
-	}
-	if w != nil {
-		ar := a.RawMatrix()
-		for i := range idx {
-			s := math.Sqrt(w[i])
-			row := ar.Data[i*ar.Stride : i*ar.Stride+ar.Cols]
-			for j := range row {
-				row[j] *= s
-			}
-			yf[i] *= s
-			ye[i] *= s
-		}
-	}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, a.RawMatrix(), a.RawMatrix(), 1, g.RawMatrix())
-	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), vec(yf), 1, vec(bf))
-	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), vec(ye), 1, vec(be))
 }
 
 func vec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
@@ -797,7 +750,7 @@ func (st *benchState) ktr3(lab labeling, n int, num uint64) {
 	}
 	g := mat.NewDense(b.D, b.D, nil)
 	bf, be := make([]float64, b.D), make([]float64, b.D)
-	accumulate(b.phi, g, bf, be, lab.idx[:k], nil, st.f, st.eps)
+	experiments.Accumulate(b.phi, g, bf, be, lab.idx[:k], nil, st.f, st.eps)
 	for _, lam := range sp.Lambdas {
 		pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*float64(n))
 		if !ok {

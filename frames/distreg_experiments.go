@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/experiments"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
-	"gonum.org/v1/gonum/mat"
 )
 
 // This file holds the supervised entropy-learning benchmark of Szabó,
@@ -19,52 +18,6 @@ import (
 // Regression", JMLR 2016), the synthetic task Mücke ("Stochastic Gradient
 // Descent Meets Distribution Regression", AISTATS 2021) builds on, as
 // frame-level building blocks for notebooks.
-
-// entropyProblem is one draw of the task: the 2 x 2 matrix A.
-type entropyProblem struct{ a [4]float64 }
-
-func newEntropyProblem(seed uint64) entropyProblem {
-	rng := rand.New(rand.NewPCG(seed, 0x656e74))
-	var p entropyProblem
-	for i := range p.a {
-		p.a[i] = rng.Float64()
-	}
-	return p
-}
-
-// rotated returns L = R(angle) A (row-major 2 x 2).
-func (p entropyProblem) rotated(angle float64) [4]float64 {
-	c, s := math.Cos(angle), math.Sin(angle)
-	return [4]float64{c*p.a[0] - s*p.a[2], c*p.a[1] - s*p.a[3], s*p.a[0] + c*p.a[2], s*p.a[1] + c*p.a[3]}
-}
-
-// entropy is the label: the differential entropy of the first coordinate
-// of N(0, L L^T), 1/2 ln(2 pi e M_11).
-func (p entropyProblem) entropy(angle float64) float64 {
-	l := p.rotated(angle)
-	return 0.5 * math.Log(2*math.Pi*math.E*(l[0]*l[0]+l[1]*l[1]))
-}
-
-// bags draws n bags of N points each; bag j comes from its own stream
-// (seed, j), so the bags of a smaller n or N are prefixes of a larger one's.
-func (p entropyProblem) bags(n, N int, seed uint64) (*credlab.Bags, []float64) {
-	b := &credlab.Bags{Y: make([]float64, n)}
-	angles := make([]float64, n)
-	for j := 0; j < n; j++ {
-		rng := rand.New(rand.NewPCG(seed, uint64(j)))
-		a := math.Pi * rng.Float64()
-		l := p.rotated(a)
-		x := mat.NewDense(N, 2, nil)
-		for i := 0; i < N; i++ {
-			z0, z1 := rng.NormFloat64(), rng.NormFloat64()
-			x.Set(i, 0, l[0]*z0+l[1]*z1)
-			x.Set(i, 1, l[2]*z0+l[3]*z1)
-		}
-		b.X = append(b.X, x)
-		b.Y[j], angles[j] = p.entropy(a), a
-	}
-	return b, angles
-}
 
 // EntropyBags returns bags of the supervised entropy-learning task as a
 // frame, one row per point: "bag" (0 ... bags-1), "x1", "x2", "y" (the
@@ -77,7 +30,7 @@ func EntropyBags(bags, points int, problem, seed uint64) (dataframe.DataFrame, e
 	if bags <= 0 || points <= 0 {
 		return dataframe.DataFrame{}, fmt.Errorf("frames: EntropyBags needs positive bags and points (got %d and %d)", bags, points)
 	}
-	b, angles := newEntropyProblem(problem).bags(bags, points, seed)
+	b, angles := experiments.NewEntropyProblem(problem).Bags(bags, points, seed)
 	rows := bags * points
 	id := make([]int, 0, rows)
 	x1, x2 := make([]float64, 0, rows), make([]float64, 0, rows)
@@ -179,17 +132,14 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 	var rmse, lambda, secs []float64
 	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: spec.Sigma}}
 	for rep := 0; rep < spec.Reps; rep++ {
-		prob := newEntropyProblem(spec.Seed + uint64(rep))
+		prob := experiments.NewEntropyProblem(spec.Seed + uint64(rep))
 		seed := 1000*(spec.Seed+uint64(rep)) + 1
 		for _, N := range spec.Points {
-			test, _ := prob.bags(spec.Test, N, seed+1)
+			test, _ := prob.Bags(spec.Test, N, seed+1)
 			for _, n := range spec.Bags {
-				train, _ := prob.bags(2*n, N, seed)
+				train, _ := prob.Bags(2*n, N, seed)
 				if spec.Noise > 0 {
-					rng := rand.New(rand.NewPCG(seed+3, 0x6e6f6973))
-					for j := range train.Y {
-						train.Y[j] += spec.Noise * rng.NormFloat64()
-					}
+					experiments.AddLabelNoise(train.Y, spec.Noise, seed+3)
 				}
 				h := credlab.Holdout{Fraction: 0.5, Seed: seed}
 				for _, m := range spec.Methods {

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/experiments"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -25,24 +26,11 @@ func PassGrid(max, k int) []int {
 	if max < 1 || k < 1 {
 		return nil
 	}
-	var out []int
-	for i := 0; i < k; i++ {
-		v := int(math.Round(math.Pow(float64(max), float64(i)/float64(maxInt(k-1, 1)))))
-		if len(out) == 0 || v > out[len(out)-1] {
-			out = append(out, v)
-		}
-	}
+	out := experiments.PassGrid(max, k)
 	if out[len(out)-1] != max {
 		out = append(out, max)
 	}
 	return out
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // DecompositionSpec configures SGMErrorDecomposition; zero fields take the
@@ -110,14 +98,7 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 	}
 	ctx := context.Background()
 	k := credlab.GaussianKernel{Sigma: spec.Sigma}
-	target := func(x float64) float64 { return math.Abs(x-0.5) - 0.5 }
-	rng := rand.New(rand.NewPCG(spec.Seed, 0x706f70))
-	xp := mat.NewDense(spec.Population, 1, nil)
-	fp := make([]float64, spec.Population)
-	for i := range fp {
-		xp.Set(i, 0, rng.Float64())
-		fp[i] = target(xp.At(i, 0))
-	}
+	xp, fp := experiments.SGMPoints(spec.Population, spec.Seed, 0x706f70)
 	pop, err := credlab.NewSGMPopulation(k, xp, fp)
 	if err != nil {
 		return none, err
@@ -130,18 +111,12 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 		if err != nil {
 			return none, err
 		}
-		b := sgmBatchOf(p, spec.M)
-		nominal, iters := passIters(passes, spec.M, b)
+		b := experiments.BatchOf(p, spec.M)
+		nominal, iters := experiments.PassIters(passes, spec.M, b)
 		sum := make([][5]float64, len(iters))
 		var dec *credlab.SGMDecomposition
 		for t := 0; t < spec.Trials; t++ {
-			srng := rand.New(rand.NewPCG(spec.Seed+uint64(t), 0x6669673161))
-			x := mat.NewDense(spec.M, 1, nil)
-			y := make([]float64, spec.M)
-			for i := range y {
-				x.Set(i, 0, srng.Float64())
-				y[i] = target(x.At(i, 0)) + spec.Noise*srng.NormFloat64()
-			}
+			x, y := experiments.SGMSample(spec.M, spec.Noise, spec.Seed+uint64(t))
 			dec, err = pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
 				SGM: credlab.SGMConfig{Preset: p, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(t)}, Iters: iters})
 			if err != nil {
@@ -173,30 +148,6 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 		series.New(total, series.Float, "total"), series.New(bias, series.Float, "bias"),
 		series.New(svar, series.Float, "sample_var"), series.New(cvar, series.Float, "comp_var"),
 		series.New(btot, series.Float, "batch_total")), nil
-}
-
-func sgmBatchOf(p credlab.SGMPreset, m int) int {
-	switch p {
-	case credlab.SGMSimple:
-		return 1
-	case credlab.SGMBatch:
-		return m
-	}
-	return int(math.Ceil(math.Sqrt(float64(m))))
-}
-
-// passIters returns, for increasing numbers of passes over m rows with
-// mini-batches of b, the iteration that completes each, ceil(p m / b),
-// dropping a pass count whose iteration repeats the previous one.
-func passIters(passes []int, m, b int) (nominal, iters []int) {
-	for _, p := range passes {
-		it := int(math.Ceil(float64(p) * float64(m) / float64(b)))
-		if len(iters) == 0 || it > iters[len(iters)-1] {
-			nominal = append(nominal, p)
-			iters = append(iters, it)
-		}
-	}
-	return nominal, iters
 }
 
 // DecompositionOf returns the rows of an SGMErrorDecomposition frame for
@@ -321,8 +272,8 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 	var eta, ps, sig, trErr, teErr []float64
 	for s := 0; s < spec.Splits; s++ {
 		perm := rand.New(rand.NewPCG(spec.Seed+uint64(s), 0x6263)).Perm(n)
-		xt, yt := rowsOf2(p.x, y, perm[nt:])
-		xs, ys := rowsOf2(p.x, y, perm[:nt])
+		xt, yt := experiments.Rows(p.x, y, perm[nt:])
+		xs, ys := experiments.Rows(p.x, y, perm[:nt])
 		standardizeWith(xt, xs)
 		sigma := spec.Sigma
 		if sigma == 0 {
@@ -343,8 +294,8 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 			if err != nil {
 				return none, err
 			}
-			b := sgmBatchOf(pr, m)
-			nominal, iters := passIters(passes, m, b)
+			b := experiments.BatchOf(pr, m)
+			nominal, iters := experiments.PassIters(passes, m, b)
 			fit, err := credlab.SGM(ctx, xt, yt, credlab.SGMConfig{Kernel: k, Preset: pr,
 				Iter: iters[len(iters)-1], Keep: iters, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(s)})
 			if err != nil {
@@ -358,8 +309,8 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 				split = append(split, s)
 				ps = append(ps, float64(nominal[i]))
 				sig = append(sig, sigma)
-				trErr = append(trErr, classError(kt, a, yt))
-				teErr = append(teErr, classError(ks, a, ys))
+				trErr = append(trErr, experiments.ClassError(kt, a, yt))
+				teErr = append(teErr, experiments.ClassError(ks, a, ys))
 			}
 		}
 	}
@@ -369,19 +320,10 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 		series.New(trErr, series.Float, "train_error"), series.New(teErr, series.Float, "test_error")), nil
 }
 
-func rowsOf2(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64) {
-	_, d := x.Dims()
-	xo := mat.NewDense(len(idx), d, nil)
-	yo := make([]float64, len(idx))
-	for i, r := range idx {
-		xo.SetRow(i, x.RawRowView(r))
-		yo[i] = y[r]
-	}
-	return xo, yo
-}
-
 // standardizeWith scales the columns of xt and xs by xt's mean and
-// standard deviation (a constant column is only centred).
+// standard deviation (a constant column is only centred). It sums, then
+// divides by n; internal/repro's sgmrStandardize divides term by term,
+// which rounds differently, so the two stay apart.
 func standardizeWith(xt, xs *mat.Dense) {
 	n, d := xt.Dims()
 	ns, _ := xs.Dims()
@@ -406,16 +348,4 @@ func standardizeWith(xt, xs *mat.Dense) {
 			xs.Set(i, j, (xs.At(i, j)-m)/s)
 		}
 	}
-}
-
-// classError returns the share of rows where sign(K alpha) differs from y.
-func classError(k *mat.Dense, alpha, y []float64) float64 {
-	p := mulVec(k, alpha)
-	bad := 0
-	for i, v := range y {
-		if (p[i] >= 0) != (v > 0) {
-			bad++
-		}
-	}
-	return float64(bad) / float64(len(y))
 }

@@ -567,7 +567,7 @@ func (t Table) String() string {
 	for j, h := range names {
 		width[j] = len([]rune(h))
 		for _, r := range rows {
-			width[j] = maxInt(width[j], len([]rune(r[j])))
+			width[j] = max(width[j], len([]rune(r[j])))
 		}
 	}
 	var b []byte

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -44,10 +45,7 @@ func CRED(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) 
 		}
 		return []*credImageSet{fm, us}, nil
 	}
-	cfg.Command = "go run ./cmd/credlab reproduce cred -data " + dataDir + " -out " + outDir
-	if quick {
-		cfg.Command += " -quick"
-	}
+	cfg.Command = command("go run ./cmd/credlab", quick, "cred", "-data", dataDir, "-out", outDir)
 	return runCRED(ctx, outDir, cfg, w)
 }
 
@@ -219,7 +217,7 @@ func credRunToy(ctx context.Context, outDir string, c credToyConfig, w io.Writer
 	cw := csv.NewWriter(f1)
 	cw.Write([]string{"set", "x1", "x2", "weight"})
 	for i := 0; i < min(c.PoolShown, c.Pool); i++ {
-		cw.Write([]string{"pool", credFmtF(pool.At(i, 0)), credFmtF(pool.At(i, 1)), ""})
+		cw.Write([]string{"pool", fmtF(pool.At(i, 0)), fmtF(pool.At(i, 1)), ""})
 	}
 	for _, v := range c.variants()[:2] {
 		sel, err := v.selector().Select(ctx, pool, c.Shown, c.Seed+100)
@@ -227,7 +225,7 @@ func credRunToy(ctx context.Context, outDir string, c credToyConfig, w io.Writer
 			return nil, err
 		}
 		for i, j := range sel.Index {
-			cw.Write([]string{strings.ToLower(v.Name), credFmtF(pool.At(j, 0)), credFmtF(pool.At(j, 1)), credFmtF(sel.Weight[i])})
+			cw.Write([]string{strings.ToLower(v.Name), fmtF(pool.At(j, 0)), fmtF(pool.At(j, 1)), fmtF(sel.Weight[i])})
 		}
 	}
 	cw.Flush()
@@ -275,10 +273,10 @@ func credRunToy(ctx context.Context, outDir string, c credToyConfig, w io.Writer
 				res[i].First = st
 				lq := ""
 				if !v.Uniform {
-					lq = credFmtF(v.LambdaQ)
+					lq = fmtF(v.LambdaQ)
 				}
 				for t := range b1 {
-					cw2.Write([]string{strings.ToLower(v.Name), lq, strconv.FormatBool(v.Weighted), strconv.Itoa(t), credFmtF(b1[t]), credFmtF(b2[t])})
+					cw2.Write([]string{strings.ToLower(v.Name), lq, strconv.FormatBool(v.Weighted), strconv.Itoa(t), fmtF(b1[t]), fmtF(b2[t])})
 				}
 			}
 		}
@@ -382,11 +380,11 @@ func credRunFig3(ctx context.Context, sets []*credImageSet, c credFig3Config, w 
 			fm   credlab.FeatureMap
 		}{{"linear", credlab.RawFeatures{Bias: true}}, {"nonlinear", net}} {
 			t0 := time.Now()
-			phi, err := credFeaturize(ctx, task.fm, pool)
+			phi, err := experiments.Featurize(ctx, task.fm, pool)
 			if err != nil {
 				return nil, nil, err
 			}
-			phiT, err := credFeaturize(ctx, task.fm, test)
+			phiT, err := experiments.Featurize(ctx, task.fm, test)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -415,28 +413,6 @@ func credSubsampleRows(x *mat.Dense, m int, seed uint64) *mat.Dense {
 	sort.Ints(idx)
 	out, _ := credlab.GatherRows(x, idx)
 	return out
-}
-
-// credFeaturize applies fm in blocks of rows, bounding the intermediate memory.
-func credFeaturize(ctx context.Context, fm credlab.FeatureMap, x *mat.Dense) (*mat.Dense, error) {
-	n, d := x.Dims()
-	const block = 2048
-	var out *mat.Dense
-	for lo := 0; lo < n; lo += block {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		hi := min(lo+block, n)
-		f, err := fm.Features(x.Slice(lo, hi, 0, d).(*mat.Dense))
-		if err != nil {
-			return nil, err
-		}
-		if out == nil {
-			out = mat.NewDense(n, f.RawMatrix().Cols, nil)
-		}
-		out.Slice(lo, hi, 0, f.RawMatrix().Cols).(*mat.Dense).Copy(f)
-	}
-	return out, nil
 }
 
 // credLabeling is one labeled set: pool rows in draw order (prefixes give the
@@ -735,7 +711,7 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 		gPrev.Copy(g)
 		copy(bfPrev, bf)
 		copy(bePrev, be)
-		t.accumulate(g, bf, be, lab.Idx[prev:n], credWOrNil(lab.W, prev, n), st.f, st.eps)
+		experiments.Accumulate(t.phi, g, bf, be, lab.Idx[prev:n], credWOrNil(lab.W, prev, n), st.f, st.eps)
 		if cred {
 			st.ridge(g, bf, be, n, func(li int, lam float64, rmse []float64) {
 				for si, e := range rmse {
@@ -788,34 +764,6 @@ func credWOrNil(w []float64, lo, hi int) []float64 {
 		return nil
 	}
 	return w[lo:hi]
-}
-
-// accumulate adds rows idx (weighted by w) to G, b_f = A^T W f and
-// b_e = A^T W eps.
-func (t *credFig3Task) accumulate(g *mat.Dense, bf, be []float64, idx []int, w []float64, f, eps []float64) {
-	if len(idx) == 0 {
-		return
-	}
-	a, _ := credlab.GatherRows(t.phi, idx)
-	yf, ye := make([]float64, len(idx)), make([]float64, len(idx))
-	for i, j := range idx {
-		yf[i], ye[i] = f[j], eps[j]
-	}
-	if w != nil {
-		ar := a.RawMatrix()
-		for i := range idx {
-			s := math.Sqrt(w[i])
-			row := ar.Data[i*ar.Stride : i*ar.Stride+ar.Cols]
-			for j := range row {
-				row[j] *= s
-			}
-			yf[i] *= s
-			ye[i] *= s
-		}
-	}
-	blas64.Gemm(blas.Trans, blas.NoTrans, 1, a.RawMatrix(), a.RawMatrix(), 1, g.RawMatrix())
-	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), credVec(yf), 1, credVec(bf))
-	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), credVec(ye), 1, credVec(be))
 }
 
 // credSolve2 returns (G + shift I)^-1 [b1 b2] by Cholesky, false when G + shift
@@ -920,9 +868,9 @@ func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev 
 		g.Copy(gPrev)
 		copy(bf, bfPrev)
 		copy(be, bePrev)
-		t.accumulate(g, bf, be, idx[prev:k], nil, st.f, st.eps)
+		experiments.Accumulate(t.phi, g, bf, be, idx[prev:k], nil, st.f, st.eps)
 	} else {
-		t.accumulate(g, bf, be, idx[:k], nil, st.f, st.eps)
+		experiments.Accumulate(t.phi, g, bf, be, idx[:k], nil, st.f, st.eps)
 	}
 	work := mat.NewDense(t.D, t.D, nil)
 	pf, pe := make([]float64, t.nt), make([]float64, t.nt)
@@ -1088,22 +1036,12 @@ func (st *credFitState) checkSSSR(ctx context.Context, lab credLabeling, n, sdim
 // Output.
 
 func credWriteFig3CSV(path string, rows []credFig3Row) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	cw := csv.NewWriter(f)
-	cw.Write([]string{"dataset", "task", "n", "noise_var", "method", "rep", "test_rmse", "labeling", "lambda_q_rel", "lambda_rel", "s_or_k"})
+	recs := [][]string{{"dataset", "task", "n", "noise_var", "method", "rep", "test_rmse", "labeling", "lambda_q_rel", "lambda_rel", "s_or_k"}}
 	for _, r := range rows {
-		cw.Write([]string{r.Dataset, r.Task, strconv.Itoa(r.N), credFmtF(r.Noise), r.Method, strconv.Itoa(r.Rep), credFmtF(r.RMSE),
-			strconv.Itoa(r.Labeling), credFmtF(r.LambdaQ), credFmtF(r.Lambda), strconv.Itoa(r.S)})
+		recs = append(recs, []string{r.Dataset, r.Task, strconv.Itoa(r.N), fmtF(r.Noise), r.Method, strconv.Itoa(r.Rep), fmtF(r.RMSE),
+			strconv.Itoa(r.Labeling), fmtF(r.LambdaQ), fmtF(r.Lambda), strconv.Itoa(r.S)})
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return f.Close()
+	return writeCSV(path, recs)
 }
 
 // credMedianRMSE returns the median over repetitions for each setting.
@@ -1283,13 +1221,6 @@ func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]floa
 
 // ---------------------------------------------------------------------------
 // Small helpers.
-
-func credFmtF(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', 8, 64)
-}
 
 func credVec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
 

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/binary"
-	"encoding/csv"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -56,20 +55,6 @@ func credTinyConfig() credConfig {
 	return c
 }
 
-func credReadCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
 func TestCREDTinyRun(t *testing.T) {
 	ctx := context.Background()
 	cfg := credTinyConfig()
@@ -78,15 +63,15 @@ func TestCREDTinyRun(t *testing.T) {
 	if err := runCRED(ctx, out, cfg, &log); err != nil {
 		t.Fatal(err)
 	}
-	f1 := credReadCSV(t, filepath.Join(out, "fig1_points.csv"))
+	f1 := readCSV(t, filepath.Join(out, "fig1_points.csv"))
 	if len(f1) != 1+50+2*20 {
 		t.Fatalf("fig1_points.csv has %d rows, want %d", len(f1), 1+50+40)
 	}
-	f2 := credReadCSV(t, filepath.Join(out, "fig2_coefficients.csv"))
+	f2 := readCSV(t, filepath.Join(out, "fig2_coefficients.csv"))
 	if nv := len(cfg.Toy.variants()); len(f2) != 1+nv*40 {
 		t.Fatalf("fig2_coefficients.csv has %d rows, want %d", len(f2), 1+nv*40)
 	}
-	f3 := credReadCSV(t, filepath.Join(out, "fig3.csv"))
+	f3 := readCSV(t, filepath.Join(out, "fig3.csv"))
 	want := 1 + 2*2*len(credFig3Methods)*2*2*2
 	if len(f3) != want {
 		t.Fatalf("fig3.csv has %d rows, want %d", len(f3), want)
@@ -109,15 +94,8 @@ func TestCREDTinyRun(t *testing.T) {
 			}
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(out, "reproductions-cred.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"Figures 1 and 2", "Figure 3", "synthA, linear task", "synthB, nonlinear task", "KRR/CRED", "quick"} {
-		if !strings.Contains(string(md), s) {
-			t.Fatalf("markdown lacks %q", s)
-		}
-	}
+	checkReport(t, filepath.Join(out, "reproductions-cred.md"),
+		"Figures 1 and 2", "Figure 3", "synthA, linear task", "synthB, nonlinear task", "KRR/CRED", "quick")
 	if !strings.Contains(log.String(), "repetition 2/2") {
 		t.Fatalf("progress log: %s", log.String())
 	}

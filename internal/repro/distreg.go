@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -35,10 +35,7 @@ import (
 // synthetic). quick shrinks the sizes to about a minute.
 func DistReg(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	cfg := drrDefaults(quick)
-	cfg.Command = "go run ./cmd/credlab reproduce distreg -out " + outDir
-	if quick {
-		cfg.Command += " -quick"
-	}
+	cfg.Command = command("go run ./cmd/credlab", quick, "distreg", "-out", outDir)
 	return drrRun(ctx, outDir, cfg, w)
 }
 
@@ -90,71 +87,19 @@ func (s drrSeries) String() string {
 	return fmt.Sprintf("n = %d", s.NT)
 }
 
-// drrProblem is one draw of the entropy task: the matrix A.
-type drrProblem struct{ a [4]float64 }
-
-func drrNewProblem(seed uint64) drrProblem {
-	rng := rand.New(rand.NewPCG(seed, 0x656e74))
-	var p drrProblem
-	for i := range p.a {
-		p.a[i] = rng.Float64()
-	}
-	return p
-}
-
-// rotated returns L = R(angle) A (row-major 2 x 2).
-func (p drrProblem) rotated(angle float64) [4]float64 {
-	c, s := math.Cos(angle), math.Sin(angle)
-	return [4]float64{c*p.a[0] - s*p.a[2], c*p.a[1] - s*p.a[3], s*p.a[0] + c*p.a[2], s*p.a[1] + c*p.a[3]}
-}
-
-// cov returns M = L L^T for the angle.
-func (p drrProblem) cov(angle float64) (m11, m12, m22 float64) {
-	l := p.rotated(angle)
-	return l[0]*l[0] + l[1]*l[1], l[0]*l[2] + l[1]*l[3], l[2]*l[2] + l[3]*l[3]
-}
-
-// entropy is the label: the differential entropy of the first coordinate.
-func (p drrProblem) entropy(angle float64) float64 {
-	m11, _, _ := p.cov(angle)
-	return 0.5 * math.Log(2*math.Pi*math.E*m11)
-}
-
-// bags draws n bags of N points each and returns them with their angles.
-// Bag j comes from its own stream (seed, j): its angle, then its points,
-// so that the bags of a smaller n or N are prefixes of those of a larger.
-func (p drrProblem) bags(n, N int, seed uint64) (*credlab.Bags, []float64) {
-	b := &credlab.Bags{Y: make([]float64, n)}
-	angles := make([]float64, n)
-	for j := 0; j < n; j++ {
-		rng := rand.New(rand.NewPCG(seed, uint64(j)))
-		a := math.Pi * rng.Float64()
-		l := p.rotated(a)
-		x := mat.NewDense(N, 2, nil)
-		for i := 0; i < N; i++ {
-			z0, z1 := rng.NormFloat64(), rng.NormFloat64()
-			x.Set(i, 0, l[0]*z0+l[1]*z1)
-			x.Set(i, 1, l[2]*z0+l[3]*z1)
-		}
-		b.X = append(b.X, x)
-		b.Y[j], angles[j] = p.entropy(a), a
-	}
-	return b, angles
-}
-
 // drrPopKernel is the linear outer kernel on the exact population
 // embeddings of the Gaussian inner kernel, as a function of the angles:
 // <mu_P, mu_Q> = E exp(-||x - x'||^2 / (2 s^2)) = det(I + (M_P + M_Q)/s^2)^-1/2
 // for x ~ P = N(0, M_P), x' ~ Q = N(0, M_Q). KRLS with it is two-stage KRR
 // with N = infinity.
 type drrPopKernel struct {
-	p drrProblem
+	p experiments.EntropyProblem
 	s float64
 }
 
 func (k drrPopKernel) Eval(a, b []float64) float64 {
-	p11, p12, p22 := k.p.cov(a[0])
-	q11, q12, q22 := k.p.cov(b[0])
+	p11, p12, p22 := k.p.Cov(a[0])
+	q11, q12, q22 := k.p.Cov(b[0])
 	s2 := k.s * k.s
 	m11, m12, m22 := 1+(p11+q11)/s2, (p12+q12)/s2, 1+(p22+q22)/s2
 	return 1 / math.Sqrt(m11*m22-m12*m12)
@@ -182,7 +127,7 @@ func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) erro
 	fmt.Fprintf(w, "distribution regression reproduction (supervised entropy learning), quick=%v\n", cfg.Quick)
 	var vsN, vsn []drrResult
 	for rep := 0; rep < cfg.Reps; rep++ {
-		prob := drrNewProblem(uint64(rep))
+		prob := experiments.NewEntropyProblem(uint64(rep))
 		for _, se := range cfg.Series {
 			for _, N := range cfg.Ns {
 				rs, err := drrFitAll(ctx, cfg, prob, "N", N, se.NT, se.Noise, rep, N == cfg.Ns[len(cfg.Ns)-1])
@@ -225,17 +170,14 @@ func drrLog(w io.Writer, rs []drrResult) {
 // drrFitAll fits both methods on nt training and nt validation bags of
 // size N (a seeded hold-out half of 2 nt bags), and, if pop is set, KRR on
 // the population embeddings of the same bags.
-func drrFitAll(ctx context.Context, cfg drrConfig, prob drrProblem, exp string, N, nt int, noise float64, rep int, pop bool) ([]drrResult, error) {
+func drrFitAll(ctx context.Context, cfg drrConfig, prob experiments.EntropyProblem, exp string, N, nt int, noise float64, rep int, pop bool) ([]drrResult, error) {
 	nAll := 2 * nt
 	seed := 1000 * uint64(rep)
-	train, angles := prob.bags(nAll, N, seed+1)
+	train, angles := prob.Bags(nAll, N, seed+1)
 	if noise > 0 {
-		rng := rand.New(rand.NewPCG(seed+3, 0x6e6f6973))
-		for j := range train.Y {
-			train.Y[j] += noise * rng.NormFloat64()
-		}
+		experiments.AddLabelNoise(train.Y, noise, seed+3)
 	}
-	test, testAngles := prob.bags(cfg.Test, N, seed+2)
+	test, testAngles := prob.Bags(cfg.Test, N, seed+2)
 	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: cfg.InnerSigma}}
 	h := credlab.Holdout{Fraction: 0.5, Seed: seed}
 	var out []drrResult
@@ -289,7 +231,7 @@ func drrWriteCSV(path string, rs []drrResult) error {
 		rows = append(rows, []string{r.Method, strconv.Itoa(r.N), strconv.Itoa(r.NT), sgmrF(r.Noise), strconv.Itoa(r.Rep),
 			sgmrF(r.RMSE), r.Param, strconv.FormatFloat(r.Time.Seconds(), 'f', 3, 64)})
 	}
-	return sgmrWriteCSV(path, rows)
+	return writeCSV(path, rows)
 }
 
 // drrStats returns the mean and standard deviation of the RMSE and the

@@ -5,15 +5,15 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/credlab/credlab/internal/experiments"
 )
 
 func TestDistRegDataGenerator(t *testing.T) {
-	p := drrNewProblem(3)
-	b, angles := p.bags(40, 400, 7)
+	p := experiments.NewEntropyProblem(3)
+	b, angles := p.Bags(40, 400, 7)
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestDistRegDataGenerator(t *testing.T) {
 	// label is the Gaussian entropy of that variance.
 	worst := 0.0
 	for j, x := range b.X {
-		m11, _, _ := p.cov(angles[j])
+		m11, _, _ := p.Cov(angles[j])
 		s := 0.0
 		for i := 0; i < 400; i++ {
 			s += x.At(i, 0) * x.At(i, 0) / 400
@@ -38,7 +38,7 @@ func TestDistRegDataGenerator(t *testing.T) {
 		t.Errorf("sample variance off by %.0f%% from M_11", 100*worst)
 	}
 	// Bags of a smaller N are prefixes of those of a larger N.
-	small, _ := p.bags(5, 10, 7)
+	small, _ := p.Bags(5, 10, 7)
 	for j := range small.X {
 		for i := 0; i < 10; i++ {
 			if small.X[j].At(i, 1) != b.X[j].At(i, 1) {
@@ -49,7 +49,7 @@ func TestDistRegDataGenerator(t *testing.T) {
 	// The population kernel is E exp(-||x-x'||^2/(2 s^2)) by Monte Carlo.
 	k := drrPopKernel{p, 0.7}
 	rng := rand.New(rand.NewPCG(1, 1))
-	la, lb := p.rotated(0.3), p.rotated(2.1)
+	la, lb := p.Rotated(0.3), p.Rotated(2.1)
 	mc := 0.0
 	const n = 200000
 	for i := 0; i < n; i++ {
@@ -71,22 +71,14 @@ func TestDistRegReproductionSmall(t *testing.T) {
 	if err := drrRun(context.Background(), out, cfg, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	rows := sgmrReadCSV(t, filepath.Join(out, "distreg_vs_N.csv"))
+	rows := readCSV(t, filepath.Join(out, "distreg_vs_N.csv"))
 	// Two methods per N and n, plus the population reference once per n.
 	if len(rows) != 1+2*(2*3+1) {
 		t.Fatalf("vs-N CSV has %d rows", len(rows))
 	}
-	rows = sgmrReadCSV(t, filepath.Join(out, "distreg_vs_n.csv"))
+	rows = readCSV(t, filepath.Join(out, "distreg_vs_n.csv"))
 	if len(rows) != 1+3*2 {
 		t.Fatalf("vs-n CSV has %d rows", len(rows))
 	}
-	md, err := os.ReadFile(filepath.Join(out, "reproductions-distreg.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"MISR", "TailSGD", "TwoStageKRR", "against the bag size N", "entropy of the first coordinate"} {
-		if !strings.Contains(string(md), s) {
-			t.Errorf("report lacks %q", s)
-		}
-	}
+	checkReport(t, filepath.Join(out, "reproductions-distreg.md"), "MISR", "TailSGD", "TwoStageKRR", "against the bag size N", "entropy of the first coordinate")
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/internal/datasets"
+	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,10 +59,7 @@ import (
 func NYTRO(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	start := time.Now()
 	cfg := nytDefaults(quick)
-	cfg.command = "credlab reproduce nytro -data " + dataDir + " -out " + outDir
-	if quick {
-		cfg.command += " -quick"
-	}
+	cfg.command = command("credlab", quick, "nytro", "-data", dataDir, "-out", outDir)
 	fmt.Fprintf(w, "NYTRO reproduction (%s mode), data in %s\n", cfg.mode(), dataDir)
 	cases, err := nytLoadTable2(dataDir, cfg)
 	if err != nil {
@@ -259,18 +257,7 @@ func nytMinMax(lo, hi float64, ref *mat.Dense, others ...*mat.Dense) {
 // seed.
 func nytSubsample(x *mat.Dense, y []float64, k int, seed uint64) (*mat.Dense, []float64) {
 	perm := rand.New(rand.NewPCG(seed, 0x6e7974726f)).Perm(len(y))[:k]
-	return nytRows(x, y, perm)
-}
-
-func nytRows(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64) {
-	_, d := x.Dims()
-	xs := mat.NewDense(len(idx), d, nil)
-	ys := make([]float64, len(idx))
-	for i, r := range idx {
-		xs.SetRow(i, x.RawRowView(r))
-		ys[i] = y[r]
-	}
-	return xs, ys
+	return experiments.Rows(x, y, perm)
 }
 
 // nytRun is one Table 2 fit or the reason it was skipped.

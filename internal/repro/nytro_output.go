@@ -1,7 +1,6 @@
 package repro
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -296,7 +295,7 @@ func nytWrite(outDir string, res *nytResults, w io.Writer) error {
 		{"paths.csv", nytPathRows(res)},
 	}
 	for _, f := range files {
-		if err := nytWriteCSV(filepath.Join(outDir, f.name), f.rows); err != nil {
+		if err := writeCSV(filepath.Join(outDir, f.name), f.rows); err != nil {
 			return err
 		}
 	}
@@ -310,27 +309,7 @@ func nytWrite(outDir string, res *nytResults, w io.Writer) error {
 	return nil
 }
 
-func nytWriteCSV(path string, rows [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	cw := csv.NewWriter(f)
-	if err := cw.WriteAll(rows); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func nytF(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', 8, 64)
-}
-
-func nytSec(d time.Duration) string { return nytF(d.Seconds()) }
+func nytSec(d time.Duration) string { return fmtF(d.Seconds()) }
 
 func nytTable2Rows(res *nytResults) [][]string {
 	rows := [][]string{{"dataset", "method", "seed", "status", "n_train", "n_test", "d", "sigma", "m",
@@ -342,7 +321,7 @@ func nytTable2Rows(res *nytResults) [][]string {
 			seed = strconv.Itoa(r.seed)
 			switch r.method {
 			case nytKRLS, nytNKRLS:
-				lambda = nytF(r.lambda)
+				lambda = fmtF(r.lambda)
 			case nytES, nytNYTRO:
 				tstar, steps = strconv.Itoa(r.iter), strconv.Itoa(r.steps)
 			}
@@ -353,7 +332,7 @@ func nytTable2Rows(res *nytResults) [][]string {
 		}
 		est, mem := "", ""
 		if r.status != "ok" {
-			est, mem = nytSec(r.estimate), nytF(r.memGB)
+			est, mem = nytSec(r.estimate), fmtF(r.memGB)
 		}
 		rank, t, k, so, se := "", "", "", "", ""
 		if r.status == "ok" {
@@ -361,7 +340,7 @@ func nytTable2Rows(res *nytResults) [][]string {
 			t, k, so, se = nytSec(r.timing.Total()), nytSec(r.timing.Kernel), nytSec(r.timing.Solve), nytSec(r.timing.Select)
 		}
 		rows = append(rows, []string{r.dataset, r.method, seed, r.status, strconv.Itoa(r.n), strconv.Itoa(r.nTest),
-			strconv.Itoa(r.d), nytF(r.sigma), m, nytF(r.testRMSE), nytF(r.valRMSE), lambda, tstar, steps, rank,
+			strconv.Itoa(r.d), fmtF(r.sigma), m, fmtF(r.testRMSE), fmtF(r.valRMSE), lambda, tstar, steps, rank,
 			t, k, so, se, est, mem, r.note})
 	}
 	return rows
@@ -384,9 +363,9 @@ func nytSummaryRows(sum []nytSummary) [][]string {
 			est = nytSec(s.estimate)
 		}
 		p := nytPaper[s.dataset][s.method]
-		rows = append(rows, []string{s.dataset, s.method, s.status, strconv.Itoa(s.runs), nytF(s.rmse), nytF(s.rmseSD),
-			param, nytF(s.par), nytF(s.parSD), strconv.Itoa(s.hitMax), nytF(s.time), nytF(s.timeSD), nytF(s.steps),
-			nytF(s.rank), est, p.rmse, p.par, p.time, s.note})
+		rows = append(rows, []string{s.dataset, s.method, s.status, strconv.Itoa(s.runs), fmtF(s.rmse), fmtF(s.rmseSD),
+			param, fmtF(s.par), fmtF(s.parSD), strconv.Itoa(s.hitMax), fmtF(s.time), fmtF(s.timeSD), fmtF(s.steps),
+			fmtF(s.rank), est, p.rmse, p.par, p.time, s.note})
 	}
 	return rows
 }
@@ -405,8 +384,8 @@ func nytFig2SummaryRows(fs []nytFig2Summary) [][]string {
 	rows := [][]string{{"m", "method", "runs", "time_s_mean", "time_s_sd", "kernel_s_mean", "solve_s_mean",
 		"select_s_mean", "rank_mean"}}
 	for _, s := range fs {
-		rows = append(rows, []string{strconv.Itoa(s.m), s.method, strconv.Itoa(s.runs), nytF(s.time), nytF(s.timeSD),
-			nytF(s.kernel), nytF(s.solve), nytF(s.sel), nytF(s.rank)})
+		rows = append(rows, []string{strconv.Itoa(s.m), s.method, strconv.Itoa(s.runs), fmtF(s.time), fmtF(s.timeSD),
+			fmtF(s.kernel), fmtF(s.solve), fmtF(s.sel), fmtF(s.rank)})
 	}
 	return rows
 }
@@ -419,10 +398,10 @@ func nytPathRows(res *nytResults) [][]string {
 			if p.Iter > 0 {
 				iter = strconv.Itoa(p.Iter)
 			} else if p.Lambda > 0 {
-				lambda = nytF(p.Lambda)
+				lambda = fmtF(p.Lambda)
 			}
 			rows = append(rows, []string{r.dataset, r.method, strconv.Itoa(r.seed), lambda, iter,
-				nytF(p.TrainRMSE), nytF(p.ValRMSE)})
+				fmtF(p.TrainRMSE), fmtF(p.ValRMSE)})
 		}
 	}
 	return rows

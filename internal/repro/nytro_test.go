@@ -3,7 +3,6 @@ package repro
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -42,20 +41,6 @@ func nytSynthSplit(nTrain, nTest, d int, seed uint64) *datasets.Split {
 	return s
 }
 
-func nytReadCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return rows
-}
-
 // TestNYTROTinyRun runs the whole pipeline on synthetic in-memory data: a
 // small "InsuranceCompany" on which every method runs, an "Adult" above
 // the exact-method threshold whose exact methods are estimated and
@@ -86,7 +71,7 @@ func TestNYTROTinyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rows := nytReadCSV(t, filepath.Join(out, "table2.csv"))
+	rows := readCSV(t, filepath.Join(out, "table2.csv"))
 	// InsuranceCompany: KOLS once + 4 methods x 2 seeds; Adult: 3 skipped + 2 x 2.
 	if got, want := len(rows)-1, 1+4*2+3+2*2; got != want {
 		t.Fatalf("table2.csv has %d runs, want %d\n%s", got, want, log.String())
@@ -117,7 +102,7 @@ func TestNYTROTinyRun(t *testing.T) {
 		t.Errorf("%d skipped runs, want 3 (Adult KOLS, KRLS, EarlyStopping)", notRun)
 	}
 
-	fig := nytReadCSV(t, filepath.Join(out, "fig2.csv"))
+	fig := readCSV(t, filepath.Join(out, "fig2.csv"))
 	if got, want := len(fig)-1, 3*2*2; got != want {
 		t.Errorf("fig2.csv has %d rows, want %d", got, want)
 	}
@@ -127,20 +112,12 @@ func TestNYTROTinyRun(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"table2_summary.csv", "fig2_summary.csv", "paths.csv"} {
-		if rows := nytReadCSV(t, filepath.Join(out, name)); len(rows) < 2 {
+		if rows := readCSV(t, filepath.Join(out, name)); len(rows) < 2 {
 			t.Errorf("%s is empty", name)
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(out, "reproductions-nytro.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"| InsuranceCompany", "| Adult", "not run", "est. ", "0.4651 ± 0.0003", "4360 ± 9.29",
-		"**Figure 2**", "Fitted exponents", "1 (deterministic)"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
-		}
-	}
+	checkReport(t, filepath.Join(out, "reproductions-nytro.md"), "| InsuranceCompany", "| Adult", "not run", "est. ",
+		"0.4651 ± 0.0003", "4360 ± 9.29", "**Figure 2**", "Fitted exponents", "1 (deterministic)")
 	if !strings.Contains(log.String(), "Table 2 (ours | paper)") {
 		t.Errorf("no table printed:\n%s", log.String())
 	}

@@ -3,7 +3,6 @@ package repro
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -39,10 +39,7 @@ import (
 func SGM(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	cfg := sgmrDefaults(quick)
 	cfg.DataDir = dataDir
-	cfg.Command = "go run ./cmd/credlab reproduce sgm -data " + dataDir + " -out " + outDir
-	if quick {
-		cfg.Command += " -quick"
-	}
+	cfg.Command = command("go run ./cmd/credlab", quick, "sgm", "-data", dataDir, "-out", outDir)
 	return sgmrRun(ctx, outDir, cfg, w)
 }
 
@@ -142,30 +139,10 @@ func sgmrRun(ctx context.Context, outDir string, cfg sgmrConfig, w io.Writer) er
 	return nil
 }
 
-func sgmrTarget(x float64) float64 { return math.Abs(x-0.5) - 0.5 }
-
-// sgmrPassGrid returns about k distinct integers log-spaced in [1, max].
-func sgmrPassGrid(maxPass, k int) []int {
-	var out []int
-	for i := 0; i < k; i++ {
-		v := int(math.Round(math.Pow(float64(maxPass), float64(i)/float64(max(k-1, 1)))))
-		if len(out) == 0 || v > out[len(out)-1] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // sgmrFig1 computes the decomposition curves of the three variants.
 func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, time.Duration, int, error) {
 	k := credlab.GaussianKernel{Sigma: cfg.Sigma}
-	rng := rand.New(rand.NewPCG(2016, 1))
-	xp := mat.NewDense(cfg.Population, 1, nil)
-	fp := make([]float64, cfg.Population)
-	for i := range fp {
-		xp.Set(i, 0, rng.Float64())
-		fp[i] = sgmrTarget(xp.At(i, 0))
-	}
+	xp, fp := experiments.SGMPoints(cfg.Population, 2016, 1)
 	t0 := time.Now()
 	pop, err := credlab.NewSGMPopulation(k, xp, fp)
 	if err != nil {
@@ -173,7 +150,7 @@ func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, ti
 	}
 	popTime := time.Since(t0)
 	fmt.Fprintf(w, "fig1: population of %d points diagonalised in %.1f s (rank %d)\n", cfg.Population, popTime.Seconds(), pop.Rank())
-	passes := sgmrPassGrid(cfg.MaxPasses, cfg.Points)
+	passes := experiments.PassGrid(cfg.MaxPasses, cfg.Points)
 	var curves []sgmrCurve
 	for _, v := range sgmrVariants {
 		t0 := time.Now()
@@ -181,13 +158,10 @@ func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, ti
 		n := len(passes)
 		c.Total, c.Bias, c.SampleVar, c.CompVar, c.BatchGD = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		for trial := 0; trial < cfg.Trials; trial++ {
-			x, y := sgmrSample(cfg.M, cfg.Noise, uint64(trial))
-			// iterations at the chosen passes: pass p ends at ceil(p m / b).
-			b := sgmrBatch(v.Preset, cfg.M)
-			iters := make([]int, n)
-			for i, p := range passes {
-				iters[i] = int(math.Ceil(float64(p) * float64(cfg.M) / float64(b)))
-			}
+			x, y := experiments.SGMSample(cfg.M, cfg.Noise, uint64(trial))
+			// iterations at the chosen passes: pass p ends at ceil(p m / b);
+			// with b <= m no two passes share one.
+			_, iters := experiments.PassIters(passes, cfg.M, experiments.BatchOf(v.Preset, cfg.M))
 			dec, err := pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
 				SGM: credlab.SGMConfig{Preset: v.Preset, Seed: 1000 + uint64(trial)}, Iters: iters})
 			if err != nil {
@@ -211,28 +185,6 @@ func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, ti
 		curves = append(curves, c)
 	}
 	return curves, popTime, pop.Rank(), nil
-}
-
-func sgmrBatch(p credlab.SGMPreset, m int) int {
-	switch p {
-	case credlab.SGMSimple:
-		return 1
-	case credlab.SGMBatch:
-		return m
-	}
-	return int(math.Ceil(math.Sqrt(float64(m))))
-}
-
-// sgmrSample draws the m training points of trial seed.
-func sgmrSample(m int, noise float64, seed uint64) (*mat.Dense, []float64) {
-	rng := rand.New(rand.NewPCG(seed, 0x6669673161))
-	x := mat.NewDense(m, 1, nil)
-	y := make([]float64, m)
-	for i := range y {
-		x.Set(i, 0, rng.Float64())
-		y[i] = sgmrTarget(x.At(i, 0)) + noise*rng.NormFloat64()
-	}
-	return x, y
 }
 
 func sgmrArgMin(v []float64) int {
@@ -271,23 +223,10 @@ func sgmrWriteFig1(path string, curves []sgmrCurve) error {
 				sgmrF(c.Total[i]), sgmrF(c.Bias[i]), sgmrF(c.SampleVar[i]), sgmrF(c.CompVar[i]), sgmrF(c.BatchGD[i])})
 		}
 	}
-	return sgmrWriteCSV(path, rows)
+	return writeCSV(path, rows)
 }
 
 func sgmrF(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
-
-func sgmrWriteCSV(path string, rows [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	cw := csv.NewWriter(f)
-	if err := cw.WriteAll(rows); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
 
 // sgmrLoadBreast reads breast_cancer_wisconsin/breast_cancer.csv: a
 // "569,30,malignant,benign" shape line, then 30 features and a 0/1 target
@@ -374,14 +313,14 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 	}
 	nTest := int(math.Round(cfg.TestShare * float64(n)))
 	info := sgmrBCInfo{N: n, D: d, Train: n - nTest, Test: nTest}
-	passes := sgmrPassGrid(cfg.BCMaxPass, cfg.BCPoints)
+	passes := experiments.PassGrid(cfg.BCMaxPass, cfg.BCPoints)
 	out := make([]sgmrBC, len(sgmrVariants))
 	trainErr := make([][][]float64, len(sgmrVariants)) // [variant][split][pass]
 	testErr := make([][][]float64, len(sgmrVariants))
 	for s := 0; s < cfg.Splits; s++ {
 		perm := rand.New(rand.NewPCG(uint64(s), 0x6263)).Perm(n)
-		xt, yt := sgmrRows(x, y, perm[nTest:])
-		xs, ys := sgmrRows(x, y, perm[:nTest])
+		xt, yt := experiments.Rows(x, y, perm[nTest:])
+		xs, ys := experiments.Rows(x, y, perm[:nTest])
 		sgmrStandardize(xt, xs)
 		sigma := sgmrMedianDistance(xt)
 		info.Sigma += sigma / float64(cfg.Splits)
@@ -396,11 +335,8 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 		}
 		m := info.Train
 		for vi, v := range sgmrVariants {
-			b := sgmrBatch(v.Preset, m)
-			iters := make([]int, len(passes))
-			for i, p := range passes {
-				iters[i] = int(math.Ceil(float64(p) * float64(m) / float64(b)))
-			}
+			// One iteration per pass, as b <= m.
+			_, iters := experiments.PassIters(passes, m, experiments.BatchOf(v.Preset, m))
 			fit, err := credlab.SGM(ctx, xt, yt, credlab.SGMConfig{Kernel: k, Preset: v.Preset,
 				Iter: iters[len(iters)-1], Keep: iters, Seed: 500 + uint64(s)})
 			if err != nil {
@@ -410,8 +346,8 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 			var tr, te []float64
 			for _, it := range iters {
 				a := fit.Iterates[it]
-				tr = append(tr, sgmrClassError(kt, a, yt))
-				te = append(te, sgmrClassError(ks, a, ys))
+				tr = append(tr, experiments.ClassError(kt, a, yt))
+				te = append(te, experiments.ClassError(ks, a, ys))
 			}
 			trainErr[vi] = append(trainErr[vi], tr)
 			testErr[vi] = append(testErr[vi], te)
@@ -436,19 +372,10 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 	return out, info, nil
 }
 
-func sgmrRows(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64) {
-	_, d := x.Dims()
-	xo := mat.NewDense(len(idx), d, nil)
-	yo := make([]float64, len(idx))
-	for i, r := range idx {
-		xo.SetRow(i, x.RawRowView(r))
-		yo[i] = y[r]
-	}
-	return xo, yo
-}
-
 // sgmrStandardize scales every column of xt and xs by xt's mean and
-// standard deviation (columns with no spread are only centred).
+// standard deviation (columns with no spread are only centred). It sums
+// x/n term by term, which rounds differently from frames' standardizeWith;
+// sharing one would change this reproduction's numbers.
 func sgmrStandardize(xt, xs *mat.Dense) {
 	n, d := xt.Dims()
 	ns, _ := xs.Dims()
@@ -492,19 +419,6 @@ func sgmrMedianDistance(x *mat.Dense) float64 {
 	return ds[len(ds)/2]
 }
 
-// sgmrClassError returns the share of rows where sign(K alpha) != y.
-func sgmrClassError(k *mat.Dense, alpha, y []float64) float64 {
-	p := mat.NewVecDense(len(y), nil)
-	p.MulVec(k, mat.NewVecDense(len(alpha), alpha))
-	bad := 0
-	for i, v := range y {
-		if (p.AtVec(i) >= 0) != (v > 0) {
-			bad++
-		}
-	}
-	return float64(bad) / float64(len(y))
-}
-
 func sgmrMean(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
@@ -532,7 +446,7 @@ func sgmrWriteFig2(path string, bc []sgmrBC) error {
 				sgmrF(c.Train[i]), sgmrF(c.TrainSD[i]), sgmrF(c.Test[i]), sgmrF(c.TestSD[i])})
 		}
 	}
-	return sgmrWriteCSV(path, rows)
+	return writeCSV(path, rows)
 }
 
 func sgmrMarkdown(cfg sgmrConfig, curves []sgmrCurve, bc []sgmrBC, info sgmrBCInfo, popTime time.Duration, rank int, fig1, fig2, total time.Duration) string {
