@@ -6,6 +6,7 @@ require gonum.org/v1/gonum v0.17.0
 
 require (
 	github.com/go-gota/gota v0.12.0
+	golang.org/x/sys v0.41.0
 	gonum.org/v1/netlib v0.0.0-20230729102104-8b8060e7531f
 	gonum.org/v1/plot v0.17.0
 )

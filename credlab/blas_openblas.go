@@ -10,8 +10,9 @@ import (
 	"gonum.org/v1/netlib/blas/netlib"
 )
 
-// BLASBackend names the BLAS implementation in use.
-const BLASBackend = "openblas"
+// BLASBackend names the BLAS implementation in use: "openblas" with
+// -tags openblas ("go-avx2" or "gonum" without it).
+var BLASBackend = "openblas"
 
 // With -tags openblas every BLAS call, including those inside gonum's
 // LAPACK and mat, goes to OpenBLAS through cgo (libopenblas-dev). LAPACK

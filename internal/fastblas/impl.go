@@ -1,0 +1,13 @@
+package fastblas
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// Implementation is gonum's BLAS with faster level-3 routines (Dgemm,
+// Dsyrk, Dtrsm, Dtrmm) where Available reports true. Invalid arguments
+// panic with gonum's messages.
+type Implementation struct{ gonum.Implementation }
+
+var _ blas.Float64 = Implementation{}
