@@ -5,8 +5,8 @@
 #
 # --quick     small sizes (CI smoke test, about a minute)
 # --openblas  also build credlab with -tags openblas (needs cgo and
-#             libopenblas-dev) and run it, and scikit-learn, twice: with
-#             OPENBLAS_CORETYPE as exported and with it unset
+#             libopenblas-dev) and run it twice: with OPENBLAS_CORETYPE as
+#             exported and with it unset (scikit-learn always runs both ways)
 # --repeats R timed fits per task (default 3); each side reports the median
 # --budget S  stop repeating a task once its runs took S seconds (default 120)
 # --keep DIR  keep the data and raw results in DIR instead of a temp dir
@@ -88,10 +88,10 @@ for l in sys.stdin:
 for task in krls_fit nystrom_fit select; do
 	run go "$work/credlab-bench" -dir "$work/data" -task "$task" "${gorep[@]}"
 	run sklearn-env "$PY" bench/sklearn_bench.py "$work/data" --only "$task" "${pyrep[@]}"
+	run sklearn-unset env -u OPENBLAS_CORETYPE "$PY" bench/sklearn_bench.py "$work/data" --only "$task" "${pyrep[@]}"
 	if [ "$openblas" = 1 ]; then
 		run openblas-env "$work/credlab-bench-openblas" -dir "$work/data" -task "$task" "${gorep[@]}"
 		run openblas-unset env -u OPENBLAS_CORETYPE "$work/credlab-bench-openblas" -dir "$work/data" -task "$task" "${gorep[@]}"
-		run sklearn-unset env -u OPENBLAS_CORETYPE "$PY" bench/sklearn_bench.py "$work/data" --only "$task" "${pyrep[@]}"
 	fi
 done
 echo "== load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -6,8 +6,9 @@ Usage: /usr/bin/python3 bench/table.py RESULTS.jsonl
 Each input line carries a "config" label added by compare.sh: "go" (pure-Go
 credlab), "openblas-env" / "openblas-unset" (credlab -tags openblas with
 OPENBLAS_CORETYPE as exported / unset) and "sklearn-env" / "sklearn-unset".
-Each credlab configuration is compared with the scikit-learn run under the
-same OPENBLAS_CORETYPE setting. ratio = sklearn seconds / credlab seconds
+Pure-Go credlab is compared with both scikit-learn runs (its own speed does
+not depend on the variable); each OpenBLAS configuration with the
+scikit-learn run under the same setting. ratio = sklearn seconds / credlab seconds
 (above 1: credlab is faster); cpu ratio is the same for user+system CPU
 seconds, which machine load inflates less than wall time.
 """
@@ -27,11 +28,12 @@ TARGETS = {
     ("select", "go"): (10.0, True, ">=10x at val RMSE <= sklearn"),
     ("select", "openblas"): (10.0, True, ">=10x at val RMSE <= sklearn"),
 }
-TITLES = {
-    "go": "credlab pure Go (gonum) vs scikit-learn, OPENBLAS_CORETYPE as exported",
-    "openblas-env": "credlab -tags openblas vs scikit-learn, both with OPENBLAS_CORETYPE as exported",
-    "openblas-unset": "credlab -tags openblas vs scikit-learn, both with OPENBLAS_CORETYPE unset",
-}
+PAIRS = [
+    ("go", "sklearn-env", "credlab pure Go (%s) vs scikit-learn with OPENBLAS_CORETYPE as exported"),
+    ("go", "sklearn-unset", "credlab pure Go (%s) vs scikit-learn with OPENBLAS_CORETYPE unset"),
+    ("openblas-env", "sklearn-env", "credlab -tags openblas vs scikit-learn, both with OPENBLAS_CORETYPE as exported"),
+    ("openblas-unset", "sklearn-unset", "credlab -tags openblas vs scikit-learn, both with OPENBLAS_CORETYPE unset"),
+]
 
 
 def fs(v):
@@ -53,14 +55,13 @@ def table(out):
 def main():
     rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
     sk = {(r["config"], r["task"], r["n"]): r for r in rows if r["side"] == "sklearn"}
-    for cfg in ["go", "openblas-env", "openblas-unset"]:
+    for cfg, skcfg, title in PAIRS:
         cl = [r for r in rows if r["side"] == "credlab" and r["config"] == cfg]
-        if not cl:
-            continue
-        skcfg = "sklearn-unset" if cfg == "openblas-unset" else "sklearn-env"
         skrows = [r for r in rows if r.get("config") == skcfg]
+        if not cl or not skrows:
+            continue
         print()
-        print("## " + TITLES[cfg])
+        print("## " + (title % ", ".join(sorted({r.get("blas", "?") for r in cl})) if "%s" in title else title))
         print()
         print("numpy BLAS: " + "; ".join(sorted({r["blas"] for r in skrows})) +
               "; OPENBLAS_CORETYPE " + ",".join(sorted({r.get("openblas_coretype") or "unset" for r in skrows})))

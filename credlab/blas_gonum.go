@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"github.com/credlab/credlab/internal/fastblas"
 )
@@ -23,3 +24,9 @@ func init() {
 		BLASBackend = "go-avx2"
 	}
 }
+
+// potrfLower factors the lower triangle of a in place, a = L L^T.
+func potrfLower(a blas64.Symmetric) (blas64.Triangular, bool) { return lapack64.Potrf(a) }
+
+// trtriLower replaces the lower triangular t by its inverse.
+func trtriLower(t blas64.Triangular) bool { return lapack64.Trtri(t) }

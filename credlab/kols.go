@@ -78,7 +78,7 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 	blas64.Syrk(blas.Trans, 1, l.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
 	u := make([]float64, r)
 	blas64.Gemv(blas.Trans, 1, l.RawMatrix(), vec(yp), 0, vec(u))
-	t, ok := lapack64.Potrf(blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
+	t, ok := potrfLower(blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
 	if !ok {
 		return nil, fmt.Errorf("credlab: KOLS: the rank-%d factor is singular; raise Tol", r)
 	}

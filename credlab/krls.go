@@ -104,7 +104,7 @@ func choleskySolve(a *mat.Dense, shift float64, b []float64) ([]float64, bool) {
 	for i := 0; i < raw.Rows; i++ {
 		raw.Data[i*raw.Stride+i] += shift
 	}
-	t, ok := lapack64.Potrf(blas64.Symmetric{N: raw.Rows, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
+	t, ok := potrfLower(blas64.Symmetric{N: raw.Rows, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
 	if !ok {
 		return nil, false
 	}

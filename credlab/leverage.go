@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,8 +42,8 @@ func LeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda float64)
 	for i := 0; i < n; i++ {
 		raw.Data[i*raw.Stride+i] += mu
 	}
-	t, ok := lapack64.Potrf(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
-	if !ok || !lapack64.Trtri(t) {
+	t, ok := potrfLower(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
+	if !ok || !trtriLower(t) {
 		return nil, fmt.Errorf("credlab: K + N lambda_q I is not numerically positive definite at lambda_q = %g; increase lambda_q", lambda)
 	}
 	if err := ctx.Err(); err != nil {
@@ -137,7 +136,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 		}
 		row[i] += lambda
 	}
-	t, ok := lapack64.Potrf(blas64.Symmetric{N: dim, Stride: sr.Stride, Data: sr.Data, Uplo: blas.Lower})
+	t, ok := potrfLower(blas64.Symmetric{N: dim, Stride: sr.Stride, Data: sr.Data, Uplo: blas.Lower})
 	if !ok {
 		return nil, fmt.Errorf("credlab: Phi^T Phi / N + lambda_q I is not numerically positive definite at lambda_q = %g; increase lambda_q", lambda)
 	}
