@@ -31,9 +31,11 @@ type KRLSConfig struct {
 }
 
 // triBreakEven is the grid size from which one tridiagonal reduction plus
-// O(n) work per lambda beats one Cholesky per lambda. Measured with pure-Go
-// gonum on 2 cores: Dsytrd+Dorgtr cost about 30 Choleskys at n = 4000.
-const triBreakEven = 30
+// O(n) work per lambda beats one Cholesky per lambda. Measured on 2 cores
+// with the go-avx2 kernels: Dsytrd+Dorgtr cost about 50 Choleskys at
+// n = 1600 and 58 at n = 4000 (Cholesky runs at matrix-multiply speed,
+// half of Dsytrd is memory-bound matrix-vector work).
+const triBreakEven = 50
 
 // KRLS fits alpha = (K + lambda n I)^-1 y, the minimiser of
 // (1/n) sum (f(x_i) - y_i)^2 + lambda ||f||^2 (eq. 8 of the NYTRO paper).
@@ -44,7 +46,7 @@ const triBreakEven = 30
 // Cholesky factorization, O(n^3/3); memory is O(n^2).
 //
 // A grid search trains on the n_t = (1-f) n training rows and validates on
-// the rest. For a grid of fewer than 30 values it factors once per value,
+// the rest. For a grid of fewer than 50 values it factors once per value,
 // O(|grid| n_t^3/3). For larger grids it shares one tridiagonal reduction
 // K = Q T Q^T, O(10/3 n_t^3), then costs O(n_t) per lambda for the solve and
 // training error and O(n_v n_t) for validation; a failed factorization

@@ -84,7 +84,7 @@ func krlsRefPath(t *testing.T, ref refKernel, x *mat.Dense, y []float64, h Holdo
 }
 
 // TestKRLSGridPaths checks both solvers of the lambda path, the per-lambda
-// Cholesky (grid < 30) and the shared tridiagonal reduction (grid >= 30),
+// Cholesky (grid < triBreakEven) and the shared tridiagonal reduction,
 // against independent dense solves on the hold-out split, and against each
 // other at the lambdas the two grids share.
 func TestKRLSGridPaths(t *testing.T) {
@@ -94,14 +94,14 @@ func TestKRLSGridPaths(t *testing.T) {
 	k := GaussianKernel{Sigma: 0.5}
 	ref := refGaussian(0.5)
 	h := Holdout{Seed: 7}
-	g35 := LogGrid(1e-6, 1, 35)
-	var g9 []float64 // every 4th value of g35: 9 values, Cholesky path
-	for i := 0; i < len(g35); i += 4 {
-		g9 = append(g9, g35[i])
+	gTri := LogGrid(1e-6, 1, triBreakEven+5) // tridiagonal path
+	var gChol []float64                      // every 4th value of gTri: Cholesky path
+	for i := 0; i < len(gTri); i += 4 {
+		gChol = append(gChol, gTri[i])
 	}
 	fits := map[int]*Fit{}
-	for _, grid := range [][]float64{g9, g35} {
-		t.Run(map[int]string{9: "cholesky", 35: "tridiagonal"}[len(grid)], func(t *testing.T) {
+	for _, grid := range [][]float64{gChol, gTri} {
+		t.Run(map[int]string{len(gChol): "cholesky", len(gTri): "tridiagonal"}[len(grid)], func(t *testing.T) {
 			var calls []int
 			fit, err := KRLS(context.Background(), x, y, KRLSConfig{Kernel: k, Lambdas: grid, Holdout: h,
 				Progress: func(done, total int) {
@@ -172,12 +172,12 @@ func TestKRLSGridPaths(t *testing.T) {
 		})
 	}
 	// Cross-check the two solvers at shared lambdas.
-	f9, f35 := fits[9], fits[35]
-	if f9 == nil || f35 == nil {
-		return
+	fc, ft := fits[len(gChol)], fits[len(gTri)]
+	if fc == nil || ft == nil {
+		t.Fatal("a solver path did not run")
 	}
-	for j, p := range f9.Path {
-		q := f35.Path[4*j]
+	for j, p := range fc.Path {
+		q := ft.Path[4*j]
 		if math.IsNaN(p.ValRMSE) || math.IsNaN(q.ValRMSE) {
 			continue
 		}

@@ -232,8 +232,8 @@ func crOnes(n int) []float64 {
 }
 
 // Hold-out paths with weights: the training and validation RMSE are
-// weighted, sqrt(sum w_i e_i^2 / n), for the Cholesky (< 30 values) and
-// tridiagonal (>= 30 values) paths.
+// weighted, sqrt(sum w_i e_i^2 / n), for the Cholesky (< triBreakEven
+// values) and tridiagonal paths.
 func TestKRLSWeightedPath(t *testing.T) {
 	ctx := context.Background()
 	const n, sigma = 50, 0.7
@@ -250,7 +250,7 @@ func TestKRLSWeightedPath(t *testing.T) {
 	yt, yv, wt, wv := crPick(y, tr), crPick(y, va), crPick(w, tr), crPick(w, va)
 	ktt := crGram(crGauss(sigma), xt, xt)
 	kvt := crGram(crGauss(sigma), xv, xt)
-	for _, grid := range [][]float64{LogGrid(1e-5, 1, 6), LogGrid(1e-5, 1, 31)} {
+	for _, grid := range [][]float64{LogGrid(1e-5, 1, 6), LogGrid(1e-5, 1, triBreakEven+1)} {
 		t.Run(fmt.Sprintf("grid=%d", len(grid)), func(t *testing.T) {
 			fit, err := KRLS(ctx, x, y, KRLSConfig{Kernel: GaussianKernel{Sigma: sigma}, Lambdas: grid, Holdout: h, Weights: w})
 			if err != nil {
