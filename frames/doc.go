@@ -27,7 +27,8 @@
 // ToMatrix, FromMatrix and Column convert between frames and gonum
 // matrices column by column. ReadCSV, ReadARFF, ReadLIBSVM and ReadIDX
 // (and their Load variants, which read ".gz" files transparently) parse
-// the staged formats; corrupt input is an error, never a panic.
+// the staged formats; corrupt input is an error, never a panic. WriteCSV
+// writes a frame back with every float at full precision.
 // SweepCurves and SweepHeatmap turn a Sweep's frame into inputs for the
 // viz package's figures.
 //

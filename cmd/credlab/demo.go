@@ -193,7 +193,7 @@ func credPart(ctx context.Context, pool, labels, reps int, seed uint64) (*table,
 		t.head = append(t.head, series[1].Name+" / "+series[0].Name)
 	}
 	for i, v := range noiseVars {
-		row := []string{formatFloat(v)}
+		row := []string{frames.FormatFloat(v)}
 		for _, s := range series {
 			if i < len(s.Y) {
 				row = append(row, fmt.Sprintf("%.3g ± %.2g", s.Y[i], s.Err[i]))

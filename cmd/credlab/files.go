@@ -198,7 +198,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		p.clear()
 		return fmt.Errorf("select %s: %w", *pool, classify(err, "method"))
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return writeCSV(w, chosen) }); err != nil {
+	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, chosen) }); err != nil {
 		return err
 	}
 	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
@@ -305,7 +305,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("predict %s: %w", *data, err)
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return writeCSV(w, pred) }); err != nil {
+	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, pred) }); err != nil {
 		return err
 	}
 	if !*quiet {
@@ -323,7 +323,7 @@ func (l *floatList) String() string {
 	}
 	s := make([]string, len(*l))
 	for i, v := range *l {
-		s[i] = formatFloat(v)
+		s[i] = frames.FormatFloat(v)
 	}
 	return strings.Join(s, ",")
 }
@@ -423,7 +423,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("sweep plot: %w", err)
 		}
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return writeCSV(w, sw) }); err != nil {
+	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, sw) }); err != nil {
 		return err
 	}
 	if fig != nil {

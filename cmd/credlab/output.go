@@ -3,18 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
-
-	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 )
 
 // writeAtomic writes path through write: to a temporary file in the same
@@ -57,50 +51,6 @@ func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// writeCSV writes df as CSV with a header, floats in the shortest form
-// that reads back exactly (gota's own WriteCSV keeps six decimals) and
-// missing values as NaN.
-func writeCSV(w io.Writer, df dataframe.DataFrame) error {
-	if df.Err != nil {
-		return df.Err
-	}
-	cw := csv.NewWriter(w)
-	names := df.Names()
-	if err := cw.Write(names); err != nil {
-		return err
-	}
-	cols := make([]series.Series, len(names))
-	for j, n := range names {
-		cols[j] = df.Col(n)
-	}
-	rec := make([]string, len(names))
-	for i := 0; i < df.Nrow(); i++ {
-		for j, c := range cols {
-			e := c.Elem(i)
-			switch {
-			case e.IsNA():
-				rec[j] = "NaN"
-			case c.Type() == series.Float:
-				rec[j] = formatFloat(e.Float())
-			default:
-				rec[j] = e.String()
-			}
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-func formatFloat(v float64) string {
-	if math.IsNaN(v) {
-		return "NaN"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // isTerminal reports whether f is a character device (a terminal).
