@@ -11,18 +11,20 @@ import (
 	"github.com/credlab/credlab/internal/fastblas"
 )
 
-// BLASBackend names the BLAS implementation in use: "go-avx2" for the
-// pure-Go assembly kernels of internal/fastblas (Dgemm, Dsyrk, Dtrsm and
-// Dtrmm on every core; installed by default on amd64 with AVX2 and FMA),
-// "gonum" for gonum's own BLAS (other machines, or the environment
-// variable CREDLAB_BLAS=gonum at start-up), "openblas" with -tags openblas.
+// BLASBackend names the BLAS implementation in use: "go-avx512" or
+// "go-avx2" for the pure-Go assembly kernels of internal/fastblas (Dgemm,
+// Dsyrk, Dtrsm and Dtrmm on every core; installed by default on amd64 with
+// AVX2 and FMA, named after the Dgemm micro-kernel in use), "gonum" for
+// gonum's own BLAS (other machines, or the environment variable
+// CREDLAB_BLAS=gonum at start-up), "openblas" with -tags openblas.
 var BLASBackend = "gonum"
 
 func init() {
 	if fastblas.Available() && os.Getenv("CREDLAB_BLAS") != "gonum" {
 		blas64.Use(fastblas.Implementation{})
-		BLASBackend = "go-avx2"
+		BLASBackend = "go-" + fastblas.Kernel()
 	}
+	triBreakEven = map[string]int{"gonum": 25, "go-avx2": 55, "go-avx512": 120}[BLASBackend]
 }
 
 // potrfLower factors the lower triangle of a in place, a = L L^T.

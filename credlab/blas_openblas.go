@@ -16,8 +16,10 @@ import (
 )
 
 // BLASBackend names the BLAS implementation in use: "openblas" with
-// -tags openblas ("go-avx2" or "gonum" without it).
+// -tags openblas ("go-avx512", "go-avx2" or "gonum" without it).
 var BLASBackend = "openblas"
+
+func init() { triBreakEven = 40 }
 
 // With -tags openblas every BLAS call, including those inside gonum's
 // LAPACK and mat, goes to OpenBLAS through cgo (libopenblas-dev). LAPACK

@@ -31,11 +31,12 @@ type KRLSConfig struct {
 }
 
 // triBreakEven is the grid size from which one tridiagonal reduction plus
-// O(n) work per lambda beats one Cholesky per lambda. Measured on 2 cores
-// with the go-avx2 kernels: Dsytrd+Dorgtr cost about 50 Choleskys at
-// n = 1600 and 58 at n = 4000 (Cholesky runs at matrix-multiply speed,
-// half of Dsytrd is memory-bound matrix-vector work).
-const triBreakEven = 50
+// O(n) work per lambda beats one Cholesky per lambda. It depends on the
+// backend, which sets it: Cholesky runs at matrix-multiply speed while half
+// of Dsytrd is memory-bound matrix-vector work. Measured on 2 cores, the
+// reduction costs this many Choleskys at n = 1600 and 4000: gonum 20 and
+// about 30, openblas 31 and 50, go-avx2 50 and 58, go-avx512 88 and 163.
+var triBreakEven = 30
 
 // KRLS fits alpha = (K + lambda n I)^-1 y, the minimiser of
 // (1/n) sum (f(x_i) - y_i)^2 + lambda ||f||^2 (eq. 8 of the NYTRO paper).
@@ -46,8 +47,8 @@ const triBreakEven = 50
 // Cholesky factorization, O(n^3/3); memory is O(n^2).
 //
 // A grid search trains on the n_t = (1-f) n training rows and validates on
-// the rest. For a grid of fewer than 50 values it factors once per value,
-// O(|grid| n_t^3/3). For larger grids it shares one tridiagonal reduction
+// the rest. For a grid of fewer than triBreakEven values (25 to 120, by
+// backend) it factors once per value, O(|grid| n_t^3/3). For larger grids it shares one tridiagonal reduction
 // K = Q T Q^T, O(10/3 n_t^3), then costs O(n_t) per lambda for the solve and
 // training error and O(n_v n_t) for validation; a failed factorization
 // (lambda too small for the precision) is recorded as a NaN on the path.

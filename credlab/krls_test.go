@@ -188,9 +188,10 @@ func TestKRLSGridPaths(t *testing.T) {
 	}
 }
 
-// The default grid is the paper's LogGrid(1e-15, 1, 100), solved by the
-// tridiagonal path; failed tiny lambdas may be NaN but the choice is the
-// argmin of the finite ones and matches a dense solve.
+// The default grid is the paper's LogGrid(1e-15, 1, 100), solved by
+// whichever path the backend's triBreakEven picks; failed tiny lambdas may
+// be NaN but the choice is the argmin of the finite ones and matches a
+// dense solve.
 func TestKRLSDefaultGrid(t *testing.T) {
 	rng := newRNG(12)
 	x := randData(rng, 40, 2, 1)

@@ -3,15 +3,11 @@
 package fastblas_test
 
 import (
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/netlib/blas/netlib"
 
 	_ "github.com/credlab/credlab/credlab" // links libopenblas (cgo LDFLAGS)
 )
 
 func init() {
-	backends = append(backends, struct {
-		name string
-		impl blas.Float64
-	}{"openblas", netlib.Implementation{}})
+	backends = append(backends, backend{"openblas", netlib.Implementation{}, ""})
 }

@@ -13,13 +13,26 @@ import (
 	"github.com/credlab/credlab/internal/fastblas"
 )
 
+// backend is a BLAS under test; kernel, if not empty, is the fastblas
+// micro-kernel to put in use first.
+type backend struct {
+	name   string
+	impl   blas.Float64
+	kernel string
+}
+
 // backends are compared side by side; -tags openblas adds OpenBLAS.
-var backends = []struct {
-	name string
-	impl blas.Float64
-}{
-	{"gonum", gonum.Implementation{}},
-	{"go-avx2", fastblas.Implementation{}},
+var backends = []backend{
+	{"gonum", gonum.Implementation{}, ""},
+	{"go-avx2", fastblas.Implementation{}, "avx2"},
+	{"go-avx512", fastblas.Implementation{}, "avx512"},
+}
+
+// use puts be's kernel in use, skipping b if this CPU lacks it.
+func (be backend) use(b *testing.B) {
+	if be.kernel != "" && !fastblas.UseKernel(be.kernel) {
+		b.Skip("kernel not available")
+	}
 }
 
 func randSlice(n int, seed uint64) []float64 {
@@ -58,6 +71,7 @@ func BenchmarkDgemm(b *testing.B) {
 		c := randSlice(s.m*s.n, 3)
 		for _, be := range backends {
 			b.Run(fmt.Sprintf("%s/%s", s.name, be.name), func(b *testing.B) {
+				be.use(b)
 				for b.Loop() {
 					be.impl.Dgemm(s.tA, s.tB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
 				}
@@ -73,6 +87,7 @@ func BenchmarkDsyrk(b *testing.B) {
 	c := randSlice(n*n, 2)
 	for _, be := range backends {
 		b.Run(fmt.Sprintf("n=%d,k=%d/%s", n, k, be.name), func(b *testing.B) {
+			be.use(b)
 			for b.Loop() {
 				be.impl.Dsyrk(blas.Lower, blas.NoTrans, n, k, 1, a, k, 0, c, n)
 			}
@@ -101,6 +116,7 @@ func BenchmarkPotrf(b *testing.B) {
 		work := make([]float64, n*n)
 		for _, be := range backends {
 			b.Run(fmt.Sprintf("n=%d/%s", n, be.name), func(b *testing.B) {
+				be.use(b)
 				blas64.Use(be.impl)
 				for b.Loop() {
 					b.StopTimer()

@@ -6,14 +6,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// Cache blocking: a kc×nr panel of B stays in L1 while an mc×kc block of
-// A streams from L2; a kc×nc block of B lives in L3.
-const (
-	kc = 256  // inner dimension per pass: 16 KiB B panel
-	mc = 120  // rows of A per block (multiple of mr): 240 KiB
-	nc = 4096 // columns of B per block (multiple of nr): 8 MiB
-)
-
 // gemmMin is the smallest m·n·k handled here; below it packing costs more
 // than it saves and gonum runs the product.
 const gemmMin = 16 * 16 * 16
@@ -23,12 +15,12 @@ const gemmMin = 16 * 16 * 16
 func (impl Implementation) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	transA, okA := isTrans(tA)
 	transB, okB := isTrans(tB)
-	if !hasAVX2FMA || !okA || !okB || alpha == 0 || m <= 0 || n <= 0 || k <= 0 || m*n*k < gemmMin ||
+	if kern == nil || !okA || !okB || alpha == 0 || m <= 0 || n <= 0 || k <= 0 || m*n*k < gemmMin ||
 		!fits(a, lda, m, k, transA) || !fits(b, ldb, k, n, transB) || !fits(c, ldc, m, n, false) {
 		impl.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
-	g := gemm{transA: transA, transB: transB, m: m, n: n, k: k, alpha: alpha, beta: beta,
+	g := gemm{kern: kern, transA: transA, transB: transB, m: m, n: n, k: k, alpha: alpha, beta: beta,
 		a: a, b: b, c: c, lda: lda, ldb: ldb, ldc: ldc, uplo: blas.All}
 	g.run()
 }
@@ -56,6 +48,7 @@ func fits(x []float64, ld, r, c int, trans bool) bool {
 // gemm is C = alpha·op(A)·op(B) + beta·C, restricted to the uplo triangle
 // of C unless uplo is blas.All (Dsyrk).
 type gemm struct {
+	kern           *kernel
 	transA, transB bool
 	m, n, k        int
 	alpha, beta    float64
@@ -66,6 +59,7 @@ type gemm struct {
 
 // run splits C into row or column strips of equal work, one per goroutine.
 func (g *gemm) run() {
+	mr, nr := g.kern.mr, g.kern.nr
 	flops := 2 * float64(g.m) * float64(g.n) * float64(g.k)
 	switch g.uplo {
 	case blas.Lower: // rows [lo, hi) of the lower triangle reach column hi
@@ -104,6 +98,7 @@ func (g *gemm) block(i0, i1, j0, j1 int) {
 	if i0 >= i1 || j0 >= j1 {
 		return
 	}
+	mr, nr, kc, mc, nc := g.kern.mr, g.kern.nr, g.kern.kc, g.kern.mc, g.kern.nc
 	kb0 := min(kc, g.k)
 	bufA := getBuf(min(mc, roundUp(i1-i0, mr)) * kb0)
 	bufB := getBuf(min(nc, roundUp(j1-j0, nr)) * kb0)
@@ -144,7 +139,8 @@ func (g *gemm) block(i0, i1, j0, j1 int) {
 // cut by the edge of C or by the diagonal go through a scratch tile.
 // Cost: 2·mb·nb·kb flops.
 func (g *gemm) macro(ic, mb, jc, nb, kb int, beta float64, pa, pb []float64) {
-	var tile [mr * nr]float64
+	kn, mr, nr := g.kern, g.kern.mr, g.kern.nr
+	var tile scratch
 	for jr := 0; jr < nb; jr += nr {
 		j, nn := jc+jr, min(nr, nb-jr)
 		for ir := 0; ir < mb; ir += mr {
@@ -153,18 +149,22 @@ func (g *gemm) macro(ic, mb, jc, nb, kb int, beta float64, pa, pb []float64) {
 				continue
 			}
 			if mm == mr && nn == nr && g.inside(i, mm, j, nn) {
-				kern6x8(kb, &pa[ir*kb], &pb[jr*kb], &g.c[i*g.ldc+j], g.ldc, g.alpha, beta)
+				kn.call(kb, &pa[ir*kb], &pb[jr*kb], &g.c[i*g.ldc+j], g.ldc, g.alpha, beta)
 				continue
 			}
-			kern6x8(kb, &pa[ir*kb], &pb[jr*kb], &tile[0], nr, 1, 0)
+			kn.call(kb, &pa[ir*kb], &pb[jr*kb], &tile[0], nr, 1, 0)
 			g.store(&tile, i, mm, j, nn, beta)
 		}
 	}
 }
 
-// store writes the mm×nn corner of tile to C at (i, j) as the kernel
-// would, skipping elements outside the triangle.
-func (g *gemm) store(tile *[mr * nr]float64, i, mm, j, nn int, beta float64) {
+// scratch holds one tile of C of the largest kernel (12×16).
+type scratch [12 * 16]float64
+
+// store writes the mm×nn corner of the tile t (row stride nr) to C at
+// (i, j) as the kernel would, skipping elements outside the triangle.
+func (g *gemm) store(t *scratch, i, mm, j, nn int, beta float64) {
+	nr := g.kern.nr
 	for r := range mm {
 		lo, hi := 0, nn
 		switch g.uplo {
@@ -175,7 +175,7 @@ func (g *gemm) store(tile *[mr * nr]float64, i, mm, j, nn int, beta float64) {
 		}
 		row := g.c[(i+r)*g.ldc+j:]
 		for s := lo; s < hi; s++ {
-			v := g.alpha * tile[r*nr+s]
+			v := g.alpha * t[r*nr+s]
 			if beta != 0 {
 				v = math.FMA(beta, row[s], v)
 			}

@@ -9,7 +9,7 @@ import "gonum.org/v1/gonum/blas"
 // Cost: n·(n+1)·k flops.
 func (impl Implementation) Dsyrk(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, a []float64, lda int, beta float64, c []float64, ldc int) {
 	trans, ok := isTrans(tA)
-	if !hasAVX2FMA || !ok || ul != blas.Lower && ul != blas.Upper || n <= 0 || k < 0 ||
+	if kern == nil || !ok || ul != blas.Lower && ul != blas.Upper || n <= 0 || k < 0 ||
 		!fits(a, lda, n, k, trans) || !fits(c, ldc, n, n, false) {
 		impl.Implementation.Dsyrk(ul, tA, n, k, alpha, a, lda, beta, c, ldc)
 		return
@@ -18,7 +18,7 @@ func (impl Implementation) Dsyrk(ul blas.Uplo, tA blas.Transpose, n, k int, alph
 		scaleTri(ul, n, beta, c, ldc)
 		return
 	}
-	g := gemm{transA: trans, transB: !trans, m: n, n: n, k: k, alpha: alpha, beta: beta,
+	g := gemm{kern: kern, transA: trans, transB: !trans, m: n, n: n, k: k, alpha: alpha, beta: beta,
 		a: a, b: a, c: c, lda: lda, ldb: lda, ldc: ldc, uplo: ul}
 	g.run()
 }

@@ -33,10 +33,10 @@ func triangular(rng *rand.Rand, t int, ul blas.Uplo, d blas.Diag) mat {
 	return a
 }
 
-// triSizes straddle the assembly kernels' orders (mr for Left, nr for
+// triSizes straddle the assembly kernels' orders (trsmM for Left, trsmN for
 // Right), gonum's Dtrmm base and the least number of right-hand sides.
 var triSizes = [][2]int{
-	{0, 4}, {4, 0}, {1, 1}, {mr - 1, 50}, {mr, 50}, {mr + 1, 51}, {50, nr - 1}, {50, nr}, {51, nr + 1},
+	{0, 4}, {4, 0}, {1, 1}, {trsmM - 1, 50}, {trsmM, 50}, {trsmM + 1, 51}, {50, trsmN - 1}, {50, trsmN}, {51, trsmN + 1},
 	{13, 19}, {trmmBase, 70}, {trmmBase + 1, 70}, {70, trmmBase + 1}, {130, 9}, {9, 130},
 	{200, trMinRHS - 1}, {trMinRHS - 1, 200}, {150, 1}, {1, 150}, {150, 161},
 }
@@ -91,9 +91,13 @@ func testTri(t *testing.T, name string, f, g, inv triFunc) {
 }
 
 func TestDtrsm(t *testing.T) {
-	testTri(t, "Dtrsm", Implementation{}.Dtrsm, gonum.Implementation{}.Dtrsm, gonum.Implementation{}.Dtrmm)
+	forKernels(t, func(t *testing.T, _ *kernel) {
+		testTri(t, "Dtrsm", Implementation{}.Dtrsm, gonum.Implementation{}.Dtrsm, gonum.Implementation{}.Dtrmm)
+	})
 }
 
 func TestDtrmm(t *testing.T) {
-	testTri(t, "Dtrmm", Implementation{}.Dtrmm, gonum.Implementation{}.Dtrmm, nil)
+	forKernels(t, func(t *testing.T, _ *kernel) {
+		testTri(t, "Dtrmm", Implementation{}.Dtrmm, gonum.Implementation{}.Dtrmm, nil)
+	})
 }

@@ -10,7 +10,7 @@ const trmmBase = 64
 // triangle recursively: two half-size products and one Dgemm update.
 // Cost: m·n·t flops.
 func (impl Implementation) Dtrmm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	if !hasAVX2FMA || alpha == 0 || !triOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
+	if kern == nil || alpha == 0 || !triOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
 		impl.Implementation.Dtrmm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}

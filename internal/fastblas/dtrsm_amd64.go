@@ -13,7 +13,7 @@ const trMinRHS = 8
 // up to 6 (Left) or 8 (Right) are solved by assembly kernels, and fewer
 // than trMinRHS right-hand sides one vector at a time.
 func (impl Implementation) Dtrsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	if !hasAVX2FMA || alpha == 0 || !triOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
+	if kern == nil || alpha == 0 || !triOK(s, ul, tA, d, m, n, a, lda, b, ldb) {
 		impl.Implementation.Dtrsm(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
@@ -29,7 +29,7 @@ func (impl Implementation) trsm(s blas.Side, ul blas.Uplo, tA blas.Transpose, d 
 		impl.trsmNarrow(s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
-	if s == blas.Left && t <= mr || s == blas.Right && t <= nr {
+	if s == blas.Left && t <= trsmM || s == blas.Right && t <= trsmN {
 		splitRHS(trsmSmall, s, ul, tA, d, m, n, alpha, a, lda, b, ldb)
 		return
 	}
@@ -114,9 +114,9 @@ type halves struct {
 
 // split halves the triangle at a multiple of the tile size.
 func split(s blas.Side, ul blas.Uplo, tA blas.Transpose, t int, a []float64, lda int) halves {
-	align := nr
+	align := trsmN
 	if s == blas.Left {
-		align = mr
+		align = trsmM
 	}
 	t1 := max(align, t/2/align*align)
 	h := halves{t1: t1, lower: (ul == blas.Lower) == (tA == blas.NoTrans), a11: a, a22: a[t1*lda+t1:], off: a[t1*lda:]}
@@ -133,9 +133,9 @@ type triFn func(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n 
 // Left, rows for Right) split over goroutines. Each right-hand side is
 // computed exactly as in a single call.
 func splitRHS(f triFn, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n int, alpha float64, a []float64, lda int, b []float64, ldb int) {
-	t, rhs, align := m, n, nr
+	t, rhs, align := m, n, trsmN
 	if s == blas.Right {
-		t, rhs, align = n, m, mr
+		t, rhs, align = n, m, trsmM
 	}
 	p := workers(float64(t)*float64(t)*float64(rhs), rhs/align)
 	parallel(p, func(w int) {
@@ -151,7 +151,7 @@ func splitRHS(f triFn, s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag
 	})
 }
 
-// trsmSmall solves a triangle of order t ≤ mr (Left) or t ≤ nr (Right)
+// trsmSmall solves a triangle of order t ≤ trsmM (Left) or t ≤ trsmN (Right)
 // with the assembly kernels, eight columns (Left) or six rows (Right) of B
 // per call; blocks cut by the edge of B go through a scratch block. The
 // triangle is padded to the kernel's order with the identity.
@@ -164,20 +164,20 @@ func trsmSmall(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n i
 		return a[j*lda+i]
 	}
 	lower := (ul == blas.Lower) == (tA == blas.NoTrans)
-	var w [8*nr + nr]float64
-	var tile [mr * nr]float64
+	var w [8*trsmN + trsmN]float64
+	var tile [trsmM * trsmN]float64
 	if s == blas.Left {
 		// w[8i+l] = op(A)[l][i] below (lower) or above the diagonal, 1/op(A)[i][i] at 48+i.
 		kern := trsmLU6x8
 		if lower {
 			kern = trsmLL6x8
 		}
-		for i := range mr {
-			w[8*mr+i] = 1
+		for i := range trsmM {
+			w[8*trsmM+i] = 1
 		}
 		for i := range m {
 			if d == blas.NonUnit {
-				w[8*mr+i] = 1 / op(i, i)
+				w[8*trsmM+i] = 1 / op(i, i)
 			}
 			for l := range m {
 				if lower && l > i || !lower && l < i {
@@ -185,11 +185,11 @@ func trsmSmall(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n i
 				}
 			}
 		}
-		for j := 0; j < n; j += nr {
-			if cols := min(nr, n-j); m == mr && cols == nr {
+		for j := 0; j < n; j += trsmN {
+			if cols := min(trsmN, n-j); m == trsmM && cols == trsmN {
 				kern(&b[j], ldb, &w[0], alpha)
 			} else {
-				viaTile(&tile, b[j:], ldb, m, cols, func(t *float64) { kern(t, nr, &w[0], alpha) })
+				viaTile(&tile, b[j:], ldb, m, cols, func(t *float64) { kern(t, trsmN, &w[0], alpha) })
 			}
 		}
 		return
@@ -199,12 +199,12 @@ func trsmSmall(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n i
 	if lower {
 		kern = trsmRL6x8
 	}
-	for j := range nr {
-		w[8*nr+j] = 1
+	for j := range trsmN {
+		w[8*trsmN+j] = 1
 	}
 	for j := range n {
 		if d == blas.NonUnit {
-			w[8*nr+j] = 1 / op(j, j)
+			w[8*trsmN+j] = 1 / op(j, j)
 		}
 		for l := range n {
 			if lower && l < j || !lower && l > j {
@@ -212,24 +212,24 @@ func trsmSmall(s blas.Side, ul blas.Uplo, tA blas.Transpose, d blas.Diag, m, n i
 			}
 		}
 	}
-	for i := 0; i < m; i += mr {
-		if rows := min(mr, m-i); rows == mr && n == nr {
+	for i := 0; i < m; i += trsmM {
+		if rows := min(trsmM, m-i); rows == trsmM && n == trsmN {
 			kern(&b[i*ldb], ldb, &w[0], alpha)
 		} else {
-			viaTile(&tile, b[i*ldb:], ldb, rows, n, func(t *float64) { kern(t, nr, &w[0], alpha) })
+			viaTile(&tile, b[i*ldb:], ldb, rows, n, func(t *float64) { kern(t, trsmN, &w[0], alpha) })
 		}
 	}
 }
 
 // viaTile copies the r×c block at b into the zeroed tile, runs f on it and
 // copies the block back.
-func viaTile(tile *[mr * nr]float64, b []float64, ldb, r, c int, f func(*float64)) {
+func viaTile(tile *[trsmM * trsmN]float64, b []float64, ldb, r, c int, f func(*float64)) {
 	clear(tile[:])
 	for i := range r {
-		copy(tile[i*nr:i*nr+c], b[i*ldb:i*ldb+c])
+		copy(tile[i*trsmN:i*trsmN+c], b[i*ldb:i*ldb+c])
 	}
 	f(&tile[0])
 	for i := range r {
-		copy(b[i*ldb:i*ldb+c], tile[i*nr:i*nr+c])
+		copy(b[i*ldb:i*ldb+c], tile[i*trsmN:i*trsmN+c])
 	}
 }

@@ -91,3 +91,13 @@ func checkClose(t *testing.T, name string, got, want mat, uplo byte, tol float64
 		}
 	}
 }
+
+// forKernels runs f as a subtest for every micro-kernel this CPU runs,
+// with that kernel in use.
+func forKernels(t *testing.T, f func(t *testing.T, k *kernel)) {
+	defer func(k *kernel) { kern = k }(kern)
+	for _, k := range kernels {
+		kern = k
+		t.Run(k.name, func(t *testing.T) { f(t, k) })
+	}
+}

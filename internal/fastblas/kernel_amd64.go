@@ -1,17 +1,40 @@
 package fastblas
 
-// Register tile of C computed by one kernel call.
-const (
-	mr = 6 // rows of C: broadcast values of packed A per step
-	nr = 8 // columns of C: two ymm vectors of packed B per step
-)
+// call sets the mr×nr tile at c (row stride ldc) to alpha·Ap·Bp + beta·c,
+// where Ap and Bp are packed panels of k ≥ 1 steps (mr and nr values per
+// step); c is not read when beta == 0. Cost: 2·mr·nr·k flops. The calls
+// are direct: through a func value the scratch tile would escape to the
+// heap (Dpotrf 7% slower with avx2, 20% with avx512).
+func (kn *kernel) call(k int, a, b, c *float64, ldc int, alpha, beta float64) {
+	if kn == avx512 {
+		kern12x16(k, a, b, c, ldc, alpha, beta)
+		return
+	}
+	kern6x8(k, a, b, c, ldc, alpha, beta)
+}
 
-// kern6x8 sets the 6×8 tile at c (row stride ldc) to alpha·Ap·Bp + beta·c,
-// where Ap and Bp are packed panels of k steps (mr and nr values per step).
-// c is not read when beta == 0. Cost: 96·k flops. Implemented in kernel_amd64.s.
+// Dgemm micro-kernels in kernel_amd64.s: a 6×8 tile of C in 12 ymm
+// accumulators (AVX2/FMA), 96·k flops; a 12×16 tile in 24 zmm accumulators
+// (AVX-512F), 384·k flops.
 //
 //go:noescape
 func kern6x8(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
+//go:noescape
+func kern12x16(k int, a, b, c *float64, ldc int, alpha, beta float64)
+
+// gather4 interleaves four rows of s (row stride ls) into d with stride w:
+// d[p*w+i] = s[i*ls+p] for i < 4, p < n; n a positive multiple of 4.
+//
+//go:noescape
+func gather4(d *float64, w int, s *float64, ls, n int)
+
+// Block of B solved in place by one trsm kernel call: trsmM rows, trsmN
+// columns.
+const (
+	trsmM = 6
+	trsmN = 8
+)
 
 // Small triangular solves in place on a 6×8 block of B (row stride ldb),
 // scaled by alpha, with packed coefficients w: X·U = alpha·B for an 8×8

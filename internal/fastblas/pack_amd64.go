@@ -4,8 +4,9 @@ import "sync"
 
 // pack copies a lanes×kb block into w-wide panels for the kernel: element
 // (l, p) = src[l*ls + p*ps] goes to dst[(l/w)*w*kb + p*w + l%w], and lanes
-// of the last panel past lanes are zero. Either ls or ps is 1; w is mr or
-// nr. Cost: one read and one write per element of the padded block.
+// of the last panel past lanes are zero. Either ls or ps is 1; w ≥ 4 is
+// the kernel's mr or nr. Cost: one read and one write per element of the
+// padded block.
 func pack(dst, src []float64, lanes, kb, w, ls, ps int) {
 	for l0 := 0; l0 < lanes; l0 += w {
 		d := dst[l0*kb : (l0+w)*kb]
@@ -14,14 +15,16 @@ func pack(dst, src []float64, lanes, kb, w, ls, ps int) {
 		switch {
 		case nl < w:
 			packEdge(d, s, nl, kb, w, ls, ps)
-		case ps == 1 && w == mr:
-			gather6(d, s, ls, kb)
 		case ps == 1:
-			gather8(d, s, ls, kb)
-		case w == mr:
+			gather(d, s, w, ls, kb)
+		case w == 6:
 			copy6(d, s, ps, kb)
-		default:
+		case w == 8:
 			copy8(d, s, ps, kb)
+		default:
+			for p := range kb {
+				copy(d[p*w:p*w+w], s[p*ps:p*ps+w])
+			}
 		}
 	}
 }
@@ -36,25 +39,22 @@ func packEdge(d, s []float64, nl, kb, w, ls, ps int) {
 	}
 }
 
-// gather6 interleaves six rows of kb values (row stride ls) into d.
-func gather6(d, s []float64, ls, kb int) {
-	r0, r1, r2 := s[:kb], s[ls:][:kb], s[2*ls:][:kb]
-	r3, r4, r5 := s[3*ls:][:kb], s[4*ls:][:kb], s[5*ls:][:kb]
-	d = d[:6*kb]
-	for p := range kb {
-		q := d[6*p : 6*p+6 : 6*p+6]
-		q[0], q[1], q[2], q[3], q[4], q[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
-	}
-}
-
-// gather8 interleaves eight rows of kb values (row stride ls) into d.
-func gather8(d, s []float64, ls, kb int) {
-	r0, r1, r2, r3 := s[:kb], s[ls:][:kb], s[2*ls:][:kb], s[3*ls:][:kb]
-	r4, r5, r6, r7 := s[4*ls:][:kb], s[5*ls:][:kb], s[6*ls:][:kb], s[7*ls:][:kb]
-	d = d[:8*kb]
-	for p := range kb {
-		q := d[8*p : 8*p+8 : 8*p+8]
-		q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p], r6[p], r7[p]
+// gather interleaves w ≥ 4 rows of kb values (row stride ls) into d,
+// four rows at a time; when 4 does not divide w the last four rows overlap
+// the previous ones (w = 6: rows 2 and 3 are written twice).
+func gather(d, s []float64, w, ls, kb int) {
+	d = d[:w*kb]
+	_ = s[(w-1)*ls+kb-1]
+	k4 := kb &^ 3
+	for l := 0; l < w; l += 4 {
+		l = min(l, w-4)
+		if k4 > 0 {
+			gather4(&d[l], w, &s[l*ls], ls, k4)
+		}
+		for p := k4; p < kb; p++ {
+			q := d[p*w+l : p*w+l+4 : p*w+l+4]
+			q[0], q[1], q[2], q[3] = s[l*ls+p], s[(l+1)*ls+p], s[(l+2)*ls+p], s[(l+3)*ls+p]
+		}
 	}
 }
 

@@ -1,0 +1,34 @@
+package fastblas
+
+// kernel is a micro-kernel for an mr×nr register tile of C and the cache
+// blocks tuned for it.
+type kernel struct {
+	name   string
+	mr, nr int // tile of C per call: rows of packed A, columns of packed B
+	kc     int // inner dimension per pass
+	mc, nc int // rows of A (multiple of mr) and columns of B (multiple of nr) per block
+}
+
+// kern is the kernel in use, the first of kernels (this CPU's, fastest
+// first); nil when there is none and everything goes to gonum.
+var kern = first(kernels)
+
+func first(ks []*kernel) *kernel {
+	if len(ks) == 0 {
+		return nil
+	}
+	return ks[0]
+}
+
+// Available reports whether the accelerated routines run on this machine:
+// amd64 with AVX2 and FMA.
+func Available() bool { return kern != nil }
+
+// Kernel names the Dgemm micro-kernel in use: "avx512", "avx2", or ""
+// when Available is false.
+func Kernel() string {
+	if kern == nil {
+		return ""
+	}
+	return kern.name
+}
