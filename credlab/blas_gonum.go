@@ -17,10 +17,16 @@ import (
 // AVX2 and FMA, named after the Dgemm micro-kernel in use), "gonum" for
 // gonum's own BLAS (other machines, or the environment variable
 // CREDLAB_BLAS=gonum at start-up), "openblas" with -tags openblas.
+// CREDLAB_BLAS=go-avx2 keeps the AVX2 kernel on a CPU with AVX-512 (for
+// processors that slow their clock under AVX-512).
 var BLASBackend = "gonum"
 
 func init() {
-	if fastblas.Available() && os.Getenv("CREDLAB_BLAS") != "gonum" {
+	env := os.Getenv("CREDLAB_BLAS")
+	if fastblas.Available() && env != "gonum" {
+		if env == "go-avx2" {
+			fastblas.UseKernel("avx2")
+		}
 		blas64.Use(fastblas.Implementation{})
 		BLASBackend = "go-" + fastblas.Kernel()
 	}

@@ -32,3 +32,16 @@ func Kernel() string {
 	}
 	return kern.name
 }
+
+// UseKernel puts the named micro-kernel ("avx2", "avx512") in use and
+// reports whether this CPU runs it. Call it before any BLAS call (at
+// start-up or in a benchmark's setup), never concurrently with one.
+func UseKernel(name string) bool {
+	for _, k := range kernels {
+		if k.name == name {
+			kern = k
+			return true
+		}
+	}
+	return false
+}
