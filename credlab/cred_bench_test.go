@@ -47,12 +47,6 @@ const (
 	crBenchLQ    = 1e-6 // lambda_q
 )
 
-func crBenchGFlops(b *testing.B, flops float64) {
-	if s := b.Elapsed().Seconds(); s > 0 {
-		b.ReportMetric(flops*float64(b.N)/s/1e9, "GFLOP/s")
-	}
-}
-
 // crPeakHeap samples HeapInuse every 10 ms while f runs and returns the
 // largest increase over its value before f, in bytes. The collection before
 // f is outside the timer.
@@ -127,7 +121,7 @@ func BenchmarkLeverageScores(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			crBenchGFlops(b, fn*fn*d+2*fn*fn*fn/3)
+			reportGFlops(b, fn*fn*d+2*fn*fn*fn/3)
 		})
 		b.Run(fmt.Sprintf("cholesky/N=%d", n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
@@ -143,7 +137,7 @@ func BenchmarkLeverageScores(b *testing.B) {
 					b.Fatal("not positive definite")
 				}
 			}
-			crBenchGFlops(b, fn*fn*d+fn*fn*fn/3)
+			reportGFlops(b, fn*fn*d+fn*fn*fn/3)
 		})
 	}
 }
@@ -183,7 +177,7 @@ func BenchmarkFeatureLeverageScores(b *testing.B) {
 				})
 				peak = max(peak, p)
 			}
-			crBenchGFlops(b, 2*fn*D*D+4*fn*crBenchD*D)
+			reportGFlops(b, 2*fn*D*D+4*fn*crBenchD*D)
 			b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
 			b.ReportMetric(poolMB, "pool-MB")
 		})
@@ -200,7 +194,7 @@ func BenchmarkFeatureLeverageScores(b *testing.B) {
 					}
 				}
 			}
-			crBenchGFlops(b, 2*fn*crBenchD*D)
+			reportGFlops(b, 2*fn*crBenchD*D)
 		})
 		// Reference: a plain gonum Mul of the same shape, N x D times D x D.
 		// At N = 1000000 the N x D operands would take 16 GB, so the product
@@ -229,7 +223,7 @@ func BenchmarkFeatureLeverageScores(b *testing.B) {
 					cv.Mul(a.Slice(0, hi-lo, 0, D), m)
 				}
 			}
-			crBenchGFlops(b, 2*fn*D*D)
+			reportGFlops(b, 2*fn*D*D)
 		})
 		x = nil
 		runtime.GC()

@@ -184,7 +184,7 @@ func TestTailSGDSchedules(t *testing.T) {
 	} {
 		p, err := tc.cfg.params(n, 1)
 		if tc.error != "" {
-			sgmWantErr(t, tc.name, err, tc.error)
+			wantErrMentions(t, tc.name, err, tc.error)
 			continue
 		}
 		if err != nil {
@@ -353,9 +353,9 @@ func TestBagModelPredictFeatures(t *testing.T) {
 		t.Error("the model aliases the caller's bags")
 	}
 	_, err = (&BagModel{}).Predict(test)
-	sgmWantErr(t, "empty model", err, "empty bag model")
+	wantErrMentions(t, "empty model", err, "empty bag model")
 	_, err = ex.Model.Predict(drBags(2, 1, 2, 3, 19))
-	sgmWantErr(t, "dims", err, "dimension 2, new bags 3")
+	wantErrMentions(t, "dims", err, "dimension 2, new bags 3")
 }
 
 func TestDistRegBadInput(t *testing.T) {
@@ -367,34 +367,34 @@ func TestDistRegBadInput(t *testing.T) {
 		_, err := TailSGD(ctx, bags, c)
 		return err
 	}
-	sgmWantErr(t, "b<0", sgd(TailSGDConfig{Batch: -3}), "mini-batch size b = -3")
-	sgmWantErr(t, "eta<0", sgd(TailSGDConfig{StepSize: -1}), "step size eta = -1")
-	sgmWantErr(t, "eta0 NaN", sgd(TailSGDConfig{Eta0: math.NaN()}), "eta_0 = NaN")
-	sgmWantErr(t, "T=1", sgd(TailSGDConfig{Iter: 1}), "T = 1 is too small for tail averaging")
-	sgmWantErr(t, "MaxIter=1", sgd(TailSGDConfig{MaxIter: 1}), "MaxIter = 1 is too small")
-	sgmWantErr(t, "nu", sgd(TailSGDConfig{Capacity: 2}), "capacity nu = 2")
-	sgmWantErr(t, "r", sgd(TailSGDConfig{Source: -1}), "source condition r = -1")
-	sgmWantErr(t, "schedule", sgd(TailSGDConfig{Schedule: 9}), "unknown tail-averaged SGD schedule 9")
-	sgmWantErr(t, "diverge", sgd(TailSGDConfig{Batch: 1, StepSize: 30, Iter: 400}), "TailSGD diverged at iteration", "smaller step size")
+	wantErrMentions(t, "b<0", sgd(TailSGDConfig{Batch: -3}), "mini-batch size b = -3")
+	wantErrMentions(t, "eta<0", sgd(TailSGDConfig{StepSize: -1}), "step size eta = -1")
+	wantErrMentions(t, "eta0 NaN", sgd(TailSGDConfig{Eta0: math.NaN()}), "eta_0 = NaN")
+	wantErrMentions(t, "T=1", sgd(TailSGDConfig{Iter: 1}), "T = 1 is too small for tail averaging")
+	wantErrMentions(t, "MaxIter=1", sgd(TailSGDConfig{MaxIter: 1}), "MaxIter = 1 is too small")
+	wantErrMentions(t, "nu", sgd(TailSGDConfig{Capacity: 2}), "capacity nu = 2")
+	wantErrMentions(t, "r", sgd(TailSGDConfig{Source: -1}), "source condition r = -1")
+	wantErrMentions(t, "schedule", sgd(TailSGDConfig{Schedule: 9}), "unknown tail-averaged SGD schedule 9")
+	wantErrMentions(t, "diverge", sgd(TailSGDConfig{Batch: 1, StepSize: 30, Iter: 400}), "TailSGD diverged at iteration", "smaller step size")
 	unl := &Bags{X: bags.X}
 	_, err := TailSGD(ctx, unl, TailSGDConfig{Kernel: bk})
-	sgmWantErr(t, "no labels", err, "have no labels")
+	wantErrMentions(t, "no labels", err, "have no labels")
 	_, err = TwoStageKRR(ctx, unl, TwoStageKRRConfig{Kernel: bk})
-	sgmWantErr(t, "krr no labels", err, "have no labels")
+	wantErrMentions(t, "krr no labels", err, "have no labels")
 	empty := &Bags{X: append([]*mat.Dense{mat.NewDense(1, 2, nil)}, bags.X[1:]...), Y: bags.Y}
 	empty.X[3] = nil
 	_, err = TwoStageKRR(ctx, empty, TwoStageKRRConfig{Kernel: bk})
-	sgmWantErr(t, "empty", err, "bag 3 is empty")
+	wantErrMentions(t, "empty", err, "bag 3 is empty")
 	mixed := &Bags{X: append([]*mat.Dense(nil), bags.X...), Y: bags.Y}
 	mixed.X[5] = mat.NewDense(2, 4, nil)
 	_, err = TailSGD(ctx, mixed, TailSGDConfig{Kernel: bk})
-	sgmWantErr(t, "mixed", err, "bag 5 has points of dimension 4")
+	wantErrMentions(t, "mixed", err, "bag 5 has points of dimension 4")
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: bk, Lambda: -1})
-	sgmWantErr(t, "lambda", err, "lambda = -1")
+	wantErrMentions(t, "lambda", err, "lambda = -1")
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: bk, Holdout: Holdout{None: true}})
-	sgmWantErr(t, "no lambda", err, "needs a fixed Lambda")
+	wantErrMentions(t, "no lambda", err, "needs a fixed Lambda")
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{})
-	sgmWantErr(t, "kernel", err, "neither an inner kernel")
+	wantErrMentions(t, "kernel", err, "neither an inner kernel")
 }
 
 func TestDistRegIndependentOfGOMAXPROCS(t *testing.T) {
@@ -402,8 +402,8 @@ func TestDistRegIndependentOfGOMAXPROCS(t *testing.T) {
 	cfg := TailSGDConfig{Kernel: BagKernel{Inner: GaussianKernel{Sigma: 0.5}, Outer: GaussianOuter{Sigma: 0.5}}, MaxIter: 200, Seed: 1}
 	var a, b *BagFit
 	var err1, err2 error
-	sgmProcs(1, func() { a, err1 = TailSGD(context.Background(), bags, cfg) })
-	sgmProcs(4, func() { b, err2 = TailSGD(context.Background(), bags, cfg) })
+	withProcs(1, func() { a, err1 = TailSGD(context.Background(), bags, cfg) })
+	withProcs(4, func() { b, err2 = TailSGD(context.Background(), bags, cfg) })
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}

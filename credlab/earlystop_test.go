@@ -11,27 +11,7 @@ import (
 // landweberFilter returns alpha_t = (gamma/n) sum_{k<t} (I - gamma K/n)^k y
 // for every t = 0..T, by an explicit matrix-power loop.
 func landweberFilter(k *mat.Dense, y []float64, gamma float64, T int) [][]float64 {
-	n := len(y)
-	c := gamma / float64(n)
-	out := make([][]float64, T+1)
-	sum := make([]float64, n)
-	term := append([]float64(nil), y...) // (I - cK)^k y
-	out[0] = make([]float64, n)
-	for t := 1; t <= T; t++ {
-		for i := range sum {
-			sum[i] += term[i]
-		}
-		kt := matVec(k, term)
-		for i := range term {
-			term[i] -= c * kt[i]
-		}
-		a := make([]float64, n)
-		for i := range a {
-			a[i] = c * sum[i]
-		}
-		out[t] = a
-	}
-	return out
+	return landweberFilterRHS(k, y, gamma/float64(len(y)), T)
 }
 
 // refMaxDiag returns max_i k(x_i, x_i) by the reference formula.

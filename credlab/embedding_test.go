@@ -219,10 +219,10 @@ func TestEmbeddingIndependentOfGOMAXPROCS(t *testing.T) {
 	bags := drBags(70, 5, 30, 2, 6)
 	g := GaussianKernel{Sigma: 0.5}
 	var k1, k4 *mat.Dense
-	sgmProcs(1, func() {
+	withProcs(1, func() {
 		k1, _ = BagKernel{Inner: g, Outer: GaussianOuter{Sigma: 0.4}}.Gram(context.Background(), bags, nil)
 	})
-	sgmProcs(4, func() {
+	withProcs(4, func() {
 		k4, _ = BagKernel{Inner: g, Outer: GaussianOuter{Sigma: 0.4}}.Gram(context.Background(), bags, nil)
 	})
 	r := k1.RawMatrix()
@@ -250,28 +250,28 @@ func TestBagsValidate(t *testing.T) {
 		_, err := NewBags(b.X, b.Y)
 		return err
 	}
-	sgmWantErr(t, "no bags", (&Bags{}).Validate(), "no bags")
-	sgmWantErr(t, "nil bag", mk(func(b *Bags) { b.X[1] = nil }), "bag 1 is empty")
-	sgmWantErr(t, "empty bag", mk(func(b *Bags) { b.X[2] = &mat.Dense{} }), "bag 2 is empty")
-	sgmWantErr(t, "dims", mk(func(b *Bags) { b.X[1] = mat.NewDense(2, 3, nil) }), "bag 1 has points of dimension 3 but bag 0 has dimension 2")
-	sgmWantErr(t, "NaN", mk(func(b *Bags) { b.X[2].Set(1, 0, math.NaN()) }), "bag 2 point [1,0] is NaN")
-	sgmWantErr(t, "Inf", mk(func(b *Bags) { b.X[0].Set(0, 1, math.Inf(1)) }), "bag 0 point [0,1] is +Inf")
-	sgmWantErr(t, "label Inf", mk(func(b *Bags) { b.Y[1] = math.Inf(-1) }), "label y[1] is -Inf")
-	sgmWantErr(t, "label count", mk(func(b *Bags) { b.Y = b.Y[:2] }), "3 bags but 2 labels")
+	wantErrMentions(t, "no bags", (&Bags{}).Validate(), "no bags")
+	wantErrMentions(t, "nil bag", mk(func(b *Bags) { b.X[1] = nil }), "bag 1 is empty")
+	wantErrMentions(t, "empty bag", mk(func(b *Bags) { b.X[2] = &mat.Dense{} }), "bag 2 is empty")
+	wantErrMentions(t, "dims", mk(func(b *Bags) { b.X[1] = mat.NewDense(2, 3, nil) }), "bag 1 has points of dimension 3 but bag 0 has dimension 2")
+	wantErrMentions(t, "NaN", mk(func(b *Bags) { b.X[2].Set(1, 0, math.NaN()) }), "bag 2 point [1,0] is NaN")
+	wantErrMentions(t, "Inf", mk(func(b *Bags) { b.X[0].Set(0, 1, math.Inf(1)) }), "bag 0 point [0,1] is +Inf")
+	wantErrMentions(t, "label Inf", mk(func(b *Bags) { b.Y[1] = math.Inf(-1) }), "label y[1] is -Inf")
+	wantErrMentions(t, "label count", mk(func(b *Bags) { b.Y = b.Y[:2] }), "3 bags but 2 labels")
 	// Kernel and embedding errors.
 	_, err := EmbeddingGram(context.Background(), nil, good, nil)
-	sgmWantErr(t, "no kernel", err, "neither an inner kernel")
+	wantErrMentions(t, "no kernel", err, "neither an inner kernel")
 	_, err = BagKernel{Inner: GaussianKernel{Sigma: 1}, Outer: GaussianOuter{}}.Gram(context.Background(), good, nil)
-	sgmWantErr(t, "outer sigma", err, "Gaussian outer kernel sigma = 0")
+	wantErrMentions(t, "outer sigma", err, "Gaussian outer kernel sigma = 0")
 	_, err = EmbeddingGram(context.Background(), GaussianKernel{Sigma: 1}, good, drBags(2, 1, 2, 3, 8))
-	sgmWantErr(t, "cross dims", err, "bags of dimension 2 and 3")
+	wantErrMentions(t, "cross dims", err, "bags of dimension 2 and 3")
 	_, err = MeanFeatures(context.Background(), nil, good)
-	sgmWantErr(t, "no map", err, "no feature map")
+	wantErrMentions(t, "no map", err, "no feature map")
 	rf, _ := NewRandomFourier(3, 10, 1, 1)
 	_, err = MeanFeatures(context.Background(), rf, good)
-	sgmWantErr(t, "map dims", err, "shape mismatch")
+	wantErrMentions(t, "map dims", err, "shape mismatch")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = EmbeddingGram(ctx, GaussianKernel{Sigma: 1}, good, nil)
-	sgmWantErr(t, "cancel", err, "canceled")
+	wantErrMentions(t, "cancel", err, "canceled")
 }

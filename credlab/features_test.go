@@ -19,7 +19,7 @@ func TestRandomFourierFormula(t *testing.T) {
 	if r, c := rf.W.Dims(); r != d || c != D || len(rf.B) != D {
 		t.Fatalf("W is %d x %d and B has %d values, want %d x %d and %d", r, c, len(rf.B), d, D, D)
 	}
-	x := crData(crRNG(31), 9, d, 2)
+	x := randData(crRNG(31), 9, d, 2)
 	x0 := mat.DenseCopyOf(x)
 	phi, err := rf.Features(x)
 	if err != nil {
@@ -41,7 +41,7 @@ func TestRandomFourierFormula(t *testing.T) {
 		t.Error("x was modified")
 	}
 	// A strided view gives the same features as a copy.
-	big := crData(crRNG(32), 12, 5, 1)
+	big := randData(crRNG(32), 12, 5, 1)
 	view := big.Slice(2, 10, 1, 4).(*mat.Dense)
 	a, err := rf.Features(view)
 	if err != nil {
@@ -54,7 +54,7 @@ func TestRandomFourierFormula(t *testing.T) {
 	// The same seed draws the same map; another seed another.
 	rf2, _ := NewRandomFourier(d, D, 0.7, 8)
 	rf3, _ := NewRandomFourier(d, D, 0.7, 9)
-	if !mat.Equal(rf.W, rf2.W) || !crSameBits(rf.B, rf2.B) {
+	if !mat.Equal(rf.W, rf2.W) || !sameBits(rf.B, rf2.B) {
 		t.Error("same seed, different features")
 	}
 	if mat.Equal(rf.W, rf3.W) {
@@ -103,8 +103,8 @@ func TestRandomFourierDistribution(t *testing.T) {
 // of order 1/sqrt(D).
 func TestRandomFourierApproximatesGaussian(t *testing.T) {
 	const d, sigma = 3, 0.9
-	x := crData(crRNG(33), 8, d, 1)
-	k := crGram(crGauss(sigma), x, x)
+	x := randData(crRNG(33), 8, d, 1)
+	k := refMatrix(refGaussian(sigma), x, x)
 	maxErr := func(D int) float64 {
 		rf, err := NewRandomFourier(d, D, sigma, 2)
 		if err != nil {
@@ -151,17 +151,17 @@ func TestRandomFourierErrors(t *testing.T) {
 		{3, 10, math.Inf(1), []string{"sigma"}},
 	} {
 		_, err := NewRandomFourier(tc.d, tc.D, tc.sigma, 1)
-		crWantErr(t, fmt.Sprintf("NewRandomFourier(%d, %d, %v)", tc.d, tc.D, tc.sigma), err, tc.frags...)
+		wantErrMentions(t, fmt.Sprintf("NewRandomFourier(%d, %d, %v)", tc.d, tc.D, tc.sigma), err, tc.frags...)
 	}
 	rf, _ := NewRandomFourier(3, 10, 1, 1)
-	_, err := rf.Features(crData(crRNG(1), 4, 2, 1))
-	crWantErr(t, "wrong input width", err, "shape mismatch", "2 columns", "want 3")
-	bad := crData(crRNG(1), 4, 3, 1)
+	_, err := rf.Features(randData(crRNG(1), 4, 2, 1))
+	wantErrMentions(t, "wrong input width", err, "shape mismatch", "2 columns", "want 3")
+	bad := randData(crRNG(1), 4, 3, 1)
 	bad.Set(2, 1, math.Inf(1))
 	_, err = rf.Features(bad)
-	crWantErr(t, "Inf input", err, "[2,1]")
+	wantErrMentions(t, "Inf input", err, "[2,1]")
 	_, err = rf.Features(nil)
-	crWantErr(t, "nil input", err, "empty")
+	wantErrMentions(t, "nil input", err, "empty")
 }
 
 func TestRawFeatures(t *testing.T) {
@@ -198,7 +198,7 @@ func TestRawFeatures(t *testing.T) {
 	bad := mat.DenseCopyOf(x)
 	bad.Set(1, 0, math.NaN())
 	_, err = RawFeatures{Bias: true}.Features(bad)
-	crWantErr(t, "NaN input", err, "[1,0]")
+	wantErrMentions(t, "NaN input", err, "[1,0]")
 }
 
 func crRelu(v float64) float64 { return math.Max(v, 0) }
@@ -240,7 +240,7 @@ func TestReLUNetwork(t *testing.T) {
 		}
 		in = w
 	}
-	xs := crData(crRNG(34), 11, d, 1)
+	xs := randData(crRNG(34), 11, d, 1)
 	x0 := mat.DenseCopyOf(xs)
 	phi, err := rnet.Features(xs)
 	if err != nil {
@@ -298,12 +298,12 @@ func TestReLUNetwork(t *testing.T) {
 		{3, []int{-2}, []string{"layer 0", "width -2"}},
 	} {
 		_, err := NewReLUNetwork(tc.d, tc.widths, 1)
-		crWantErr(t, fmt.Sprintf("NewReLUNetwork(%d, %v)", tc.d, tc.widths), err, tc.frags...)
+		wantErrMentions(t, fmt.Sprintf("NewReLUNetwork(%d, %v)", tc.d, tc.widths), err, tc.frags...)
 	}
-	_, err = rnet.Features(crData(crRNG(1), 3, d+1, 1))
-	crWantErr(t, "wrong input width", err, "shape mismatch")
+	_, err = rnet.Features(randData(crRNG(1), 3, d+1, 1))
+	wantErrMentions(t, "wrong input width", err, "shape mismatch")
 	_, err = (&ReLUNetwork{}).Features(xs)
-	crWantErr(t, "no layers", err, "no layers")
+	wantErrMentions(t, "no layers", err, "no layers")
 }
 
 // crWideFeatures is a cheap feature map of any width, phi(x)_k = x_0 (k%5 + 1)
@@ -336,7 +336,7 @@ func TestModelFeaturesPredict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := crData(rng, 30, 2, 1)
+	x := randData(rng, 30, 2, 1)
 	for _, tc := range []struct {
 		name string
 		fm   FeatureMap
@@ -345,7 +345,7 @@ func TestModelFeaturesPredict(t *testing.T) {
 		{"random Fourier", rf, 25},
 		{"raw with bias", RawFeatures{Bias: true}, 3},
 		{"raw", RawFeatures{}, 2},
-		{"ReLU", &ReLUNetwork{Layers: []*mat.Dense{crData(rng, 2, 6, 1)}}, 6},
+		{"ReLU", &ReLUNetwork{Layers: []*mat.Dense{randData(rng, 2, 6, 1)}}, 6},
 	} {
 		coef := make([]float64, tc.D)
 		for i := range coef {
@@ -358,7 +358,7 @@ func TestModelFeaturesPredict(t *testing.T) {
 		}
 		phi, _ := tc.fm.Features(x)
 		for i := range got {
-			if want := crDot(mat.Row(nil, i, phi), coef); math.Abs(got[i]-want) > 1e-13*(1+math.Abs(want)) {
+			if want := refDot(mat.Row(nil, i, phi), coef); math.Abs(got[i]-want) > 1e-13*(1+math.Abs(want)) {
 				t.Errorf("%s: f(x_%d) = %v, want %v", tc.name, i, got[i], want)
 			}
 		}
@@ -372,7 +372,7 @@ func TestModelFeaturesPredict(t *testing.T) {
 	for i := range coef {
 		coef[i] = float64(i%7) - 3
 	}
-	xs := crData(rng, 70, 2, 1)
+	xs := randData(rng, 70, 2, 1)
 	got, err := (&Model{Features: wf, Coef: coef}).Predict(xs)
 	if err != nil {
 		t.Fatal(err)
@@ -399,17 +399,17 @@ func TestModelFeaturesPredict(t *testing.T) {
 
 	// A feature map returning the wrong width is an error.
 	_, err = (&Model{Features: RawFeatures{Bias: true}, Coef: []float64{1, 2}}).Predict(x)
-	crWantErr(t, "too wide", err, "shape mismatch", "3 columns", "want 2")
+	wantErrMentions(t, "too wide", err, "shape mismatch", "3 columns", "want 2")
 	_, err = (&Model{Features: RawFeatures{}, Coef: []float64{1, 2, 3}}).Predict(x)
-	crWantErr(t, "too narrow", err, "shape mismatch", "2 columns", "want 3")
+	wantErrMentions(t, "too narrow", err, "shape mismatch", "2 columns", "want 3")
 	_, err = (&Model{Features: rf}).Predict(x)
-	crWantErr(t, "no coefficients", err, "empty model")
-	_, err = (&Model{Features: rf, Coef: make([]float64, 25)}).Predict(crData(rng, 3, 4, 1))
-	crWantErr(t, "input of the wrong width", err, "shape mismatch")
+	wantErrMentions(t, "no coefficients", err, "empty model")
+	_, err = (&Model{Features: rf, Coef: make([]float64, 25)}).Predict(randData(rng, 3, 4, 1))
+	wantErrMentions(t, "input of the wrong width", err, "shape mismatch")
 	bad := mat.DenseCopyOf(x)
 	bad.Set(3, 1, math.NaN())
 	_, err = (&Model{Features: rf, Coef: make([]float64, 25)}).Predict(bad)
-	crWantErr(t, "NaN input", err, "[3,1]")
+	wantErrMentions(t, "NaN input", err, "[3,1]")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := (&Model{Features: rf, Coef: make([]float64, 25)}).PredictContext(ctx, x); err == nil {
@@ -436,8 +436,8 @@ func (f crRowsFeatures) Features(x *mat.Dense) (*mat.Dense, error) {
 func TestFeatureMapRowCount(t *testing.T) {
 	ctx := context.Background()
 	rng := crRNG(36)
-	x := crData(rng, 10, 2, 1)
-	y := crTargets(rng, x, 0.1)
+	x := randData(rng, 10, 2, 1)
+	y := smoothTargets(rng, x, 0.1)
 	try := func(name string, f func() error) {
 		t.Helper()
 		defer func() {
@@ -445,7 +445,7 @@ func TestFeatureMapRowCount(t *testing.T) {
 				t.Errorf("%s: panic %v, want an error", name, r)
 			}
 		}()
-		crWantErr(t, name, f(), "rows")
+		wantErrMentions(t, name, f(), "rows")
 	}
 	for _, extra := range []int{1, -1} {
 		fm := crRowsFeatures{extra}

@@ -3,6 +3,7 @@ package credlab
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -44,18 +45,18 @@ func TestHoldoutSplit(t *testing.T) {
 			}
 		}
 		tr2, va2, _ := h.split(c.n)
-		if !equalInts(tr, tr2) || !equalInts(va, va2) {
+		if !slices.Equal(tr, tr2) || !slices.Equal(va, va2) {
 			t.Errorf("n %d seed %d: split not deterministic", c.n, c.seed)
 		}
 	}
 	a, _, _ := Holdout{Seed: 1}.split(100)
 	b, _, _ := Holdout{Seed: 2}.split(100)
-	if equalInts(a, b) {
+	if slices.Equal(a, b) {
 		t.Error("seeds 1 and 2 give the same split")
 	}
 	// None: all rows train, in order.
 	tr, va, err := Holdout{None: true}.split(7)
-	if err != nil || len(va) != 0 || !equalInts(tr, []int{0, 1, 2, 3, 4, 5, 6}) {
+	if err != nil || len(va) != 0 || !slices.Equal(tr, []int{0, 1, 2, 3, 4, 5, 6}) {
 		t.Errorf("None: %v %v %v", tr, va, err)
 	}
 }
@@ -77,18 +78,6 @@ func TestHoldoutSplitErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "fraction") {
 		t.Errorf("KRLS fraction 2: error %v", err)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestEarlyStoppingThresholdRule checks that a hold-out run stops exactly at
@@ -151,7 +140,7 @@ func TestEarlyStoppingThresholdRule(t *testing.T) {
 			if fit.Iter != arg+1 || fit.ValRMSE != fit.Path[arg].ValRMSE {
 				t.Errorf("%s thr %g: fit.Iter %d, argmin %d", name, thr, fit.Iter, arg+1)
 			}
-			if !equalFloats(fit.Model.Coef, coefAt(t, run, h, fit.Iter)) {
+			if !slices.Equal(fit.Model.Coef, coefAt(t, run, h, fit.Iter)) {
 				t.Errorf("%s thr %g: model is not iterate %d", name, thr, fit.Iter)
 			}
 			if thr == 0.01 && stop == maxIter {
@@ -170,18 +159,6 @@ func coefAt(t *testing.T, run func(IterConfig) (*Fit, error), h Holdout, it int)
 		t.Fatal(err)
 	}
 	return f.Iterates[it]
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestLogGrid(t *testing.T) {

@@ -5,215 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"runtime"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// ---------------------------------------------------------------------------
-// Helpers of the CRED tests (leverage, selection, features, linear, weights).
-// They are prefixed "cr" so that they cannot collide with the helpers of the
-// other test files. References are plain loops and gonum's mat, never the
-// package's own kernel or solver code.
-// ---------------------------------------------------------------------------
-
-func crRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x637265)) }
-
-// crData returns n x d points uniform in [-scale, scale].
-func crData(rng *rand.Rand, n, d int, scale float64) *mat.Dense {
-	x := mat.NewDense(n, d, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			x.Set(i, j, scale*(2*rng.Float64()-1))
-		}
-	}
-	return x
-}
-
-// crTargets returns a smooth function of the rows plus Gaussian noise.
-func crTargets(rng *rand.Rand, x *mat.Dense, noise float64) []float64 {
-	n, d := x.Dims()
-	y := make([]float64, n)
-	for i := range y {
-		v := math.Sin(2 * x.At(i, 0))
-		if d > 1 {
-			v += 0.5 * math.Cos(3*x.At(i, 1))
-		}
-		y[i] = v + noise*rng.NormFloat64()
-	}
-	return y
-}
-
-// crWeights returns n weights spread over [lo, hi].
-func crWeights(rng *rand.Rand, n int, lo, hi float64) []float64 {
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = lo + (hi-lo)*rng.Float64()
-	}
-	return w
-}
-
-func crGauss(sigma float64) func(a, b []float64) float64 {
-	return func(a, b []float64) float64 {
-		s := 0.0
-		for i := range a {
-			s += (a[i] - b[i]) * (a[i] - b[i])
-		}
-		return math.Exp(-s / (2 * sigma * sigma))
-	}
-}
-
-func crDot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
-// crGram returns [k(x_i, z_j)] by pairwise loops.
-func crGram(k func(a, b []float64) float64, x, z *mat.Dense) *mat.Dense {
-	n, _ := x.Dims()
-	m, _ := z.Dims()
-	g := mat.NewDense(n, m, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			g.Set(i, j, k(mat.Row(nil, i, x), mat.Row(nil, j, z)))
-		}
-	}
-	return g
-}
-
-// crSolve solves a z = b with gonum's LU.
-func crSolve(t testing.TB, a mat.Matrix, b []float64) []float64 {
-	t.Helper()
-	var z mat.VecDense
-	if err := z.SolveVec(a, mat.NewVecDense(len(b), append([]float64(nil), b...))); err != nil {
-		t.Fatalf("reference solve: %v", err)
-	}
-	return mat.Col(nil, 0, &z)
-}
-
-func crMatVec(a mat.Matrix, v []float64) []float64 {
-	r, _ := a.Dims()
-	var out mat.VecDense
-	out.MulVec(a, mat.NewVecDense(len(v), v))
-	return mat.Col(nil, 0, &out)[:r]
-}
-
-func crRows(x *mat.Dense, idx []int) *mat.Dense {
-	_, d := x.Dims()
-	out := mat.NewDense(len(idx), d, nil)
-	for i, r := range idx {
-		out.SetRow(i, mat.Row(nil, r, x))
-	}
-	return out
-}
-
-func crPick(v []float64, idx []int) []float64 {
-	out := make([]float64, len(idx))
-	for i, r := range idx {
-		out[i] = v[r]
-	}
-	return out
-}
-
-// crRelDiff is max_i |a_i - b_i| / max(max_i |b_i|, tiny).
-func crRelDiff(a, b []float64) float64 {
-	if len(a) != len(b) {
-		return math.Inf(1)
-	}
-	num, den := 0.0, 1e-300
-	for i := range a {
-		num = math.Max(num, math.Abs(a[i]-b[i]))
-		den = math.Max(den, math.Abs(b[i]))
-	}
-	if math.IsNaN(num) {
-		return math.Inf(1)
-	}
-	return num / den
-}
-
-// crMaxRel is max_i |a_i - b_i| / |b_i|, elementwise (b_i != 0).
-func crMaxRel(a, b []float64) float64 {
-	if len(a) != len(b) {
-		return math.Inf(1)
-	}
-	m := 0.0
-	for i := range a {
-		d := math.Abs(a[i]-b[i]) / math.Abs(b[i])
-		if math.IsNaN(d) {
-			return math.Inf(1)
-		}
-		m = math.Max(m, d)
-	}
-	return m
-}
-
-func crSameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func crSum(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s
-}
-
-func crWithProcs(p int, f func()) {
-	old := runtime.GOMAXPROCS(p)
-	defer runtime.GOMAXPROCS(old)
-	f()
-}
-
-func crWantErr(t *testing.T, name string, err error, frags ...string) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error, want one mentioning %q", name, frags)
-		return
-	}
-	for _, f := range frags {
-		if !strings.Contains(err.Error(), f) {
-			t.Errorf("%s: error %q does not mention %q", name, err, f)
-		}
-	}
-}
-
-// crEffDim returns sum_i e_i / (e_i + mu) over the eigenvalues of the
-// symmetric matrix a.
-func crEffDim(t *testing.T, a *mat.Dense, mu float64) float64 {
-	t.Helper()
-	n, _ := a.Dims()
-	sym := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			sym.SetSym(i, j, (a.At(i, j)+a.At(j, i))/2)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, false) {
-		t.Fatal("reference eigendecomposition failed")
-	}
-	d := 0.0
-	for _, e := range es.Values(nil) {
-		e = math.Max(e, 0)
-		d += e / (e + mu)
-	}
-	return d
-}
 
 // ---------------------------------------------------------------------------
 // Leverage scores.
@@ -234,7 +29,7 @@ func TestLeverageScoresLinearIdentity(t *testing.T) {
 		{13, 13, 1, 1e-2}, // N = d: K is full rank
 	} {
 		t.Run(fmt.Sprintf("N=%d/d=%d/lambda=%g", tc.n, tc.d, tc.lambda), func(t *testing.T) {
-			x := crData(crRNG(uint64(tc.n*100+tc.d)), tc.n, tc.d, tc.scale)
+			x := randData(crRNG(uint64(tc.n*100+tc.d)), tc.n, tc.d, tc.scale)
 			x0 := mat.DenseCopyOf(x)
 			// M = X^T X / N + lambda I, inverted independently.
 			var m mat.Dense
@@ -250,9 +45,9 @@ func TestLeverageScoresLinearIdentity(t *testing.T) {
 			want := make([]float64, tc.n)
 			for j := range want {
 				xj := mat.Row(nil, j, x)
-				want[j] = crDot(xj, crMatVec(&minv, xj))
+				want[j] = refDot(xj, matVec(&minv, xj))
 				// And through Solve, as a second reference.
-				if alt := crDot(xj, crSolve(t, &m, xj)); !(math.Abs(alt-want[j]) <= 1e-12*math.Abs(want[j])) {
+				if alt := refDot(xj, denseSolve(t, &m, xj)); !(math.Abs(alt-want[j]) <= 1e-12*math.Abs(want[j])) {
 					t.Fatalf("references disagree at %d: %v vs %v", j, alt, want[j])
 				}
 			}
@@ -303,8 +98,8 @@ func TestLeverageScoresGaussian(t *testing.T) {
 		{80, 5, 1.5, 1e-4, 1e-9},
 	} {
 		t.Run(fmt.Sprintf("N=%d/sigma=%g/lambda=%g", tc.n, tc.sigma, tc.lambda), func(t *testing.T) {
-			x := crData(crRNG(uint64(tc.n+7)), tc.n, tc.d, 1)
-			k := crGram(crGauss(tc.sigma), x, x)
+			x := randData(crRNG(uint64(tc.n+7)), tc.n, tc.d, 1)
+			k := refMatrix(refGaussian(tc.sigma), x, x)
 			mu := float64(tc.n) * tc.lambda
 			b := mat.DenseCopyOf(k)
 			for i := 0; i < tc.n; i++ {
@@ -345,7 +140,7 @@ func TestLeverageScoresGaussian(t *testing.T) {
 func TestFeatureLeverageScoresNystromAllCenters(t *testing.T) {
 	ctx := context.Background()
 	n, sigma, lambda := 40, 0.7, 1e-3
-	x := crData(crRNG(11), n, 2, 1)
+	x := randData(crRNG(11), n, 2, 1)
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
@@ -377,7 +172,7 @@ func TestFeatureLeverageScoresNystromAllCenters(t *testing.T) {
 func TestFeatureLeverageScoresRandomFourier(t *testing.T) {
 	ctx := context.Background()
 	n, d, D, lambda := 70, 4, 30, 1e-3
-	x := crData(crRNG(12), n, d, 1)
+	x := randData(crRNG(12), n, d, 1)
 	rf, err := NewRandomFourier(d, D, 1.1, 5)
 	if err != nil {
 		t.Fatal(err)
@@ -434,14 +229,14 @@ func (f crWidthFeatures) Features(x *mat.Dense) (*mat.Dense, error) {
 
 func TestLeverageScoresErrors(t *testing.T) {
 	ctx := context.Background()
-	x := crData(crRNG(13), 10, 2, 1)
+	x := randData(crRNG(13), 10, 2, 1)
 	bad := mat.DenseCopyOf(x)
 	bad.Set(4, 1, math.NaN())
 	inf := mat.DenseCopyOf(x)
 	inf.Set(7, 0, math.Inf(-1))
 	g := GaussianKernel{Sigma: 1}
 	check := func(name string, frags ...string) func([]float64, error) {
-		return func(_ []float64, err error) { crWantErr(t, name, err, frags...) }
+		return func(_ []float64, err error) { wantErrMentions(t, name, err, frags...) }
 	}
 	check("exact nil kernel")(LeverageScores(ctx, nil, x, 1e-3))
 	check("exact bad sigma", "sigma")(LeverageScores(ctx, GaussianKernel{}, x, 1e-3))
@@ -502,7 +297,7 @@ func (crIdentityFeatures) Features(x *mat.Dense) (*mat.Dense, error) { return x,
 // overwrite the caller's pool ("No function modifies its arguments").
 func TestFeatureLeverageScoresIdentityMapKeepsPool(t *testing.T) {
 	ctx := context.Background()
-	x := crData(crRNG(14), 30, 3, 1)
+	x := randData(crRNG(14), 30, 3, 1)
 	x0 := mat.DenseCopyOf(x)
 	want, err := FeatureLeverageScores(ctx, RawFeatures{}, x, 1e-2, 7)
 	if err != nil {

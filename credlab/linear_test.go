@@ -23,7 +23,7 @@ func crFeatureCases(t *testing.T, d int) []struct {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := crData(crRNG(50), 40, d, 1)
+	x := randData(crRNG(50), 40, d, 1)
 	idx, _ := NystromCenters(x, 10, nil, 1)
 	ny, err := NewNystrom(GaussianKernel{Sigma: 0.7}, x, idx, 0)
 	if err != nil {
@@ -69,10 +69,10 @@ func TestLinearRLSWeighted(t *testing.T) {
 	ctx := context.Background()
 	const n, d = 60, 3
 	rng := crRNG(51)
-	x := crData(rng, n, d, 1)
-	y := crTargets(rng, x, 0.2)
+	x := randData(rng, n, d, 1)
+	y := smoothTargets(rng, x, 0.2)
 	w := crWeights(rng, n, 0.2, 5)
-	xs := crData(rng, 9, d, 1)
+	xs := randData(rng, 9, d, 1)
 	for _, fc := range crFeatureCases(t, d) {
 		for _, lambda := range []float64{1e-6, 1e-2} {
 			for _, weights := range [][]float64{nil, w} {
@@ -90,7 +90,7 @@ func TestLinearRLSWeighted(t *testing.T) {
 					if _, D := phi.Dims(); fit.Rank != D || fit.Method != "LinearRLS" || fit.Lambda != lambda {
 						t.Errorf("rank %d, method %q, lambda %g", fit.Rank, fit.Method, fit.Lambda)
 					}
-					train := crWRMSE(crMatVec(phi, want), y, weights)
+					train := crWRMSE(matVec(phi, want), y, weights)
 					if tr := fit.Path[0].TrainRMSE; math.Abs(tr-train) > 1e-6*train {
 						t.Errorf("TrainRMSE %v, want %v", tr, train)
 					}
@@ -98,7 +98,7 @@ func TestLinearRLSWeighted(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if dd := crRelDiff(p, crMatVec(crFeatures(t, fc.fm, xs), want)); dd > 1e-8 {
+					if dd := crRelDiff(p, matVec(crFeatures(t, fc.fm, xs), want)); dd > 1e-8 {
 						t.Errorf("predictions differ by %.3g", dd)
 					}
 					if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !reflect.DeepEqual(w, w0) {
@@ -115,14 +115,14 @@ func TestLinearRLSWeightedPath(t *testing.T) {
 	ctx := context.Background()
 	const n, d = 80, 2
 	rng := crRNG(52)
-	x := crData(rng, n, d, 1)
-	y := crTargets(rng, x, 0.3)
+	x := randData(rng, n, d, 1)
+	y := smoothTargets(rng, x, 0.3)
 	w := crWeights(rng, n, 0.2, 4)
 	rf, _ := NewRandomFourier(d, 25, 0.5, 7)
 	h := Holdout{Seed: 4, Fraction: 0.25}
 	tr, va, _ := h.split(n)
-	at, av := crFeatures(t, rf, crRows(x, tr)), crFeatures(t, rf, crRows(x, va))
-	yt, yv, wt, wv := crPick(y, tr), crPick(y, va), crPick(w, tr), crPick(w, va)
+	at, av := crFeatures(t, rf, rowsOf(x, tr)), crFeatures(t, rf, rowsOf(x, va))
+	yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 	for _, grid := range [][]float64{LogGrid(1e-5, 1, 5), LogGrid(1e-5, 1, 33)} {
 		t.Run(fmt.Sprintf("grid=%d", len(grid)), func(t *testing.T) {
 			fit, err := LinearRLS(ctx, x, y, LinearRLSConfig{Features: rf, Lambdas: grid, Holdout: h, Weights: w})
@@ -133,8 +133,8 @@ func TestLinearRLSWeightedPath(t *testing.T) {
 			var bestBeta []float64
 			for i, l := range grid {
 				beta := crRidge(t, at, wt, yt, l*float64(len(tr)))
-				val := crWRMSE(crMatVec(av, beta), yv, wv)
-				train := crWRMSE(crMatVec(at, beta), yt, wt)
+				val := crWRMSE(matVec(av, beta), yv, wv)
+				train := crWRMSE(matVec(at, beta), yt, wt)
 				pt := fit.Path[i]
 				if math.Abs(pt.ValRMSE-val) > 1e-8*val || math.Abs(pt.TrainRMSE-train) > 1e-6*train {
 					t.Errorf("lambda %g: path (%v, %v), want weighted (%v, %v)", l, pt.TrainRMSE, pt.ValRMSE, train, val)
@@ -159,8 +159,8 @@ func TestLinearGDWeighted(t *testing.T) {
 	ctx := context.Background()
 	const n, d, T = 50, 3, 25
 	rng := crRNG(53)
-	x := crData(rng, n, d, 1)
-	y := crTargets(rng, x, 0.2)
+	x := randData(rng, n, d, 1)
+	y := smoothTargets(rng, x, 0.2)
 	w := crWeights(rng, n, 0.2, 5)
 	keep := []int{1, 4, T}
 	for _, fc := range crFeatureCases(t, d) {
@@ -169,7 +169,7 @@ func TestLinearGDWeighted(t *testing.T) {
 			m := 0.0
 			for i := 0; i < n; i++ {
 				r := mat.Row(nil, i, phi)
-				v := crDot(r, r)
+				v := refDot(r, r)
 				if weights != nil {
 					v *= weights[i]
 				}
@@ -194,7 +194,7 @@ func TestLinearGDWeighted(t *testing.T) {
 						}
 					}
 					for it, beta := range iters {
-						if train := crWRMSE(crMatVec(phi, beta), y, weights); math.Abs(fit.Path[it].TrainRMSE-train) > 1e-11*train {
+						if train := crWRMSE(matVec(phi, beta), y, weights); math.Abs(fit.Path[it].TrainRMSE-train) > 1e-11*train {
 							t.Errorf("iteration %d: TrainRMSE %v, want %v", it+1, fit.Path[it].TrainRMSE, train)
 						}
 					}
@@ -216,8 +216,8 @@ func TestLinearGDConstantWeightsStep(t *testing.T) {
 	ctx := context.Background()
 	const n, d, T, c = 40, 2, 15, 0.01
 	rng := crRNG(56)
-	x := crData(rng, n, d, 1)
-	y := crTargets(rng, x, 0.2)
+	x := randData(rng, n, d, 1)
+	y := smoothTargets(rng, x, 0.2)
 	rf, _ := NewRandomFourier(d, 20, 0.5, 3)
 	phi := crFeatures(t, rf, x)
 	var g mat.Dense
@@ -233,7 +233,7 @@ func TestLinearGDConstantWeightsStep(t *testing.T) {
 	}
 	// Twice that step diverges and is refused.
 	_, err = LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w, IterConfig: IterConfig{Iter: T, StepSize: 2 * gamma}})
-	crWantErr(t, "step 3 n / (c ||Phi^T Phi||)", err, "diverges")
+	wantErrMentions(t, "step 3 n / (c ||Phi^T Phi||)", err, "diverges")
 }
 
 // LinearGD with a hold-out split: the weighted validation RMSE on the path,
@@ -242,18 +242,18 @@ func TestLinearGDWeightedPath(t *testing.T) {
 	ctx := context.Background()
 	const n, d, T = 90, 2, 40
 	rng := crRNG(54)
-	x := crData(rng, n, d, 1)
-	y := crTargets(rng, x, 0.3)
+	x := randData(rng, n, d, 1)
+	y := smoothTargets(rng, x, 0.3)
 	w := crWeights(rng, n, 0.2, 4)
 	rf, _ := NewRandomFourier(d, 40, 0.4, 9)
 	h := Holdout{Seed: 6}
 	tr, va, _ := h.split(n)
-	at, av := crFeatures(t, rf, crRows(x, tr)), crFeatures(t, rf, crRows(x, va))
-	yt, yv, wt, wv := crPick(y, tr), crPick(y, va), crPick(w, tr), crPick(w, va)
+	at, av := crFeatures(t, rf, rowsOf(x, tr)), crFeatures(t, rf, rowsOf(x, va))
+	yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 	m := 0.0
 	for i := range tr {
 		r := mat.Row(nil, i, at)
-		m = math.Max(m, wt[i]*crDot(r, r))
+		m = math.Max(m, wt[i]*refDot(r, r))
 	}
 	iters := crGD(at, wt, yt, 1/m, T)
 	fit, err := LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w,
@@ -266,7 +266,7 @@ func TestLinearGDWeightedPath(t *testing.T) {
 	}
 	best, bestVal := 0, math.Inf(1)
 	for i, beta := range iters {
-		val := crWRMSE(crMatVec(av, beta), yv, wv)
+		val := crWRMSE(matVec(av, beta), yv, wv)
 		if pv := fit.Path[i].ValRMSE; math.Abs(pv-val) > 1e-11*val {
 			t.Errorf("iteration %d: ValRMSE %v, want sqrt(sum w e^2 / n_v) = %v", i+1, pv, val)
 		}
@@ -285,21 +285,21 @@ func TestLinearGDWeightedPath(t *testing.T) {
 func TestLinearErrors(t *testing.T) {
 	ctx := context.Background()
 	rng := crRNG(55)
-	x := crData(rng, 20, 2, 1)
-	y := crTargets(rng, x, 0.1)
+	x := randData(rng, 20, 2, 1)
+	y := smoothTargets(rng, x, 0.1)
 	rf3, _ := NewRandomFourier(3, 10, 1, 1)
 	_, err := LinearRLS(ctx, x, y, LinearRLSConfig{Features: rf3, Lambda: 1e-3})
-	crWantErr(t, "LinearRLS feature map of another input dimension", err, "shape mismatch")
+	wantErrMentions(t, "LinearRLS feature map of another input dimension", err, "shape mismatch")
 	_, err = LinearGD(ctx, x, y, LinearGDConfig{Features: rf3, IterConfig: IterConfig{Iter: 3}})
-	crWantErr(t, "LinearGD feature map of another input dimension", err, "shape mismatch")
+	wantErrMentions(t, "LinearGD feature map of another input dimension", err, "shape mismatch")
 	_, err = LinearRLS(ctx, x, y, LinearRLSConfig{Lambda: -1})
-	crWantErr(t, "negative lambda", err, "lambda")
+	wantErrMentions(t, "negative lambda", err, "lambda")
 	_, err = LinearRLS(ctx, x, y, LinearRLSConfig{Holdout: Holdout{None: true}})
-	crWantErr(t, "no lambda without hold-out", err, "fixed Lambda")
+	wantErrMentions(t, "no lambda without hold-out", err, "fixed Lambda")
 	_, err = LinearGD(ctx, mat.NewDense(3, 2, nil), []float64{1, 2, 3}, LinearGDConfig{IterConfig: IterConfig{Iter: 3}})
-	crWantErr(t, "zero features", err, "every feature vector is zero")
+	wantErrMentions(t, "zero features", err, "every feature vector is zero")
 	_, err = LinearGD(ctx, x, y, LinearGDConfig{IterConfig: IterConfig{Iter: 3, StepSize: 1e6}})
-	crWantErr(t, "diverging step", err, "diverges")
+	wantErrMentions(t, "diverging step", err, "diverges")
 	_, err = LinearRLS(ctx, x, y[:19], LinearRLSConfig{Lambda: 1e-3})
-	crWantErr(t, "short y", err, "shape mismatch")
+	wantErrMentions(t, "short y", err, "shape mismatch")
 }

@@ -77,7 +77,7 @@ func TestCREDDistribution(t *testing.T) {
 		{"overflowing sum", []float64{math.MaxFloat64, math.MaxFloat64}, []string{"sum to +Inf"}},
 	} {
 		_, err := CREDDistribution(tc.s)
-		crWantErr(t, tc.name, err, tc.frags...)
+		wantErrMentions(t, tc.name, err, tc.frags...)
 	}
 }
 
@@ -114,7 +114,7 @@ func crSelectors(t *testing.T, d int) []struct {
 // gives a different selection.
 func TestSelectionDeterministic(t *testing.T) {
 	ctx := context.Background()
-	pool := crData(crRNG(22), 150, 3, 1)
+	pool := randData(crRNG(22), 150, 3, 1)
 	pool0 := mat.DenseCopyOf(pool)
 	for _, tc := range crSelectors(t, 3) {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,16 +130,16 @@ func TestSelectionDeterministic(t *testing.T) {
 				t.Error("same seed gave different selections")
 			}
 			var p1, p2 *Selection
-			crWithProcs(1, func() { p1, err = tc.sel.Select(ctx, pool, 40, 9) })
+			withProcs(1, func() { p1, err = tc.sel.Select(ctx, pool, 40, 9) })
 			if err != nil {
 				t.Fatal(err)
 			}
-			crWithProcs(2, func() { p2, err = tc.sel.Select(ctx, pool, 40, 9) })
+			withProcs(2, func() { p2, err = tc.sel.Select(ctx, pool, 40, 9) })
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(p1.Index, p2.Index) || !crSameBits(p1.Q, p2.Q) || !crSameBits(p1.Scores, p2.Scores) ||
-				!crSameBits(p1.Weight, p2.Weight) || !crSameBits(p1.Prob, p2.Prob) {
+			if !reflect.DeepEqual(p1.Index, p2.Index) || !sameBits(p1.Q, p2.Q) || !sameBits(p1.Scores, p2.Scores) ||
+				!sameBits(p1.Weight, p2.Weight) || !sameBits(p1.Prob, p2.Prob) {
 				t.Error("GOMAXPROCS 1 and 2 gave different selections")
 			}
 			c, err := tc.sel.Select(ctx, pool, 40, 10)
@@ -161,13 +161,13 @@ func TestSelectionDeterministic(t *testing.T) {
 func TestSelectionConsistent(t *testing.T) {
 	ctx := context.Background()
 	const n = 120
-	pool := crData(crRNG(23), n, 3, 1)
+	pool := randData(crRNG(23), n, 3, 1)
 	for _, tc := range crSelectors(t, 3) {
 		for _, budget := range []int{1, 30, n, 3 * n} {
 			t.Run(fmt.Sprintf("%s/budget=%d", tc.name, budget), func(t *testing.T) {
 				sel, err := tc.sel.Select(ctx, pool, budget, 5)
 				if u, ok := tc.sel.(UniformSelector); ok && u.WithoutReplacement && budget > n {
-					crWantErr(t, "without replacement, budget > pool", err, "without replacement", fmt.Sprint(budget), fmt.Sprint(n))
+					wantErrMentions(t, "without replacement, budget > pool", err, "without replacement", fmt.Sprint(budget), fmt.Sprint(n))
 					return
 				}
 				if err != nil {
@@ -228,11 +228,11 @@ func TestSelectionConsistent(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if !crSameBits(sel.Scores, want) {
+					if !sameBits(sel.Scores, want) {
 						t.Error("Scores differ from the leverage scores")
 					}
 					q, _ := CREDDistribution(want)
-					if !crSameBits(sel.Q, q) {
+					if !sameBits(sel.Q, q) {
 						t.Error("Q differs from CREDDistribution(Scores)")
 					}
 					// q >= 1/(2N) bounds the importance weights by 2.
@@ -268,7 +268,7 @@ func TestSelectionConsistent(t *testing.T) {
 func TestUniformSelectionUnitWeights(t *testing.T) {
 	ctx := context.Background()
 	for _, n := range []int{1, 3, 49, 98, 103, 107, 200} {
-		pool := crData(crRNG(uint64(n)), n, 2, 1)
+		pool := randData(crRNG(uint64(n)), n, 2, 1)
 		for _, u := range []UniformSelector{{}, {WithoutReplacement: true}} {
 			sel, err := u.Select(ctx, pool, n, 1)
 			if err != nil {
@@ -290,7 +290,7 @@ func TestUniformSelectionUnitWeights(t *testing.T) {
 func TestSelectionFrequencies(t *testing.T) {
 	ctx := context.Background()
 	const n, budget = 16, 400000
-	pool := crData(crRNG(24), n, 2, 1)
+	pool := randData(crRNG(24), n, 2, 1)
 	pool.Set(3, 0, 6) // an outlier with a large score
 	for _, tc := range []struct {
 		name string
@@ -337,7 +337,7 @@ func TestSelectionFrequencies(t *testing.T) {
 
 func TestSelectionErrors(t *testing.T) {
 	ctx := context.Background()
-	pool := crData(crRNG(25), 20, 3, 1)
+	pool := randData(crRNG(25), 20, 3, 1)
 	nan := mat.DenseCopyOf(pool)
 	nan.Set(6, 2, math.NaN())
 	inf := mat.DenseCopyOf(pool)
@@ -370,31 +370,31 @@ func TestSelectionErrors(t *testing.T) {
 			{"Inf", inf, 5, []string{"[11,1]", "+Inf"}},
 		} {
 			_, err := s.sel.Select(ctx, tc.pool, tc.budget, 1)
-			crWantErr(t, s.name+": "+tc.name, err, tc.frags...)
+			wantErrMentions(t, s.name+": "+tc.name, err, tc.frags...)
 		}
 	}
 	for _, l := range []float64{-1e-3, math.NaN(), math.Inf(1), math.Inf(-1)} {
 		_, err := CREDSelector{Kernel: GaussianKernel{Sigma: 1}, LambdaQ: l}.Select(ctx, pool, 5, 1)
-		crWantErr(t, fmt.Sprintf("kernel lambda_q %v", l), err, "lambda_q")
+		wantErrMentions(t, fmt.Sprintf("kernel lambda_q %v", l), err, "lambda_q")
 		_, err = CREDSelector{Features: rf, LambdaQ: l}.Select(ctx, pool, 5, 1)
-		crWantErr(t, fmt.Sprintf("features lambda_q %v", l), err, "lambda_q")
+		wantErrMentions(t, fmt.Sprintf("features lambda_q %v", l), err, "lambda_q")
 	}
 	_, err = CREDSelector{}.Select(ctx, pool, 5, 1)
-	crWantErr(t, "neither kernel nor features", err, "Kernel", "feature map")
+	wantErrMentions(t, "neither kernel nor features", err, "Kernel", "feature map")
 	_, err = CREDSelector{LambdaQ: 1}.Select(ctx, pool, 5, 1)
-	crWantErr(t, "lambda but neither kernel nor features", err, "Kernel", "feature map")
+	wantErrMentions(t, "lambda but neither kernel nor features", err, "Kernel", "feature map")
 	_, err = CREDSelector{Kernel: GaussianKernel{Sigma: -1}}.Select(ctx, pool, 5, 1)
-	crWantErr(t, "bad kernel", err, "sigma")
+	wantErrMentions(t, "bad kernel", err, "sigma")
 	_, err = CREDSelector{Features: rf, Block: -2}.Select(ctx, pool, 5, 1)
-	crWantErr(t, "negative block", err, "block = -2")
+	wantErrMentions(t, "negative block", err, "block = -2")
 	rf4, _ := NewRandomFourier(4, 10, 1, 1)
 	_, err = CREDSelector{Features: rf4}.Select(ctx, pool, 5, 1)
-	crWantErr(t, "feature map of another input dimension", err, "shape mismatch")
+	wantErrMentions(t, "feature map of another input dimension", err, "shape mismatch")
 	_, err = UniformSelector{WithoutReplacement: true}.Select(ctx, pool, 21, 1)
-	crWantErr(t, "without replacement, budget > pool", err, "budget 21", "20 rows")
+	wantErrMentions(t, "without replacement, budget > pool", err, "budget 21", "20 rows")
 	for _, D := range []int{0, -3} {
 		_, err := NewRandomFourier(3, D, 1, 1)
-		crWantErr(t, fmt.Sprintf("random features m = %d", D), err, fmt.Sprintf("m = %d", D))
+		wantErrMentions(t, fmt.Sprintf("random features m = %d", D), err, fmt.Sprintf("m = %d", D))
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
@@ -406,14 +406,14 @@ func TestSelectionErrors(t *testing.T) {
 }
 
 func TestGatherRows(t *testing.T) {
-	x := crData(crRNG(26), 9, 3, 1)
+	x := randData(crRNG(26), 9, 3, 1)
 	x0 := mat.DenseCopyOf(x)
 	idx := []int{4, 0, 4, 8}
 	g, err := GatherRows(x, idx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !mat.Equal(g, crRows(x, idx)) {
+	if !mat.Equal(g, rowsOf(x, idx)) {
 		t.Error("GatherRows differs from the rows")
 	}
 	g.Set(0, 0, 99)
@@ -426,7 +426,7 @@ func TestGatherRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !mat.Equal(g, crRows(v, []int{5, 0})) {
+	if !mat.Equal(g, rowsOf(v, []int{5, 0})) {
 		t.Error("GatherRows of a view differs")
 	}
 	for _, tc := range []struct {
@@ -442,6 +442,6 @@ func TestGatherRows(t *testing.T) {
 		{"empty x", &mat.Dense{}, []int{0}, []string{"empty"}},
 	} {
 		_, err := GatherRows(tc.x, tc.idx)
-		crWantErr(t, tc.name, err, tc.frags...)
+		wantErrMentions(t, tc.name, err, tc.frags...)
 	}
 }
