@@ -27,75 +27,7 @@ func SelectionScatter(x, y []float64, sel *credlab.Selection, opt Options) (*Fig
 // weights given as slices (such as the "row" and "weight" columns of
 // frames.Select); weights nil means all 1.
 func SelectionScatterRows(x, y []float64, rows []int, weights []float64, opt Options) (*Figure, error) {
-	n := len(x)
-	if n == 0 || len(y) != n {
-		return nil, fmt.Errorf("viz: pool has %d x and %d y values", len(x), len(y))
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("viz: no chosen rows")
-	}
-	if weights != nil && len(weights) != len(rows) {
-		return nil, fmt.Errorf("viz: %d chosen rows but %d weights", len(rows), len(weights))
-	}
-	total := make([]float64, n)
-	for k, r := range rows {
-		if r < 0 || r >= n {
-			return nil, fmt.Errorf("viz: chosen row %d is outside the pool of %d rows", r, n)
-		}
-		w := 1.0
-		if weights != nil {
-			w = weights[k]
-		}
-		if !finite(w) || w <= 0 {
-			return nil, fmt.Errorf("viz: weight %d is %v: must be positive", k, w)
-		}
-		if !finite(x[r]) || !finite(y[r]) {
-			return nil, fmt.Errorf("viz: chosen row %d has a non-finite coordinate", r)
-		}
-		total[r] += w
-	}
-	b := newBuilder(opt, "Selected points", "x1", "x2")
-	b.margin = true
-	if err := checkLog(b.opt.LogX, "x", "pool", x); err != nil {
-		return nil, err
-	}
-	if err := checkLog(b.opt.LogY, "y", "pool", y); err != nil {
-		return nil, err
-	}
-	pool := segmentsPoints(x, y)
-	if len(pool) > 0 {
-		s, err := plotter.NewScatter(pool)
-		if err != nil {
-			return nil, err
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: color.Gray{0xb0}, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
-		b.p.Add(s)
-		b.add(fmt.Sprintf("pool (%d rows)", n), s)
-	}
-	var chosen plotter.XYs
-	var w []float64
-	wmax, distinct := 0.0, 0
-	for r, t := range total {
-		if t > 0 {
-			chosen = append(chosen, plotter.XY{X: x[r], Y: y[r]})
-			w = append(w, t)
-			wmax = math.Max(wmax, t)
-			distinct++
-		}
-	}
-	s, err := plotter.NewScatter(chosen)
-	if err != nil {
-		return nil, err
-	}
-	fill := color.NRGBA{0xd6, 0x27, 0x28, 0xa0}
-	s.GlyphStyle = draw.GlyphStyle{Color: fill, Radius: vg.Points(5), Shape: draw.CircleGlyph{}}
-	s.GlyphStyleFunc = func(i int) draw.GlyphStyle {
-		return draw.GlyphStyle{Color: fill, Radius: vg.Points(1.5 + 8.5*math.Sqrt(w[i]/wmax)), Shape: draw.CircleGlyph{}}
-	}
-	b.p.Add(s)
-	b.add(fmt.Sprintf("chosen (%d draws, %d rows)", len(rows), distinct), s)
-	b.add("area ∝ importance weight")
-	return b.render()
+	return SelectionScatterPool(x, y, 0, rows, weights, opt)
 }
 
 // segmentsPoints returns the finite points of (x, y).

@@ -25,14 +25,6 @@ func TestSelectionScatterPool(t *testing.T) {
 	if err != nil || !strings.Contains(all.SVG(), "pool (50 rows)") {
 		t.Errorf("whole pool: %v", err)
 	}
-	// The same inputs give the same bytes as SelectionScatterRows when the
-	// whole pool is drawn.
-	rows, w := []int{7, 3, 7}, []float64{1, 0.5, 2}
-	a, _ := SelectionScatterPool(x[:40], y[:40], 0, rows, w, Options{})
-	b, _ := SelectionScatterRows(x[:40], y[:40], rows, w, Options{})
-	if a.SVG() != b.SVG() {
-		t.Error("differs from SelectionScatterRows on the whole pool")
-	}
 	if _, err := SelectionScatterPool(x, y, 10, []int{1000}, nil, Options{}); err == nil {
 		t.Error("row outside the pool accepted")
 	}
