@@ -1,0 +1,177 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
+)
+
+// loadCSV reads a CSV file through frames, naming the flag and file in a
+// missing-file error.
+func loadCSV(flagName, path string) (dataframe.DataFrame, error) {
+	if _, err := os.Stat(path); err != nil {
+		return dataframe.DataFrame{}, fmt.Errorf("-%s %s: %w", flagName, path, errors.Unwrap(err))
+	}
+	df, err := frames.LoadCSV(path)
+	if err != nil {
+		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
+	}
+	return df, nil
+}
+
+// hasColumn checks that df has the column named by a flag.
+func hasColumn(df dataframe.DataFrame, file, flagName, col string) error {
+	for _, n := range df.Names() {
+		if n == col {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s has no column %q (flag -%s); its columns are %s", file, col, flagName, strings.Join(df.Names(), ", "))
+}
+
+// modelFlags are the Spec settings shared by fit and sweep.
+type modelFlags struct {
+	target, method, kernel, weight, columns, exclude, featureMap, preset string
+	m, iters, maxIter, passes, batch                                     int
+	lambda, sigma, eta, validation, threshold, decay                     float64
+	accelerated, standardize, oneHot, dropNA                             bool
+	seed                                                                 uint64
+}
+
+func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
+	fs.StringVar(&f.target, "target", "", "column to predict (required)")
+	fs.StringVar(&f.method, "method", "krls", "method: "+strings.Join(frames.MethodNames(), ", ")+" (aliases: gd = earlystopping, ridge = linear, sgd = sgm)")
+	fs.StringVar(&f.kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, linear or polynomial")
+	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights, such as the weight column select writes")
+	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every numeric column except the target, the weight and select's row, prob and weight)")
+	fs.StringVar(&f.exclude, "exclude", "", "comma-separated columns left out of the default features")
+	fs.StringVar(&f.featureMap, "feature-map", "", "feature map of linear and lineargd: raw, fourier, relu or nystrom (default raw)")
+	fs.StringVar(&f.preset, "preset", "", "sgm parameter preset when -batch and -eta are zero: minibatch, simple or batch (default minibatch)")
+	fs.IntVar(&f.maxIter, "max-iter", 0, "most gradient steps tried by gd, nytro and lineargd (0: 500)")
+	fs.IntVar(&f.batch, "batch", 0, "sgm mini-batch size (0: the preset's)")
+	fs.Float64Var(&f.eta, "eta", 0, "step size of gd, nytro, lineargd and sgm (0: the solver's safe step)")
+	fs.Float64Var(&f.threshold, "threshold", 0, "early stopping once the validation error exceeds (1+threshold) times its best (0: 0.05; negative: never)")
+	fs.Float64Var(&f.decay, "decay", 0, "sgm step-size decay theta in [0, 1), eta_t = eta t^-theta (0: constant step)")
+	fs.BoolVar(&f.accelerated, "accelerated", false, "nu-method instead of plain gradient descent (gd, nytro, lineargd; default off)")
+	fs.BoolVar(&f.standardize, "standardize", false, "center and scale each feature to unit variance (the model remembers the scaling)")
+	fs.BoolVar(&f.oneHot, "onehot", false, "encode string feature columns as 0/1 columns, one per level")
+	fs.BoolVar(&f.dropNA, "dropna", false, "drop rows with a missing value in a used column (otherwise an error)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the hold-out split, the Nyström centers, random features and sgm")
+	if sweep {
+		return
+	}
+	fs.IntVar(&f.m, "m", 0, "Nyström centers (nkrls, nytro: required) or random features (-feature-map fourier, nystrom: 0 means 100)")
+	fs.IntVar(&f.iters, "iters", 0, "exact number of gradient steps (gd, nytro, lineargd, sgm), fitted on all rows (0: chosen on the hold-out split)")
+	fs.IntVar(&f.passes, "passes", 0, "most passes over the data for sgm (0: 100)")
+	fs.Float64Var(&f.lambda, "lambda", 0, "fixed regularization of krls, nkrls and linear, fitted on all rows (0: chosen on the hold-out split from 1e-15..1)")
+	fs.Float64Var(&f.sigma, "sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)")
+	fs.Float64Var(&f.validation, "validation", 0.2, "fraction of rows held out to choose the parameter; 0 fits on all rows with exactly the given settings (needs -lambda or -iters, except for kols)")
+}
+
+// spec checks the flags and returns the frames spec.
+func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
+	var s frames.Spec
+	if f.target == "" {
+		return s, usagef("%s: flag -target is required", cmd)
+	}
+	if f.method == "" {
+		return s, usagef("%s: flag -method is empty", cmd)
+	}
+	for _, c := range []struct {
+		name string
+		bad  bool
+	}{
+		{"m", f.m < 0}, {"iters", f.iters < 0}, {"max-iter", f.maxIter < 0}, {"passes", f.passes < 0},
+		{"batch", f.batch < 0}, {"lambda", !(f.lambda >= 0) || math.IsInf(f.lambda, 0)},
+		{"sigma", !(f.sigma >= 0) || math.IsInf(f.sigma, 0)}, {"eta", !(f.eta >= 0) || math.IsInf(f.eta, 0)},
+		{"decay", !(f.decay >= 0 && f.decay < 1)},
+		{"validation", !(f.validation >= 0 && f.validation < 1)},
+	} {
+		if c.bad {
+			return s, usagef("%s: flag -%s: value out of range (see 'credlab %s -h')", cmd, c.name, cmd)
+		}
+	}
+	s = frames.Spec{Target: f.target, Method: f.method, Kernel: f.kernel, Weight: f.weight,
+		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap,
+		Preset: f.preset, M: f.m, Iters: f.iters, MaxIter: f.maxIter, Passes: f.passes, Batch: f.batch,
+		Lambda: f.lambda, Sigma: f.sigma, StepSize: f.eta, Threshold: f.threshold, Decay: f.decay,
+		Validation: f.validation, Accelerated: f.accelerated, Standardize: f.standardize,
+		OneHot: f.oneHot, DropNA: f.dropNA, Seed: f.seed}
+	return s, nil
+}
+
+// checkColumns checks the columns named by flags against the data file.
+func (f *modelFlags) checkColumns(df dataframe.DataFrame, file string) error {
+	if err := hasColumn(df, file, "target", f.target); err != nil {
+		return err
+	}
+	if f.weight != "" {
+		if err := hasColumn(df, file, "weight", f.weight); err != nil {
+			return err
+		}
+	}
+	for _, c := range splitList(f.columns) {
+		if err := hasColumn(df, file, "columns", c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// floatList and intList are comma-separated list flags.
+type floatList []float64
+
+func (l *floatList) String() string {
+	if l == nil {
+		return ""
+	}
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = frames.FormatFloat(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *floatList) Set(v string) error {
+	*l = nil
+	for _, f := range splitList(v) {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(x > 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("%q is not a positive number", f)
+		}
+		*l = append(*l, x)
+	}
+	return nil
+}
+
+type intList []int
+
+func (l *intList) String() string {
+	if l == nil {
+		return ""
+	}
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *intList) Set(v string) error {
+	*l = nil
+	for _, f := range splitList(v) {
+		x, err := strconv.Atoi(f)
+		if err != nil || x <= 0 {
+			return fmt.Errorf("%q is not a positive integer", f)
+		}
+		*l = append(*l, x)
+	}
+	return nil
+}

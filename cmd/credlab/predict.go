@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/credlab/credlab/frames"
+)
+
+func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("predict", "predict -model MODEL.json -data FILE.csv -out FILE.csv", stderr)
+	modelPath := fs.String("model", "", "model file written by 'credlab fit' (required)")
+	data := fs.String("data", "", "CSV file with the model's feature columns (required)")
+	out := fs.String("out", "", "output CSV: the data's columns plus prediction (required)")
+	quiet := fs.Bool("quiet", false, "no final summary on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "model", "data", "out"); err != nil {
+		return err
+	}
+	if _, err := os.Stat(*modelPath); err != nil {
+		return fmt.Errorf("-model %s: %w", *modelPath, errors.Unwrap(err))
+	}
+	model, err := frames.LoadFile(*modelPath)
+	if err != nil {
+		return fmt.Errorf("-model %s: %w", *modelPath, err)
+	}
+	df, err := loadCSV("data", *data)
+	if err != nil {
+		return err
+	}
+	pred, err := frames.Predict(model, df)
+	if err != nil {
+		return fmt.Errorf("predict %s: %w", *data, err)
+	}
+	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, pred) }); err != nil {
+		return err
+	}
+	if !*quiet {
+		newProgress(stderr, true, 0).done(fmt.Sprintf("predict: %d rows of %s, written to %s", pred.Nrow(), *data, *out))
+	}
+	return nil
+}
