@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -43,6 +44,20 @@ func (p SGMPreset) String() string {
 		return "batch GD (b = m, eta = 1/8)"
 	}
 	return fmt.Sprintf("SGMPreset(%d)", int(p))
+}
+
+// ParseSGMPreset maps a preset's name to it: "minibatch" (or "mini-batch",
+// or ""), "simple" or "batch", in any case.
+func ParseSGMPreset(name string) (SGMPreset, error) {
+	switch strings.ToLower(name) {
+	case "", "minibatch", "mini-batch":
+		return SGMMiniBatch, nil
+	case "simple":
+		return SGMSimple, nil
+	case "batch":
+		return SGMBatch, nil
+	}
+	return 0, fmt.Errorf("credlab: unknown SGM preset %q: choose minibatch, simple or batch", name)
 }
 
 // SGMConfig configures multi-pass mini-batch stochastic gradient descent

@@ -9,8 +9,8 @@ import (
 	"github.com/credlab/credlab/internal/repro"
 )
 
-// papers maps each reproducible paper to its experiment.
-var papers = map[string]func(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error{
+// reproductions maps each reproducible paper to its experiment.
+var reproductions = map[string]func(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error{
 	"nytro":   repro.NYTRO,
 	"cred":    repro.CRED,
 	"sgm":     repro.SGM,
@@ -33,7 +33,7 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
-	run, ok := papers[paper]
+	run, ok := reproductions[paper]
 	if !ok {
 		return usageError{fmt.Sprintf("reproduce: unknown paper %q (have: cred, sgm, distreg, nytro)", paper)}
 	}

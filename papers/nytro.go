@@ -1,7 +1,8 @@
-package frames
+package papers
 
 import (
 	"fmt"
+	"github.com/credlab/credlab/frames"
 	"math"
 	"strings"
 
@@ -21,7 +22,7 @@ import (
 // test target holds only -1 and +1; NaN otherwise) and "seconds", the
 // solver's time (credlab.Fit.Timing.Total: kernel, solve and model
 // selection). Without seeds every spec runs once with its own Seed.
-func Compare(train, test dataframe.DataFrame, specs []Spec, seeds []uint64) (dataframe.DataFrame, error) {
+func Compare(train, test dataframe.DataFrame, specs []frames.Spec, seeds []uint64) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
 	if err := checkFrame(train, "training"); err != nil {
 		return none, err
@@ -30,7 +31,7 @@ func Compare(train, test dataframe.DataFrame, specs []Spec, seeds []uint64) (dat
 		return none, err
 	}
 	if len(specs) == 0 {
-		return none, fmt.Errorf("frames: Compare needs at least one spec")
+		return none, fmt.Errorf("papers: Compare needs at least one spec")
 	}
 	var method []string
 	var setting, seedCol, mCol, iter []int
@@ -46,31 +47,22 @@ func Compare(train, test dataframe.DataFrame, specs []Spec, seeds []uint64) (dat
 		for _, seed := range ss {
 			s := spec
 			s.Seed = seed
-			m, err := Fit(train, s)
+			m, err := frames.Fit(train, s)
 			if err != nil {
-				return none, fmt.Errorf("frames: spec %d (%s), seed %d: %w", si, spec.Method, seed, err)
+				return none, fmt.Errorf("papers: spec %d (%s), seed %d: %w", si, spec.Method, seed, err)
 			}
 			pred, err := m.PredictValues(test)
 			if err != nil {
-				return none, fmt.Errorf("frames: spec %d (%s) on the test frame: %w", si, spec.Method, err)
+				return none, fmt.Errorf("papers: spec %d (%s) on the test frame: %w", si, spec.Method, err)
 			}
-			yt, err := Column(test, s.Target)
+			yt, err := frames.Column(test, s.Target)
 			if err != nil {
-				return none, fmt.Errorf("frames: test frame: %w", err)
+				return none, fmt.Errorf("papers: test frame: %w", err)
 			}
 			method = append(method, m.Spec.Method)
 			setting = append(setting, si)
 			seedCol = append(seedCol, int(seed))
-			sg, mm := m.Spec.Sigma, m.Spec.M
-			if mi, err := lookupMethod(m.Spec.Method); err == nil {
-				if !usesSigma(&m.Spec, mi) {
-					sg = 0
-				}
-				fm := strings.ToLower(m.Spec.FeatureMap)
-				if !mi.usesM && !(mi.feature && (fm == "fourier" || fm == "nystrom")) {
-					mm = 0
-				}
-			}
+			sg, mm := m.Sigma(), m.Centers()
 			sigma = append(sigma, sg)
 			mCol = append(mCol, mm)
 			lambda = append(lambda, m.Lambda)
@@ -126,12 +118,12 @@ func testScores(pred, y []float64) (rmse, classErr float64) {
 // viz.TimeAccuracy: each fit's method, solver time ("seconds") and test
 // RMSE ("test_rmse"); with several seeds, a method's mean time and RMSE.
 func TimedOf(df dataframe.DataFrame) ([]viz.Timed, error) {
-	s, err := Summarize(df, []string{"method"}, "seconds", "test_rmse")
+	s, err := frames.Summarize(df, []string{"method"}, "seconds", "test_rmse")
 	if err != nil {
 		return nil, fmt.Errorf("%w (pass the frame Compare returned)", err)
 	}
 	meth := s.Col("method").Records()
-	mean := s.Col(SummaryMean).Float()
+	mean := s.Col(frames.SummaryMean).Float()
 	var out []viz.Timed
 	for i := 0; i+1 < len(meth); i += 2 {
 		out = append(out, viz.Timed{Name: meth[i], Seconds: mean[i], RMSE: mean[i+1]})

@@ -1,8 +1,9 @@
-package frames
+package papers
 
 import (
 	"errors"
 	"fmt"
+	"github.com/credlab/credlab/frames"
 	"io"
 	"io/fs"
 	"os"
@@ -149,20 +150,20 @@ func LoadStaged(dataDir, name string) (train, test dataframe.DataFrame, err erro
 	var none dataframe.DataFrame
 	set, ok := stagedSets[name]
 	if !ok {
-		return none, none, fmt.Errorf("frames: unknown staged data set %q: choose one of %s", name, strings.Join(StagedNames(), ", "))
+		return none, none, fmt.Errorf("papers: unknown staged data set %q: choose one of %s", name, strings.Join(StagedNames(), ", "))
 	}
 	for _, f := range set.files {
 		if _, err := os.Stat(filepath.Join(dataDir, f)); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return none, none, fmt.Errorf("frames: staged data set %q not found: %s is missing (set CREDLAB_DATA to the data directory): %w",
+				return none, none, fmt.Errorf("papers: staged data set %q not found: %s is missing (set CREDLAB_DATA to the data directory): %w",
 					name, filepath.Join(dataDir, f), fs.ErrNotExist)
 			}
-			return none, none, fmt.Errorf("frames: staged data set %q: %w", name, err)
+			return none, none, fmt.Errorf("papers: staged data set %q: %w", name, err)
 		}
 	}
 	xtr, ytr, xte, yte, err := set.load(dataDir)
 	if err != nil {
-		return none, none, fmt.Errorf("frames: loading %s: %w", name, err)
+		return none, none, fmt.Errorf("papers: loading %s: %w", name, err)
 	}
 	if train, err = stagedFrame(xtr, ytr); err != nil {
 		return none, none, err
@@ -177,13 +178,13 @@ func LoadStaged(dataDir, name string) (train, test dataframe.DataFrame, err erro
 
 // stagedFrame returns the features x1..xd and the target y as a frame.
 func stagedFrame(x *mat.Dense, y []float64) (dataframe.DataFrame, error) {
-	df, err := FromMatrix(x)
+	df, err := frames.FromMatrix(x)
 	if err != nil {
 		return df, err
 	}
 	df = df.Mutate(series.New(y, series.Float, StagedTarget))
 	if df.Err != nil {
-		return df, fmt.Errorf("frames: adding the target: %w", df.Err)
+		return df, fmt.Errorf("papers: adding the target: %w", df.Err)
 	}
 	return df, nil
 }

@@ -1,14 +1,19 @@
-package frames
+package papers
 
 import (
+	"compress/gzip"
 	"context"
+	"errors"
+	"github.com/credlab/credlab/frames"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/internal/experiments"
-	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -22,8 +27,8 @@ func TestCREDToyPool(t *testing.T) {
 	if pool.Nrow() != 20000 || strings.Join(pool.Names(), ",") != "x1,x2,y" {
 		t.Fatalf("pool %d x %v", pool.Nrow(), pool.Names())
 	}
-	s, _ := Summarize(pool, nil, "x1", "x2")
-	sd := s.Col(SummarySD).Float()
+	s, _ := frames.Summarize(pool, nil, "x1", "x2")
+	sd := s.Col(frames.SummarySD).Float()
 	if math.Abs(sd[0]-1) > 0.03 || math.Abs(sd[1]-0.1) > 0.003 {
 		t.Errorf("standard deviations %v, want 1 and 0.1", sd)
 	}
@@ -36,33 +41,14 @@ func TestCREDToyPool(t *testing.T) {
 	}
 }
 
-func TestSelectionFigure(t *testing.T) {
-	pool, _ := CREDToyPool(5000, 0.1, 2)
-	chosen, err := Select(pool, 50, SelectSpec{Exclude: []string{"y"}, FeatureMap: "raw", Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fig, err := SelectionFigure(pool, chosen, "x1", "x2", 200, viz.Options{Title: "CRED"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg := fig.SVG()
-	if !strings.Contains(svg, "CRED") || !strings.Contains(svg, "pool (") {
-		t.Error("figure lacks its title or pool legend")
-	}
-	if _, err := SelectionFigure(pool, pool, "x1", "x2", 200, viz.Options{}); err == nil {
-		t.Error("a frame without Select's columns accepted")
-	}
-}
-
 func TestCoefficientTrials(t *testing.T) {
 	pool, _ := CREDToyPool(20000, 0.1, 3)
 	cred := credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: 1e-6}
-	a, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Name: "CRED", Select: SelectSpec{Selector: cred, Seed: 4}})
+	a, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Name: "CRED", Select: frames.SelectSpec{Selector: cred, Seed: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Select: SelectSpec{Method: "uniform", Seed: 4}})
+	u, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Select: frames.SelectSpec{Method: "uniform", Seed: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,16 +56,16 @@ func TestCoefficientTrials(t *testing.T) {
 		t.Fatalf("trials frame %v %v", a.Names(), u.Col("labeling").Records()[0])
 	}
 	// CRED favours large |x2| and so estimates b2 more tightly (IQR).
-	s, _ := Summarize(a.RBind(u), []string{"labeling"}, "x2")
-	q25, q75 := s.Col(SummaryQ25).Float(), s.Col(SummaryQ75).Float()
+	s, _ := frames.Summarize(a.RBind(u), []string{"labeling"}, "x2")
+	q25, q75 := s.Col(frames.SummaryQ25).Float(), s.Col(frames.SummaryQ75).Float()
 	if credIQR, uniIQR := q75[0]-q25[0], q75[1]-q25[1]; !(credIQR < uniIQR) {
 		t.Errorf("IQR of b2: CRED %.3g, uniform %.3g", credIQR, uniIQR)
 	}
 	// The first trial equals a direct weighted least-squares fit.
-	chosen, _ := Select(pool, 900, SelectSpec{Selector: cred, Seed: 4, Features: []string{"x1", "x2"}})
-	x, _ := ToMatrix(chosen.Subset([]int{0, 1, 2}), "x1", "x2")
-	y, _ := Column(chosen.Subset([]int{0, 1, 2}), "y")
-	w, _ := Column(chosen.Subset([]int{0, 1, 2}), WeightColumn)
+	chosen, _ := frames.Select(pool, 900, frames.SelectSpec{Selector: cred, Seed: 4, Features: []string{"x1", "x2"}})
+	x, _ := frames.ToMatrix(chosen.Subset([]int{0, 1, 2}), "x1", "x2")
+	y, _ := frames.Column(chosen.Subset([]int{0, 1, 2}), "y")
+	w, _ := frames.Column(chosen.Subset([]int{0, 1, 2}), frames.WeightColumn)
 	fit, err := credlab.LinearRLS(context.Background(), x, y, credlab.LinearRLSConfig{Features: credlab.RawFeatures{}, Lambda: 1e-10, Weights: w})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +103,7 @@ func benchPool(n, nt int) (dataframe.DataFrame, dataframe.DataFrame) {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+4]
 		row[3] = 0.05*row[3] + 0.5*row[0]
 	}
-	df, _ := FromMatrix(x, "a", "b", "c", "d")
+	df, _ := frames.FromMatrix(x, "a", "b", "c", "d")
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
@@ -149,7 +135,7 @@ func TestLabelingBenchmark(t *testing.T) {
 			continue
 		}
 		// More noise, more error, for every method on the linear task.
-		p, _ := Pivot(df, []string{"method", "n"}, "noise_var", "test_rmse", "median")
+		p, _ := frames.Pivot(df, []string{"method", "n"}, "noise_var", "test_rmse", "median")
 		lo, hi := p.Col("0.0001").Float(), p.Col("1").Float()
 		for i := range lo {
 			if !(lo[i] < hi[i]) {
@@ -170,8 +156,8 @@ func TestLabelingBenchmark(t *testing.T) {
 func TestLabelingBenchmarkMatchesEstimators(t *testing.T) {
 	ctx := context.Background()
 	pool, test := benchPool(300, 80)
-	x, _ := ToMatrix(pool)
-	xt, _ := ToMatrix(test)
+	x, _ := frames.ToMatrix(pool)
+	xt, _ := frames.ToMatrix(test)
 	spec := &BenchmarkSpec{}
 	if err := spec.defaults(); err != nil {
 		t.Fatal(err)
@@ -302,7 +288,7 @@ func TestSGMErrorDecomposition(t *testing.T) {
 
 func TestSGMPassErrors(t *testing.T) {
 	x, _, f := credlab.SmoothRegression(200, 2, 0, 6)
-	df, _ := FromMatrix(x, "a", "b")
+	df, _ := frames.FromMatrix(x, "a", "b")
 	lab := make([]float64, len(f))
 	for i, v := range f {
 		if v > 0 {
@@ -317,13 +303,13 @@ func TestSGMPassErrors(t *testing.T) {
 	if out.Nrow() != 3*3*2 {
 		t.Fatalf("%d rows, want 18", out.Nrow())
 	}
-	s, _ := Summarize(out, []string{"preset", "passes"}, "test_error")
-	for _, v := range s.Col(SummaryMean).Float() {
+	s, _ := frames.Summarize(out, []string{"preset", "passes"}, "test_error")
+	for _, v := range s.Col(frames.SummaryMean).Float() {
 		if v < 0 || v > 1 {
 			t.Fatalf("error rate %v", v)
 		}
 	}
-	if last := s.Col(SummaryMean).Float()[2]; last > 0.25 {
+	if last := s.Col(frames.SummaryMean).Float()[2]; last > 0.25 {
 		t.Errorf("minibatch test error after 100 passes %v, want a learned classifier", last)
 	}
 	bad := df.Mutate(series.New(f, series.Float, "y"))
@@ -345,7 +331,7 @@ func TestEntropy(t *testing.T) {
 	if !near(y[31], p.Entropy(a[31])) {
 		t.Errorf("label %v, entropy %v", y[31], p.Entropy(a[31]))
 	}
-	m, err := FitBags(bags, BagSpec{Bag: "bag", Target: "y", Exclude: []string{"angle"}, Sigma: 0.5, Lambda: 1e-3})
+	m, err := frames.FitBags(bags, frames.BagSpec{Bag: "bag", Target: "y", Exclude: []string{"angle"}, Sigma: 0.5, Lambda: 1e-3})
 	if err != nil || m.Bags != 4 {
 		t.Fatalf("FitBags on EntropyBags: %v", err)
 	}
@@ -368,10 +354,10 @@ func TestEntropy(t *testing.T) {
 
 func TestCompare(t *testing.T) {
 	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 8)
-	df, _ := FromMatrix(x, "a", "b")
+	df, _ := frames.FromMatrix(x, "a", "b")
 	df = df.Mutate(series.New(y, series.Float, "y"))
-	train, test, _ := SplitRows(df, 0.3, 1)
-	specs := []Spec{{Target: "y", Method: "kols", Sigma: 0.5}, {Target: "y", Method: "nytro", Sigma: 0.5, M: 40}}
+	train, test, _ := frames.SplitRows(df, 0.3, 1)
+	specs := []frames.Spec{{Target: "y", Method: "kols", Sigma: 0.5}, {Target: "y", Method: "nytro", Sigma: 0.5, M: 40}}
 	out, err := Compare(train, test, specs, []uint64{1, 2})
 	if err != nil {
 		t.Fatal(err)
@@ -399,7 +385,75 @@ func TestCompare(t *testing.T) {
 	if !near(pts[1].RMSE, (r[1]+r[2])/2) {
 		t.Errorf("NYTRO mean RMSE %v, want %v", pts[1].RMSE, (r[1]+r[2])/2)
 	}
-	if _, err := Compare(train, test, []Spec{{Target: "y", Method: "magic"}}, nil); err == nil {
+	if _, err := Compare(train, test, []frames.Spec{{Target: "y", Method: "magic"}}, nil); err == nil {
 		t.Error("unknown method accepted")
 	}
 }
+
+func TestLoadStagedErrors(t *testing.T) {
+	if _, _, err := LoadStaged(t.TempDir(), "usps"); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "CREDLAB_DATA") {
+		t.Errorf("missing data: %v", err)
+	}
+	if _, _, err := LoadStaged(t.TempDir(), "mnist"); err == nil || !strings.Contains(err.Error(), "usps") {
+		t.Errorf("unknown set: %v", err)
+	}
+	if DescribeStaged("a9a") == "" || len(StagedNames()) != 5 {
+		t.Error("descriptions")
+	}
+}
+
+func TestLoadStagedFormats(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "breast_cancer_wisconsin"), 0o755)
+	os.WriteFile(filepath.Join(dir, "breast_cancer_wisconsin", "breast_cancer.csv"),
+		[]byte("3,2,malignant,benign\n1.5,2,0\n3,4.5,1\n5,6,1\n"), 0o644)
+	tr, te, err := LoadStaged(dir, "breast_cancer_wisconsin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Nrow() != 3 || te.Nrow() != 0 || strings.Join(tr.Names(), ",") != "x1,x2,y" {
+		t.Fatalf("frame %v x %v, test %d", tr.Nrow(), tr.Names(), te.Nrow())
+	}
+	if y := tr.Col("y").Float(); y[0] != -1 || y[1] != 1 {
+		t.Errorf("labels %v, want -1 (malignant) and +1", y)
+	}
+	os.MkdirAll(filepath.Join(dir, "usps"), 0o755)
+	for _, name := range []string{"zip.train.gz", "zip.test.gz"} {
+		f, _ := os.Create(filepath.Join(dir, "usps", name))
+		z := gzip.NewWriter(f)
+		z.Write([]byte("3.0000 -1 1 0 \n7.0000 1 -1 -0.5 \n"))
+		z.Close()
+		f.Close()
+	}
+	tr, te, err = LoadStaged(dir, "usps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Ncol() != 4 || te.Nrow() != 2 {
+		t.Fatalf("usps frame %d columns, test %d rows", tr.Ncol(), te.Nrow())
+	}
+	if x := tr.Col("x3").Float(); x[1] != 0.25 || tr.Col("y").Float()[1] != 7 {
+		t.Errorf("pixels not mapped to [0, 1]: %v", x)
+	}
+}
+
+// The staged copies, when present beside the repository.
+func TestLoadStagedShared(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "data")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no staged data beside the repository")
+	}
+	want := map[string][4]int{"usps": {7291, 257, 2007, 257}, "breast_cancer_wisconsin": {569, 31, 0, 0},
+		"coil2000": {5822, 86, 4000, 86}, "cpusmall": {8192, 13, 0, 0}}
+	for name, w := range want {
+		tr, te, err := LoadStaged(dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [4]int{tr.Nrow(), tr.Ncol(), te.Nrow(), te.Ncol()}; got != w {
+			t.Errorf("%s: %v, want %v", name, got, w)
+		}
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }

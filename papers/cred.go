@@ -1,8 +1,9 @@
-package frames
+package papers
 
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/frames"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -19,8 +20,7 @@ import (
 )
 
 // This file holds the experiments of the CRED paper (Murata and Suzuki,
-// "Gradient Descent in RKHS with Importance Labeling", AISTATS 2021) as
-// frame-level building blocks for notebooks: the two-dimensional Gaussian
+// "Gradient Descent in RKHS with Importance Labeling", AISTATS 2021): the two-dimensional Gaussian
 // pool of Figures 1 and 2, repeated least-squares fits on a few labels
 // (Figure 2) and the labeling benchmark of Figure 3.
 
@@ -30,10 +30,10 @@ import (
 // variance 0.01, noise = 0.1). The same seed gives the same pool.
 func CREDToyPool(n int, noise float64, seed uint64) (dataframe.DataFrame, error) {
 	if n <= 0 {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: CREDToyPool of %d rows: must be positive", n)
+		return dataframe.DataFrame{}, fmt.Errorf("papers: CREDToyPool of %d rows: must be positive", n)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: CREDToyPool noise %v: must be finite and non-negative", noise)
+		return dataframe.DataFrame{}, fmt.Errorf("papers: CREDToyPool noise %v: must be finite and non-negative", noise)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x746f79))
 	x1, x2, y := make([]float64, n), make([]float64, n), make([]float64, n)
@@ -43,53 +43,6 @@ func CREDToyPool(n int, noise float64, seed uint64) (dataframe.DataFrame, error)
 		y[i] = x1[i] + x2[i] + noise*rng.NormFloat64()
 	}
 	return floatsFrame([]string{"x1", "x2", "y"}, [][]float64{x1, x2, y}), nil
-}
-
-// SelectionFigure draws a Select result over its pool (the CRED paper's
-// Figure 1): the first background rows of pool in grey (all rows when
-// background <= 0; a few thousand keep the SVG small) and the chosen rows,
-// each a disc whose area is proportional to its total importance weight.
-// x and y name the two pool columns plotted; chosen must hold Select's
-// "row" and "weight" columns.
-func SelectionFigure(pool, chosen dataframe.DataFrame, x, y string, background int, opt viz.Options) (*viz.Figure, error) {
-	if err := checkFrame(pool, "pool"); err != nil {
-		return nil, err
-	}
-	if err := checkFrame(chosen, "chosen"); err != nil {
-		return nil, err
-	}
-	px, err := Column(pool, x)
-	if err != nil {
-		return nil, err
-	}
-	py, err := Column(pool, y)
-	if err != nil {
-		return nil, err
-	}
-	rowsF, err := Column(chosen, RowColumn)
-	if err != nil {
-		return nil, fmt.Errorf("%w (pass the frame Select returned)", err)
-	}
-	w, err := Column(chosen, WeightColumn)
-	if err != nil {
-		return nil, fmt.Errorf("%w (pass the frame Select returned)", err)
-	}
-	n := len(px)
-	rows := make([]int, len(rowsF))
-	for k, rf := range rowsF {
-		r := int(rf)
-		if r < 0 || r >= n || float64(r) != rf {
-			return nil, fmt.Errorf("frames: chosen row %v is not a row of the pool of %d rows", rf, n)
-		}
-		rows[k] = r
-	}
-	if opt.XLabel == "" {
-		opt.XLabel = x
-	}
-	if opt.YLabel == "" {
-		opt.YLabel = y
-	}
-	return viz.SelectionScatterPool(px, py, background, rows, w, opt)
 }
 
 // TrialSpec configures CoefficientTrials.
@@ -108,7 +61,7 @@ type TrialSpec struct {
 	// Select draws the rows: all Labels x Trials rows in one call, so that
 	// consecutive groups are independent draws (with replacement). Its
 	// Features default to the trial's.
-	Select SelectSpec
+	Select frames.SelectSpec
 	// Unweighted fits without the importance weights.
 	Unweighted bool
 	// Lambda is a ridge penalty lambda n ||b||^2; default 1e-10, negligible.
@@ -126,15 +79,15 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 		return none, err
 	}
 	if spec.Target == "" {
-		return none, fmt.Errorf("frames: TrialSpec.Target is required")
+		return none, fmt.Errorf("papers: TrialSpec.Target is required")
 	}
 	if spec.Labels <= 0 || spec.Trials <= 0 {
-		return none, fmt.Errorf("frames: TrialSpec needs positive Labels and Trials (got %d and %d)", spec.Labels, spec.Trials)
+		return none, fmt.Errorf("papers: TrialSpec needs positive Labels and Trials (got %d and %d)", spec.Labels, spec.Trials)
 	}
-	if _, err := columnIndex(pool.Names(), spec.Target, "target"); err != nil {
+	if err := hasColumn(pool, spec.Target); err != nil {
 		return none, err
 	}
-	feats, err := resolveFeatures(pool, &Spec{Target: spec.Target, Features: spec.Features}, false)
+	feats, err := frames.FeatureColumns(pool, frames.Spec{Target: spec.Target, Features: spec.Features})
 	if err != nil {
 		return none, err
 	}
@@ -142,22 +95,22 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 	if len(sel.Features) == 0 && len(sel.Exclude) == 0 {
 		sel.Features = feats
 	}
-	chosen, err := Select(pool, spec.Labels*spec.Trials, sel)
+	chosen, err := frames.Select(pool, spec.Labels*spec.Trials, sel)
 	if err != nil {
 		return none, err
 	}
-	x, err := ToMatrix(chosen, feats...)
+	x, err := frames.ToMatrix(chosen, feats...)
 	if err != nil {
 		return none, err
 	}
-	y, err := Column(chosen, spec.Target)
+	y, err := frames.Column(chosen, spec.Target)
 	if err != nil {
 		return none, err
 	}
 	if err := checkFinite(spec.Target, y); err != nil {
 		return none, err
 	}
-	w, _ := Column(chosen, WeightColumn)
+	w, _ := frames.Column(chosen, frames.WeightColumn)
 	lambda := spec.Lambda
 	if lambda == 0 {
 		lambda = 1e-10
@@ -184,7 +137,7 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 		}
 		fit, err := credlab.LinearRLS(ctx, xt, y[t*L:(t+1)*L], cfg)
 		if err != nil {
-			return none, fmt.Errorf("frames: trial %d: %w", t, err)
+			return none, fmt.Errorf("papers: trial %d: %w", t, err)
 		}
 		for j := range coefs {
 			coefs[j] = append(coefs[j], fit.Model.Coef[j])
@@ -211,15 +164,15 @@ func SpreadOf(trials dataframe.DataFrame, name, b1, b2 string, lo, hi float64) (
 	if err := checkFrame(trials, "trials"); err != nil {
 		return viz.Spread{}, 0, err
 	}
-	if _, err := columnIndex(trials.Names(), "labeling", ""); err != nil {
+	if err := hasColumn(trials, "labeling"); err != nil {
 		return viz.Spread{}, 0, fmt.Errorf("%w (pass the frame CoefficientTrials returned)", err)
 	}
 	lab := trials.Col("labeling").Records()
-	c1, err := Column(trials, b1)
+	c1, err := frames.Column(trials, b1)
 	if err != nil {
 		return viz.Spread{}, 0, err
 	}
-	c2, err := Column(trials, b2)
+	c2, err := frames.Column(trials, b2)
 	if err != nil {
 		return viz.Spread{}, 0, err
 	}
@@ -238,7 +191,7 @@ func SpreadOf(trials dataframe.DataFrame, name, b1, b2 string, lo, hi float64) (
 		s.B2 = append(s.B2, c2[i])
 	}
 	if found == 0 {
-		return s, 0, fmt.Errorf("frames: no trials labeled %q", name)
+		return s, 0, fmt.Errorf("papers: no trials labeled %q", name)
 	}
 	return s, out, nil
 }
@@ -255,7 +208,7 @@ const (
 // defaults given.
 type BenchmarkSpec struct {
 	// Features and Exclude choose the input columns of pool and test as
-	// in Spec (default: every numeric column).
+	// in frames.Spec (default: every numeric column).
 	Features, Exclude []string
 	// FeatureMap is the task: "raw" (the columns plus a constant: the
 	// paper's linear task, default) or "relu" (a random ReLU network with
@@ -296,14 +249,14 @@ func (s *BenchmarkSpec) defaults() error {
 	s.Ns = append([]int(nil), s.Ns...)
 	sort.Ints(s.Ns)
 	if s.Ns[0] <= 0 {
-		return fmt.Errorf("frames: labeled size %d: must be positive", s.Ns[0])
+		return fmt.Errorf("papers: labeled size %d: must be positive", s.Ns[0])
 	}
 	if len(s.NoiseVars) == 0 {
 		s.NoiseVars = []float64{1e-6, 1e-4, 1e-2, 1, 100}
 	}
 	for _, v := range s.NoiseVars {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("frames: noise variance %v: must be finite and non-negative", v)
+			return fmt.Errorf("papers: noise variance %v: must be finite and non-negative", v)
 		}
 	}
 	if s.Reps <= 0 {
@@ -317,7 +270,7 @@ func (s *BenchmarkSpec) defaults() error {
 		case BenchCRED, BenchKRR, BenchKTR3, BenchSSSR:
 			s.Methods[i] = strings.ToUpper(m)
 		default:
-			return fmt.Errorf("frames: unknown benchmark method %q: choose CRED, KRR, KTR3 or SSSR", m)
+			return fmt.Errorf("papers: unknown benchmark method %q: choose CRED, KRR, KTR3 or SSSR", m)
 		}
 	}
 	if len(s.LambdaQs) == 0 {
@@ -328,7 +281,7 @@ func (s *BenchmarkSpec) defaults() error {
 	}
 	for _, v := range append(append([]float64(nil), s.LambdaQs...), s.Lambdas...) {
 		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("frames: lambda %v: must be positive and finite", v)
+			return fmt.Errorf("papers: lambda %v: must be positive and finite", v)
 		}
 	}
 	if s.Labelings <= 0 {
@@ -394,27 +347,27 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 		return none, err
 	}
 	ctx := context.Background()
-	feats, err := resolveFeatures(pool, &Spec{Features: spec.Features, Exclude: spec.Exclude}, false)
+	feats, err := frames.FeatureColumns(pool, frames.Spec{Features: spec.Features, Exclude: spec.Exclude})
 	if err != nil {
 		return none, err
 	}
 	if spec.PoolLimit > 0 {
-		if pool, err = Subsample(pool, spec.PoolLimit, spec.Seed+11); err != nil {
+		if pool, err = frames.Subsample(pool, spec.PoolLimit, spec.Seed+11); err != nil {
 			return none, err
 		}
 	}
 	if spec.TestLimit > 0 {
-		if test, err = Subsample(test, spec.TestLimit, spec.Seed+12); err != nil {
+		if test, err = frames.Subsample(test, spec.TestLimit, spec.Seed+12); err != nil {
 			return none, err
 		}
 	}
-	x, err := ToMatrix(pool, feats...)
+	x, err := frames.ToMatrix(pool, feats...)
 	if err != nil {
 		return none, err
 	}
-	xt, err := ToMatrix(test, feats...)
+	xt, err := frames.ToMatrix(test, feats...)
 	if err != nil {
-		return none, fmt.Errorf("frames: test frame: %w", err)
+		return none, fmt.Errorf("papers: test frame: %w", err)
 	}
 	var fm credlab.FeatureMap
 	switch strings.ToLower(spec.FeatureMap) {
@@ -429,14 +382,14 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 			return none, err
 		}
 	default:
-		return none, fmt.Errorf("frames: unknown benchmark feature map %q: choose raw or relu", spec.FeatureMap)
+		return none, fmt.Errorf("papers: unknown benchmark feature map %q: choose raw or relu", spec.FeatureMap)
 	}
 	b, err := newBench(ctx, fm, x, xt, &spec)
 	if err != nil {
 		return none, err
 	}
 	if nmax := spec.Ns[len(spec.Ns)-1]; nmax > b.n {
-		return none, fmt.Errorf("frames: labeled size %d exceeds the pool of %d rows", nmax, b.n)
+		return none, fmt.Errorf("papers: labeled size %d exceeds the pool of %d rows", nmax, b.n)
 	}
 	var rows []benchRow
 	for rep := 0; rep < spec.Reps; rep++ {
@@ -502,7 +455,7 @@ func newBench(ctx context.Context, fm credlab.FeatureMap, x, xt *mat.Dense, spec
 	}
 	b.mean = tr / float64(n) / float64(D)
 	if !(b.mean > 0) {
-		return nil, fmt.Errorf("frames: the pool's features are all zero")
+		return nil, fmt.Errorf("papers: the pool's features are all zero")
 	}
 	basis, err := credlab.NewSSSRBasis(ctx, credlab.SSSRConfig{Pool: phi, Features: credlab.RawFeatures{}, Floor: spec.Floor})
 	if err != nil {

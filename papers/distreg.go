@@ -1,4 +1,4 @@
-package frames
+package papers
 
 import (
 	"context"
@@ -16,8 +16,7 @@ import (
 // This file holds the supervised entropy-learning benchmark of Szabó,
 // Sriperumbudur, Póczos and Gretton ("Learning Theory for Distribution
 // Regression", JMLR 2016), the synthetic task Mücke ("Stochastic Gradient
-// Descent Meets Distribution Regression", AISTATS 2021) builds on, as
-// frame-level building blocks for notebooks.
+// Descent Meets Distribution Regression", AISTATS 2021) builds on.
 
 // EntropyBags returns bags of the supervised entropy-learning task as a
 // frame, one row per point: "bag" (0 ... bags-1), "x1", "x2", "y" (the
@@ -28,7 +27,7 @@ import (
 // draws the bags; the same problem and seed give the same bags.
 func EntropyBags(bags, points int, problem, seed uint64) (dataframe.DataFrame, error) {
 	if bags <= 0 || points <= 0 {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: EntropyBags needs positive bags and points (got %d and %d)", bags, points)
+		return dataframe.DataFrame{}, fmt.Errorf("papers: EntropyBags needs positive bags and points (got %d and %d)", bags, points)
 	}
 	b, angles := experiments.NewEntropyProblem(problem).Bags(bags, points, seed)
 	rows := bags * points
@@ -110,11 +109,11 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 	}
 	for _, v := range append(append([]int(nil), spec.Points...), spec.Bags...) {
 		if v < 2 {
-			return none, fmt.Errorf("frames: EntropySpec: bag sizes and bag counts must be at least 2 (got %d)", v)
+			return none, fmt.Errorf("papers: EntropySpec: bag sizes and bag counts must be at least 2 (got %d)", v)
 		}
 	}
 	if spec.Test < 1 || spec.Reps < 1 || spec.Sigma < 0 || spec.Noise < 0 {
-		return none, fmt.Errorf("frames: EntropySpec: Test and Reps must be positive, Sigma and Noise non-negative")
+		return none, fmt.Errorf("papers: EntropySpec: Test and Reps must be positive, Sigma and Noise non-negative")
 	}
 	for i, m := range spec.Methods {
 		switch strings.ToLower(m) {
@@ -123,7 +122,7 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 		case "tailsgd":
 			spec.Methods[i] = "TailSGD"
 		default:
-			return none, fmt.Errorf("frames: unknown distribution regression method %q: choose TwoStageKRR or TailSGD", m)
+			return none, fmt.Errorf("papers: unknown distribution regression method %q: choose TwoStageKRR or TailSGD", m)
 		}
 	}
 	ctx := context.Background()
@@ -153,7 +152,7 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 							MaxIter: spec.MaxIter, Checkpoints: spec.Checkpoints})
 					}
 					if err != nil {
-						return none, fmt.Errorf("frames: %s with N = %d, n = %d: %w", m, N, n, err)
+						return none, fmt.Errorf("papers: %s with N = %d, n = %d: %w", m, N, n, err)
 					}
 					pred, err := fit.Model.PredictContext(ctx, test)
 					if err != nil {

@@ -1,8 +1,9 @@
-package frames
+package papers
 
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/frames"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -16,8 +17,7 @@ import (
 )
 
 // This file holds the experiments of Lin and Rosasco, "Optimal Learning
-// for Multi-pass Stochastic Gradient Methods" (NIPS 2016), section 4, as
-// frame-level building blocks for notebooks.
+// for Multi-pass Stochastic Gradient Methods" (NIPS 2016), section 4.
 
 // PassGrid returns about k distinct integers log-spaced from 1 to max
 // inclusive, increasing: the numbers of passes at which SGM runs are
@@ -89,12 +89,12 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 		spec.Presets = []string{"minibatch", "simple", "batch"}
 	}
 	if spec.M < 2 || spec.Population < 2 || spec.Trials < 1 || spec.Sigma < 0 || spec.Noise < 0 {
-		return none, fmt.Errorf("frames: DecompositionSpec %+v: sizes must be positive, Sigma and Noise non-negative", spec)
+		return none, fmt.Errorf("papers: DecompositionSpec %+v: sizes must be positive, Sigma and Noise non-negative", spec)
 	}
 	passes := append([]int(nil), spec.Passes...)
 	sort.Ints(passes)
 	if passes[0] < 1 {
-		return none, fmt.Errorf("frames: passes %d: must be positive", passes[0])
+		return none, fmt.Errorf("papers: passes %d: must be positive", passes[0])
 	}
 	ctx := context.Background()
 	k := credlab.GaussianKernel{Sigma: spec.Sigma}
@@ -107,7 +107,7 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 	var bs []int
 	var eta, ps, total, bias, svar, cvar, btot []float64
 	for pi, name := range spec.Presets {
-		p, err := sgmPreset(name)
+		p, err := credlab.ParseSGMPreset(name)
 		if err != nil {
 			return none, err
 		}
@@ -158,12 +158,12 @@ func DecompositionOf(df dataframe.DataFrame, preset string) (viz.Decomposition, 
 	if err := checkFrame(df, "decomposition"); err != nil {
 		return d, err
 	}
-	if _, err := columnIndex(df.Names(), "preset", ""); err != nil {
+	if err := hasColumn(df, "preset"); err != nil {
 		return d, fmt.Errorf("%w (pass the frame SGMErrorDecomposition returned)", err)
 	}
 	cols := map[string][]float64{}
 	for _, c := range []string{"passes", "total", "bias", "sample_var", "comp_var"} {
-		v, err := Column(df, c)
+		v, err := frames.Column(df, c)
 		if err != nil {
 			return d, err
 		}
@@ -180,7 +180,7 @@ func DecompositionOf(df dataframe.DataFrame, preset string) (viz.Decomposition, 
 		d.ComputationalVariance = append(d.ComputationalVariance, cols["comp_var"][i])
 	}
 	if len(d.X) == 0 {
-		return d, fmt.Errorf("frames: no rows for preset %q", preset)
+		return d, fmt.Errorf("papers: no rows for preset %q", preset)
 	}
 	return d, nil
 }
@@ -188,7 +188,7 @@ func DecompositionOf(df dataframe.DataFrame, preset string) (viz.Decomposition, 
 // PassSpec configures SGMPassErrors.
 type PassSpec struct {
 	// Target names the label column: -1/+1, or 0/1 (mapped to -1/+1).
-	// Features and Exclude choose the inputs as in Spec; they are
+	// Features and Exclude choose the inputs as in frames.Spec; they are
 	// standardized with the training rows' means and deviations.
 	Target            string
 	Features, Exclude []string
@@ -219,7 +219,7 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 		return none, err
 	}
 	if spec.Target == "" {
-		return none, fmt.Errorf("frames: PassSpec.Target is required")
+		return none, fmt.Errorf("papers: PassSpec.Target is required")
 	}
 	if len(spec.Presets) == 0 {
 		spec.Presets = []string{"minibatch", "simple", "batch"}
@@ -236,16 +236,20 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 	passes := append([]int(nil), spec.Passes...)
 	sort.Ints(passes)
 	if passes[0] < 1 {
-		return none, fmt.Errorf("frames: passes %d: must be positive", passes[0])
+		return none, fmt.Errorf("papers: passes %d: must be positive", passes[0])
 	}
-	p, err := prepare(df, &Spec{Target: spec.Target, Features: spec.Features, Exclude: spec.Exclude}, "input")
+	feats, err := frames.FeatureColumns(df, frames.Spec{Target: spec.Target, Features: spec.Features, Exclude: spec.Exclude})
 	if err != nil {
 		return none, err
 	}
-	if len(p.rows) != df.Nrow() {
-		return none, fmt.Errorf("frames: SGMPassErrors needs a frame without missing values")
+	x, err := frames.ToMatrix(df, feats...)
+	if err != nil {
+		return none, fmt.Errorf("%w (SGMPassErrors needs a frame without missing values)", err)
 	}
-	y := append([]float64(nil), p.y...)
+	y, err := frames.Column(df, spec.Target)
+	if err != nil {
+		return none, err
+	}
 	zeroOne := true
 	for _, v := range y {
 		switch v {
@@ -253,7 +257,7 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 		case -1:
 			zeroOne = false
 		default:
-			return none, fmt.Errorf("frames: target %v: SGMPassErrors needs -1/+1 or 0/1 labels", v)
+			return none, fmt.Errorf("papers: target %v: SGMPassErrors needs -1/+1 or 0/1 labels", v)
 		}
 	}
 	if zeroOne {
@@ -261,10 +265,10 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 			y[i] = 2*y[i] - 1
 		}
 	}
-	n, _ := p.x.Dims()
+	n, _ := x.Dims()
 	nt := int(math.Round(spec.TestShare * float64(n)))
 	if nt < 1 || nt >= n-1 {
-		return none, fmt.Errorf("frames: a test share of %v of %d rows leaves an empty part", spec.TestShare, n)
+		return none, fmt.Errorf("papers: a test share of %v of %d rows leaves an empty part", spec.TestShare, n)
 	}
 	ctx := context.Background()
 	var preset []string
@@ -272,12 +276,12 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 	var eta, ps, sig, trErr, teErr []float64
 	for s := 0; s < spec.Splits; s++ {
 		perm := rand.New(rand.NewPCG(spec.Seed+uint64(s), 0x6263)).Perm(n)
-		xt, yt := experiments.Rows(p.x, y, perm[nt:])
-		xs, ys := experiments.Rows(p.x, y, perm[:nt])
+		xt, yt := experiments.Rows(x, y, perm[nt:])
+		xs, ys := experiments.Rows(x, y, perm[:nt])
 		standardizeWith(xt, xs)
 		sigma := spec.Sigma
 		if sigma == 0 {
-			sigma = medianDistance(xt)
+			sigma = credlab.MedianDistance(xt)
 		}
 		k := credlab.GaussianKernel{Sigma: sigma}
 		kt, err := credlab.KernelMatrix(k, xt, nil)
@@ -290,7 +294,7 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 		}
 		m := n - nt
 		for pi, name := range spec.Presets {
-			pr, err := sgmPreset(name)
+			pr, err := credlab.ParseSGMPreset(name)
 			if err != nil {
 				return none, err
 			}
