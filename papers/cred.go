@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/experiments"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -438,11 +437,11 @@ type bench struct {
 }
 
 func newBench(ctx context.Context, fm credlab.FeatureMap, x, xt *mat.Dense, spec *BenchmarkSpec) (*bench, error) {
-	phi, err := experiments.Featurize(ctx, fm, x)
+	phi, err := featurize(ctx, fm, x)
 	if err != nil {
 		return nil, err
 	}
-	phiT, err := experiments.Featurize(ctx, fm, xt)
+	phiT, err := featurize(ctx, fm, xt)
 	if err != nil {
 		return nil, err
 	}
@@ -576,7 +575,7 @@ func (st *benchState) run(lab labeling, num uint64) error {
 		if lab.w != nil {
 			w = lab.w[prev:n]
 		}
-		experiments.Accumulate(b.phi, g, bf, be, lab.idx[prev:n], w, st.f, st.eps)
+		accumulate(b.phi, g, bf, be, lab.idx[prev:n], w, st.f, st.eps)
 		if lab.w != nil {
 			for _, lam := range sp.Lambdas {
 				pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*float64(n))
@@ -703,7 +702,7 @@ func (st *benchState) ktr3(lab labeling, n int, num uint64) {
 	}
 	g := mat.NewDense(b.D, b.D, nil)
 	bf, be := make([]float64, b.D), make([]float64, b.D)
-	experiments.Accumulate(b.phi, g, bf, be, lab.idx[:k], nil, st.f, st.eps)
+	accumulate(b.phi, g, bf, be, lab.idx[:k], nil, st.f, st.eps)
 	for _, lam := range sp.Lambdas {
 		pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*float64(n))
 		if !ok {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/experiments"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
@@ -29,7 +28,7 @@ func EntropyBags(bags, points int, problem, seed uint64) (dataframe.DataFrame, e
 	if bags <= 0 || points <= 0 {
 		return dataframe.DataFrame{}, fmt.Errorf("papers: EntropyBags needs positive bags and points (got %d and %d)", bags, points)
 	}
-	b, angles := experiments.NewEntropyProblem(problem).Bags(bags, points, seed)
+	b, angles := newEntropyProblem(problem).Bags(bags, points, seed)
 	rows := bags * points
 	id := make([]int, 0, rows)
 	x1, x2 := make([]float64, 0, rows), make([]float64, 0, rows)
@@ -131,14 +130,14 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 	var rmse, lambda, secs []float64
 	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: spec.Sigma}}
 	for rep := 0; rep < spec.Reps; rep++ {
-		prob := experiments.NewEntropyProblem(spec.Seed + uint64(rep))
+		prob := newEntropyProblem(spec.Seed + uint64(rep))
 		seed := 1000*(spec.Seed+uint64(rep)) + 1
 		for _, N := range spec.Points {
 			test, _ := prob.Bags(spec.Test, N, seed+1)
 			for _, n := range spec.Bags {
 				train, _ := prob.Bags(2*n, N, seed)
 				if spec.Noise > 0 {
-					experiments.AddLabelNoise(train.Y, spec.Noise, seed+3)
+					addLabelNoise(train.Y, spec.Noise, seed+3)
 				}
 				h := credlab.Holdout{Fraction: 0.5, Seed: seed}
 				for _, m := range spec.Methods {

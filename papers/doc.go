@@ -39,6 +39,11 @@
 // the project's data directory by name (StagedNames, DescribeStaged), with
 // features x1 ... xd and the target StagedTarget.
 //
+// Reproductions: Reproduce runs one paper's reproduction end to end (what
+// `credlab reproduce PAPER` calls; Reproductions lists the papers), writing
+// each figure's or table's CSV and a report, reproductions-PAPER.md, beside
+// the numbers the paper gives. Each lives in PAPER_reproduce.go.
+//
 // Conventions. Every experiment returns a long frame, one row per method,
 // setting and repetition, ready for frames.Summarize, frames.Pivot and
 // viz.SeriesOf; its doc comment lists the columns. Spec structs take

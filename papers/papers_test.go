@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/experiments"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -178,8 +177,8 @@ func TestLabelingBenchmarkMatchesEstimators(t *testing.T) {
 	const n, s, lam = 60, 0.3, 1e-4
 	g := mat.NewDense(b.D, b.D, nil)
 	bf, be := make([]float64, b.D), make([]float64, b.D)
-	experiments.Accumulate(b.phi, g, bf, be, sel.Index[:30], sel.Weight[:30], f, eps)
-	experiments.Accumulate(b.phi, g, bf, be, sel.Index[30:n], sel.Weight[30:n], f, eps)
+	accumulate(b.phi, g, bf, be, sel.Index[:30], sel.Weight[:30], f, eps)
+	accumulate(b.phi, g, bf, be, sel.Index[30:n], sel.Weight[30:n], f, eps)
 	st := &benchState{b: b, f: f, eps: eps}
 	pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*n)
 	if !ok {
@@ -201,7 +200,7 @@ func TestLabelingBenchmarkMatchesEstimators(t *testing.T) {
 	const k = 25
 	gk := mat.NewDense(b.D, b.D, nil)
 	bkf, bke := make([]float64, b.D), make([]float64, b.D)
-	experiments.Accumulate(b.phi, gk, bkf, bke, sel.Index[:k], nil, f, eps)
+	accumulate(b.phi, gk, bkf, bke, sel.Index[:k], nil, f, eps)
 	pf, pe, _ = st.ridge(gk, bkf, bke, lam*b.mean*n)
 	kt, err := credlab.KTR3(ctx, xs, ys, credlab.KTR3Config{Features: credlab.RawFeatures{}, Lambda: lam * b.mean, Prefix: k})
 	if err != nil {
@@ -213,7 +212,7 @@ func TestLabelingBenchmarkMatchesEstimators(t *testing.T) {
 	// SSSR with s = 3 eigenfunctions, unweighted rows.
 	gu := mat.NewDense(b.D, b.D, nil)
 	buf, bue := make([]float64, b.D), make([]float64, b.D)
-	experiments.Accumulate(b.phi, gu, buf, bue, sel.Index[:n], nil, f, eps)
+	accumulate(b.phi, gu, buf, bue, sel.Index[:n], nil, f, eps)
 	var tmp, h mat.Dense
 	tmp.Mul(gu, b.m)
 	h.Mul(b.m.T(), &tmp)
@@ -326,7 +325,7 @@ func TestEntropy(t *testing.T) {
 	if bags.Nrow() != 120 || strings.Join(bags.Names(), ",") != "bag,x1,x2,y,angle" {
 		t.Fatalf("bags %d x %v", bags.Nrow(), bags.Names())
 	}
-	p := experiments.NewEntropyProblem(1)
+	p := newEntropyProblem(1)
 	a, y := bags.Col("angle").Float(), bags.Col("y").Float()
 	if !near(y[31], p.Entropy(a[31])) {
 		t.Errorf("label %v, entropy %v", y[31], p.Entropy(a[31]))

@@ -9,7 +9,6 @@ import (
 	"sort"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/experiments"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -26,7 +25,7 @@ func PassGrid(max, k int) []int {
 	if max < 1 || k < 1 {
 		return nil
 	}
-	out := experiments.PassGrid(max, k)
+	out := passGridLog(max, k)
 	if out[len(out)-1] != max {
 		out = append(out, max)
 	}
@@ -98,7 +97,7 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 	}
 	ctx := context.Background()
 	k := credlab.GaussianKernel{Sigma: spec.Sigma}
-	xp, fp := experiments.SGMPoints(spec.Population, spec.Seed, 0x706f70)
+	xp, fp := sgmPoints(spec.Population, spec.Seed, 0x706f70)
 	pop, err := credlab.NewSGMPopulation(k, xp, fp)
 	if err != nil {
 		return none, err
@@ -111,12 +110,12 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 		if err != nil {
 			return none, err
 		}
-		b := experiments.BatchOf(p, spec.M)
-		nominal, iters := experiments.PassIters(passes, spec.M, b)
+		b := batchOf(p, spec.M)
+		nominal, iters := passIters(passes, spec.M, b)
 		sum := make([][5]float64, len(iters))
 		var dec *credlab.SGMDecomposition
 		for t := 0; t < spec.Trials; t++ {
-			x, y := experiments.SGMSample(spec.M, spec.Noise, spec.Seed+uint64(t))
+			x, y := sgmSample(spec.M, spec.Noise, spec.Seed+uint64(t))
 			dec, err = pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
 				SGM: credlab.SGMConfig{Preset: p, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(t)}, Iters: iters})
 			if err != nil {
@@ -276,8 +275,8 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 	var eta, ps, sig, trErr, teErr []float64
 	for s := 0; s < spec.Splits; s++ {
 		perm := rand.New(rand.NewPCG(spec.Seed+uint64(s), 0x6263)).Perm(n)
-		xt, yt := experiments.Rows(x, y, perm[nt:])
-		xs, ys := experiments.Rows(x, y, perm[:nt])
+		xt, yt := rowsOf(x, y, perm[nt:])
+		xs, ys := rowsOf(x, y, perm[:nt])
 		standardizeWith(xt, xs)
 		sigma := spec.Sigma
 		if sigma == 0 {
@@ -298,8 +297,8 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 			if err != nil {
 				return none, err
 			}
-			b := experiments.BatchOf(pr, m)
-			nominal, iters := experiments.PassIters(passes, m, b)
+			b := batchOf(pr, m)
+			nominal, iters := passIters(passes, m, b)
 			fit, err := credlab.SGM(ctx, xt, yt, credlab.SGMConfig{Kernel: k, Preset: pr,
 				Iter: iters[len(iters)-1], Keep: iters, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(s)})
 			if err != nil {
@@ -313,8 +312,8 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 				split = append(split, s)
 				ps = append(ps, float64(nominal[i]))
 				sig = append(sig, sigma)
-				trErr = append(trErr, experiments.ClassError(kt, a, yt))
-				teErr = append(teErr, experiments.ClassError(ks, a, ys))
+				trErr = append(trErr, classError(kt, a, yt))
+				teErr = append(teErr, classError(ks, a, ys))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package repro
+package papers
 
 import (
 	"context"
@@ -12,11 +12,10 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/mat"
 )
 
-// DistReg reproduces the supervised entropy-learning benchmark of Szabó,
+// reproduceDistReg reproduces the supervised entropy-learning benchmark of Szabó,
 // Sriperumbudur, Póczos and Gretton, "Learning Theory for Distribution
 // Regression" (JMLR 2016, section on synthetic data), used by Mücke,
 // "Stochastic Gradient Descent Meets Distribution Regression" (AISTATS
@@ -33,7 +32,7 @@ import (
 // It writes distreg_vs_N.csv, distreg_vs_n.csv and reproductions-distreg.md
 // to outDir and progress to w; dataDir is not used (the data are
 // synthetic). quick shrinks the sizes to about a minute.
-func DistReg(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
+func reproduceDistReg(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	cfg := drrDefaults(quick)
 	cfg.Command = command("go run ./cmd/credlab", quick, "distreg", "-out", outDir)
 	return drrRun(ctx, outDir, cfg, w)
@@ -93,7 +92,7 @@ func (s drrSeries) String() string {
 // for x ~ P = N(0, M_P), x' ~ Q = N(0, M_Q). KRLS with it is two-stage KRR
 // with N = infinity.
 type drrPopKernel struct {
-	p experiments.EntropyProblem
+	p entropyProblem
 	s float64
 }
 
@@ -127,7 +126,7 @@ func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) erro
 	fmt.Fprintf(w, "distribution regression reproduction (supervised entropy learning), quick=%v\n", cfg.Quick)
 	var vsN, vsn []drrResult
 	for rep := 0; rep < cfg.Reps; rep++ {
-		prob := experiments.NewEntropyProblem(uint64(rep))
+		prob := newEntropyProblem(uint64(rep))
 		for _, se := range cfg.Series {
 			for _, N := range cfg.Ns {
 				rs, err := drrFitAll(ctx, cfg, prob, "N", N, se.NT, se.Noise, rep, N == cfg.Ns[len(cfg.Ns)-1])
@@ -170,12 +169,12 @@ func drrLog(w io.Writer, rs []drrResult) {
 // drrFitAll fits both methods on nt training and nt validation bags of
 // size N (a seeded hold-out half of 2 nt bags), and, if pop is set, KRR on
 // the population embeddings of the same bags.
-func drrFitAll(ctx context.Context, cfg drrConfig, prob experiments.EntropyProblem, exp string, N, nt int, noise float64, rep int, pop bool) ([]drrResult, error) {
+func drrFitAll(ctx context.Context, cfg drrConfig, prob entropyProblem, exp string, N, nt int, noise float64, rep int, pop bool) ([]drrResult, error) {
 	nAll := 2 * nt
 	seed := 1000 * uint64(rep)
 	train, angles := prob.Bags(nAll, N, seed+1)
 	if noise > 0 {
-		experiments.AddLabelNoise(train.Y, noise, seed+3)
+		addLabelNoise(train.Y, noise, seed+3)
 	}
 	test, testAngles := prob.Bags(cfg.Test, N, seed+2)
 	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: cfg.InnerSigma}}

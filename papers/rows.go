@@ -1,10 +1,10 @@
-package experiments
+package papers
 
 import "gonum.org/v1/gonum/mat"
 
-// Rows returns the rows idx of x and the matching entries of y, in the
+// rowsOf returns the rows idx of x and the matching entries of y, in the
 // order of idx.
-func Rows(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64) {
+func rowsOf(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64) {
 	_, d := x.Dims()
 	xo := mat.NewDense(len(idx), d, nil)
 	yo := make([]float64, len(idx))

@@ -1,4 +1,4 @@
-package repro
+package papers
 
 import (
 	"bufio"
@@ -16,11 +16,10 @@ import (
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/internal/datasets"
-	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/mat"
 )
 
-// NYTRO reproduces the experiments of Angles, Camoriano, Rudi and Rosasco,
+// reproduceNYTRO reproduces the experiments of Angles, Camoriano, Rudi and Rosasco,
 // "NYTRO: When Subsampling Meets Early Stopping" (AISTATS 2016), Section 4:
 //
 //   - Table 2, rows InsuranceCompany (COIL 2000, Gaussian sigma = 3,
@@ -56,7 +55,7 @@ import (
 // Outputs in outDir: table2.csv (one row per run), table2_summary.csv,
 // fig2.csv, fig2_summary.csv, paths.csv (validation paths of the first
 // repetition) and reproductions-nytro.md; progress and tables go to w.
-func NYTRO(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
+func reproduceNYTRO(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	start := time.Now()
 	cfg := nytDefaults(quick)
 	cfg.command = command("credlab", quick, "nytro", "-data", dataDir, "-out", outDir)
@@ -257,7 +256,7 @@ func nytMinMax(lo, hi float64, ref *mat.Dense, others ...*mat.Dense) {
 // seed.
 func nytSubsample(x *mat.Dense, y []float64, k int, seed uint64) (*mat.Dense, []float64) {
 	perm := rand.New(rand.NewPCG(seed, 0x6e7974726f)).Perm(len(y))[:k]
-	return experiments.Rows(x, y, perm)
+	return rowsOf(x, y, perm)
 }
 
 // nytRun is one Table 2 fit or the reason it was skipped.

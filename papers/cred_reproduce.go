@@ -1,4 +1,4 @@
-package repro
+package papers
 
 import (
 	"context"
@@ -16,14 +16,13 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
-// CRED reproduces the experiments of Murata and Suzuki, "Gradient Descent
+// reproduceCRED reproduces the experiments of Murata and Suzuki, "Gradient Descent
 // in RKHS with Importance Labeling" (AISTATS 2021): Figures 1 and 2 (a
 // two-dimensional Gaussian pool, uniform against CRED labeling, the spread
 // of least-squares coefficients from 3 labels) and Figure 3 (test RMSE of
@@ -32,7 +31,7 @@ import (
 // fig2_coefficients.csv, fig3.csv and reproductions-cred.md to outDir and
 // progress to w. quick shrinks every size so that the run takes about a
 // minute.
-func CRED(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
+func reproduceCRED(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	cfg := credDefaults(quick)
 	cfg.Load = func() ([]*credImageSet, error) {
 		fm, err := credLoadFashionMNIST(dataDir)
@@ -380,11 +379,11 @@ func credRunFig3(ctx context.Context, sets []*credImageSet, c credFig3Config, w 
 			fm   credlab.FeatureMap
 		}{{"linear", credlab.RawFeatures{Bias: true}}, {"nonlinear", net}} {
 			t0 := time.Now()
-			phi, err := experiments.Featurize(ctx, task.fm, pool)
+			phi, err := featurize(ctx, task.fm, pool)
 			if err != nil {
 				return nil, nil, err
 			}
-			phiT, err := experiments.Featurize(ctx, task.fm, test)
+			phiT, err := featurize(ctx, task.fm, test)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -711,7 +710,7 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 		gPrev.Copy(g)
 		copy(bfPrev, bf)
 		copy(bePrev, be)
-		experiments.Accumulate(t.phi, g, bf, be, lab.Idx[prev:n], credWOrNil(lab.W, prev, n), st.f, st.eps)
+		accumulate(t.phi, g, bf, be, lab.Idx[prev:n], credWOrNil(lab.W, prev, n), st.f, st.eps)
 		if cred {
 			st.ridge(g, bf, be, n, func(li int, lam float64, rmse []float64) {
 				for si, e := range rmse {
@@ -868,9 +867,9 @@ func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev 
 		g.Copy(gPrev)
 		copy(bf, bfPrev)
 		copy(be, bePrev)
-		experiments.Accumulate(t.phi, g, bf, be, idx[prev:k], nil, st.f, st.eps)
+		accumulate(t.phi, g, bf, be, idx[prev:k], nil, st.f, st.eps)
 	} else {
-		experiments.Accumulate(t.phi, g, bf, be, idx[:k], nil, st.f, st.eps)
+		accumulate(t.phi, g, bf, be, idx[:k], nil, st.f, st.eps)
 	}
 	work := mat.NewDense(t.D, t.D, nil)
 	pf, pe := make([]float64, t.nt), make([]float64, t.nt)

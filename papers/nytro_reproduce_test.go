@@ -1,4 +1,4 @@
-package repro
+package papers
 
 import (
 	"bytes"
@@ -181,7 +181,7 @@ func TestNYTROSlope(t *testing.T) {
 // CREDLAB_DATA for the data, default ../shared/data from the repository
 // root), for example
 //
-//	NYTRO_REPRO_OUT=/tmp/nytro NYTRO_REPRO_QUICK=1 go test -run StagedData -timeout 3h ./internal/repro/
+//	NYTRO_REPRO_OUT=/tmp/nytro NYTRO_REPRO_QUICK=1 go test -run StagedData -timeout 3h ./papers/
 func TestNYTROStagedData(t *testing.T) {
 	out := os.Getenv("NYTRO_REPRO_OUT")
 	if out == "" {
@@ -189,9 +189,9 @@ func TestNYTROStagedData(t *testing.T) {
 	}
 	dir := os.Getenv("CREDLAB_DATA")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "data")
+		dir = filepath.Join("..", "..", "shared", "data")
 	}
-	if err := NYTRO(context.Background(), dir, out, os.Getenv("NYTRO_REPRO_QUICK") != "", os.Stdout); err != nil {
+	if err := reproduceNYTRO(context.Background(), dir, out, os.Getenv("NYTRO_REPRO_QUICK") != "", os.Stdout); err != nil {
 		t.Fatal(err)
 	}
 }

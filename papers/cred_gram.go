@@ -1,4 +1,4 @@
-package experiments
+package papers
 
 import (
 	"math"
@@ -9,12 +9,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Accumulate adds the rows idx of phi, weighted by w (nil: 1), to the
+// accumulate adds the rows idx of phi, weighted by w (nil: 1), to the
 // normal equations of a linear fit: with A those rows and W = diag(w), it
 // adds A^T W A to g, A^T W f_idx to bf and A^T W eps_idx to be, so that a
 // labeled set can grow through nested budgets and the noiseless part f
 // and the noise part eps of the labels are solved for separately.
-func Accumulate(phi, g *mat.Dense, bf, be []float64, idx []int, w []float64, f, eps []float64) {
+func accumulate(phi, g *mat.Dense, bf, be []float64, idx []int, w []float64, f, eps []float64) {
 	if len(idx) == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package repro
+package papers
 
 import (
 	"context"
@@ -7,12 +7,10 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
-
-	"github.com/credlab/credlab/internal/experiments"
 )
 
 func TestDistRegDataGenerator(t *testing.T) {
-	p := experiments.NewEntropyProblem(3)
+	p := newEntropyProblem(3)
 	b, angles := p.Bags(40, 400, 7)
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)

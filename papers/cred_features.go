@@ -1,4 +1,4 @@
-package experiments
+package papers
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Featurize returns fm's features of the rows of x, computed in blocks of
+// featurize returns fm's features of the rows of x, computed in blocks of
 // 2048 rows to bound the intermediate memory; it stops with ctx's error
 // between blocks.
-func Featurize(ctx context.Context, fm credlab.FeatureMap, x *mat.Dense) (*mat.Dense, error) {
+func featurize(ctx context.Context, fm credlab.FeatureMap, x *mat.Dense) (*mat.Dense, error) {
 	n, d := x.Dims()
 	const block = 2048
 	var out *mat.Dense

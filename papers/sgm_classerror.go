@@ -1,4 +1,4 @@
-package experiments
+package papers
 
 import (
 	"gonum.org/v1/gonum/blas"
@@ -6,9 +6,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// ClassError returns the share of rows i where sign((K alpha)_i) differs
+// classError returns the share of rows i where sign((K alpha)_i) differs
 // from the -1/+1 label y_i (a score of 0 counts as +1).
-func ClassError(k *mat.Dense, alpha, y []float64) float64 {
+func classError(k *mat.Dense, alpha, y []float64) float64 {
 	p := make([]float64, len(y))
 	blas64.Gemv(blas.NoTrans, 1, k.RawMatrix(), vec(alpha), 0, vec(p))
 	bad := 0
@@ -19,5 +19,3 @@ func ClassError(k *mat.Dense, alpha, y []float64) float64 {
 	}
 	return float64(bad) / float64(len(y))
 }
-
-func vec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }

@@ -1,4 +1,4 @@
-package repro
+package papers
 
 import (
 	"encoding/binary"

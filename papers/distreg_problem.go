@@ -1,4 +1,4 @@
-package experiments
+package papers
 
 import (
 	"math"
@@ -8,14 +8,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// EntropyProblem is one draw of the supervised entropy-learning task of
+// entropyProblem is one draw of the supervised entropy-learning task of
 // Szabó, Sriperumbudur, Póczos and Gretton (JMLR 2016): the 2 x 2 matrix A.
-type EntropyProblem struct{ a [4]float64 }
+type entropyProblem struct{ a [4]float64 }
 
-// NewEntropyProblem draws A with entries U[0, 1] from seed.
-func NewEntropyProblem(seed uint64) EntropyProblem {
+// newEntropyProblem draws A with entries U[0, 1] from seed.
+func newEntropyProblem(seed uint64) entropyProblem {
 	rng := rand.New(rand.NewPCG(seed, 0x656e74))
-	var p EntropyProblem
+	var p entropyProblem
 	for i := range p.a {
 		p.a[i] = rng.Float64()
 	}
@@ -23,20 +23,20 @@ func NewEntropyProblem(seed uint64) EntropyProblem {
 }
 
 // Rotated returns L = R(angle) A (row-major 2 x 2).
-func (p EntropyProblem) Rotated(angle float64) [4]float64 {
+func (p entropyProblem) Rotated(angle float64) [4]float64 {
 	c, s := math.Cos(angle), math.Sin(angle)
 	return [4]float64{c*p.a[0] - s*p.a[2], c*p.a[1] - s*p.a[3], s*p.a[0] + c*p.a[2], s*p.a[1] + c*p.a[3]}
 }
 
 // Cov returns the entries of M = L L^T, L = R(angle) A.
-func (p EntropyProblem) Cov(angle float64) (m11, m12, m22 float64) {
+func (p entropyProblem) Cov(angle float64) (m11, m12, m22 float64) {
 	l := p.Rotated(angle)
 	return l[0]*l[0] + l[1]*l[1], l[0]*l[2] + l[1]*l[3], l[2]*l[2] + l[3]*l[3]
 }
 
 // Entropy returns the label of a bag with this angle: the differential
 // entropy of the first coordinate of N(0, M), 1/2 ln(2 pi e M_11).
-func (p EntropyProblem) Entropy(angle float64) float64 {
+func (p entropyProblem) Entropy(angle float64) float64 {
 	m11, _, _ := p.Cov(angle)
 	return 0.5 * math.Log(2*math.Pi*math.E*m11)
 }
@@ -45,7 +45,7 @@ func (p EntropyProblem) Entropy(angle float64) float64 {
 // with their angles. Bag j comes from its own stream (seed, j): its angle
 // a ~ U[0, pi], then its points L z with z ~ N(0, I), so that the bags of
 // a smaller n or N are prefixes of those of a larger.
-func (p EntropyProblem) Bags(n, N int, seed uint64) (*credlab.Bags, []float64) {
+func (p entropyProblem) Bags(n, N int, seed uint64) (*credlab.Bags, []float64) {
 	b := &credlab.Bags{Y: make([]float64, n)}
 	angles := make([]float64, n)
 	for j := 0; j < n; j++ {
@@ -64,8 +64,8 @@ func (p EntropyProblem) Bags(n, N int, seed uint64) (*credlab.Bags, []float64) {
 	return b, angles
 }
 
-// AddLabelNoise adds sd times standard normal draws from seed to y.
-func AddLabelNoise(y []float64, sd float64, seed uint64) {
+// addLabelNoise adds sd times standard normal draws from seed to y.
+func addLabelNoise(y []float64, sd float64, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x6e6f6973))
 	for j := range y {
 		y[j] += sd * rng.NormFloat64()

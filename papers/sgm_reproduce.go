@@ -1,4 +1,4 @@
-package repro
+package papers
 
 import (
 	"bufio"
@@ -15,11 +15,10 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/experiments"
 	"gonum.org/v1/gonum/mat"
 )
 
-// SGM reproduces the numerical section of Lin and Rosasco, "Optimal
+// reproduceSGM reproduces the numerical section of Lin and Rosasco, "Optimal
 // Learning for Multi-pass Stochastic Gradient Methods" (NIPS 2016):
 //
 //   - Figure 1a-c: m = 100 points x ~ U[0,1], y = |x - 1/2| - 1/2 + N(0, 1),
@@ -36,7 +35,7 @@ import (
 // It writes fig1_decomposition.csv, fig2_breast_cancer.csv and
 // reproductions-sgm.md to outDir and progress to w. quick shrinks the
 // sizes so that the run takes about a minute.
-func SGM(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
+func reproduceSGM(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	cfg := sgmrDefaults(quick)
 	cfg.DataDir = dataDir
 	cfg.Command = command("go run ./cmd/credlab", quick, "sgm", "-data", dataDir, "-out", outDir)
@@ -142,7 +141,7 @@ func sgmrRun(ctx context.Context, outDir string, cfg sgmrConfig, w io.Writer) er
 // sgmrFig1 computes the decomposition curves of the three variants.
 func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, time.Duration, int, error) {
 	k := credlab.GaussianKernel{Sigma: cfg.Sigma}
-	xp, fp := experiments.SGMPoints(cfg.Population, 2016, 1)
+	xp, fp := sgmPoints(cfg.Population, 2016, 1)
 	t0 := time.Now()
 	pop, err := credlab.NewSGMPopulation(k, xp, fp)
 	if err != nil {
@@ -150,7 +149,7 @@ func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, ti
 	}
 	popTime := time.Since(t0)
 	fmt.Fprintf(w, "fig1: population of %d points diagonalised in %.1f s (rank %d)\n", cfg.Population, popTime.Seconds(), pop.Rank())
-	passes := experiments.PassGrid(cfg.MaxPasses, cfg.Points)
+	passes := passGridLog(cfg.MaxPasses, cfg.Points)
 	var curves []sgmrCurve
 	for _, v := range sgmrVariants {
 		t0 := time.Now()
@@ -158,10 +157,10 @@ func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, ti
 		n := len(passes)
 		c.Total, c.Bias, c.SampleVar, c.CompVar, c.BatchGD = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		for trial := 0; trial < cfg.Trials; trial++ {
-			x, y := experiments.SGMSample(cfg.M, cfg.Noise, uint64(trial))
+			x, y := sgmSample(cfg.M, cfg.Noise, uint64(trial))
 			// iterations at the chosen passes: pass p ends at ceil(p m / b);
 			// with b <= m no two passes share one.
-			_, iters := experiments.PassIters(passes, cfg.M, experiments.BatchOf(v.Preset, cfg.M))
+			_, iters := passIters(passes, cfg.M, batchOf(v.Preset, cfg.M))
 			dec, err := pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
 				SGM: credlab.SGMConfig{Preset: v.Preset, Seed: 1000 + uint64(trial)}, Iters: iters})
 			if err != nil {
@@ -313,14 +312,14 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 	}
 	nTest := int(math.Round(cfg.TestShare * float64(n)))
 	info := sgmrBCInfo{N: n, D: d, Train: n - nTest, Test: nTest}
-	passes := experiments.PassGrid(cfg.BCMaxPass, cfg.BCPoints)
+	passes := passGridLog(cfg.BCMaxPass, cfg.BCPoints)
 	out := make([]sgmrBC, len(sgmrVariants))
 	trainErr := make([][][]float64, len(sgmrVariants)) // [variant][split][pass]
 	testErr := make([][][]float64, len(sgmrVariants))
 	for s := 0; s < cfg.Splits; s++ {
 		perm := rand.New(rand.NewPCG(uint64(s), 0x6263)).Perm(n)
-		xt, yt := experiments.Rows(x, y, perm[nTest:])
-		xs, ys := experiments.Rows(x, y, perm[:nTest])
+		xt, yt := rowsOf(x, y, perm[nTest:])
+		xs, ys := rowsOf(x, y, perm[:nTest])
 		sgmrStandardize(xt, xs)
 		sigma := sgmrMedianDistance(xt)
 		info.Sigma += sigma / float64(cfg.Splits)
@@ -336,7 +335,7 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 		m := info.Train
 		for vi, v := range sgmrVariants {
 			// One iteration per pass, as b <= m.
-			_, iters := experiments.PassIters(passes, m, experiments.BatchOf(v.Preset, m))
+			_, iters := passIters(passes, m, batchOf(v.Preset, m))
 			fit, err := credlab.SGM(ctx, xt, yt, credlab.SGMConfig{Kernel: k, Preset: v.Preset,
 				Iter: iters[len(iters)-1], Keep: iters, Seed: 500 + uint64(s)})
 			if err != nil {
@@ -346,8 +345,8 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 			var tr, te []float64
 			for _, it := range iters {
 				a := fit.Iterates[it]
-				tr = append(tr, experiments.ClassError(kt, a, yt))
-				te = append(te, experiments.ClassError(ks, a, ys))
+				tr = append(tr, classError(kt, a, yt))
+				te = append(te, classError(ks, a, ys))
 			}
 			trainErr[vi] = append(trainErr[vi], tr)
 			testErr[vi] = append(testErr[vi], te)
