@@ -3,11 +3,15 @@ package papers
 import (
 	"context"
 	"fmt"
-	"github.com/credlab/credlab/frames"
+	"io"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/credlab/credlab/frames"
+	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/viz"
@@ -34,14 +38,59 @@ func CREDToyPool(n int, noise float64, seed uint64) (dataframe.DataFrame, error)
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return dataframe.DataFrame{}, fmt.Errorf("papers: CREDToyPool noise %v: must be finite and non-negative", noise)
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x746f79))
-	x1, x2, y := make([]float64, n), make([]float64, n), make([]float64, n)
-	for i := range y {
-		x1[i] = rng.NormFloat64()
-		x2[i] = 0.1 * rng.NormFloat64()
-		y[i] = x1[i] + x2[i] + noise*rng.NormFloat64()
-	}
+	x := toyPool(n, seed)
+	y := toyLabels(x, noise, seed, 0)
+	x1, x2 := make([]float64, n), make([]float64, n)
+	mat.Col(x1, 0, x)
+	mat.Col(x2, 1, x)
 	return floatsFrame([]string{"x1", "x2", "y"}, [][]float64{x1, x2, y}), nil
+}
+
+// toyPool returns n points of the Figures 1 and 2 pool: x1 ~ N(0, 1),
+// x2 ~ N(0, 0.01).
+func toyPool(n int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 0x746f79))
+	x := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		x.Set(i, 0, rng.NormFloat64())
+		x.Set(i, 1, 0.1*rng.NormFloat64())
+	}
+	return x
+}
+
+// toyLabels returns one label per pool row, y = x1 + x2 + noise N(0, 1);
+// draw numbers independent label sets.
+func toyLabels(x *mat.Dense, noise float64, seed, draw uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, draw+1))
+	n, _ := x.Dims()
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = x.At(i, 0) + x.At(i, 1) + noise*rng.NormFloat64()
+	}
+	return y
+}
+
+// trialCoefficients fits ridge regression with penalty lambda (weighted by
+// w when not nil) on each of trials consecutive groups of labels rows of x
+// and returns the coefficients, coefs[j][t] for column j and trial t.
+func trialCoefficients(ctx context.Context, x *mat.Dense, y, w []float64, labels, trials int, lambda float64) ([][]float64, error) {
+	_, d := x.Dims()
+	coefs := make([][]float64, d)
+	for t := 0; t < trials; t++ {
+		lo, hi := t*labels, (t+1)*labels
+		cfg := credlab.LinearRLSConfig{Lambda: lambda}
+		if w != nil {
+			cfg.Weights = w[lo:hi]
+		}
+		fit, err := credlab.LinearRLS(ctx, x.Slice(lo, hi, 0, d).(*mat.Dense), y[lo:hi], cfg)
+		if err != nil {
+			return nil, fmt.Errorf("papers: trial %d: %w", t, err)
+		}
+		for j := range coefs {
+			coefs[j] = append(coefs[j], fit.Model.Coef[j])
+		}
+	}
+	return coefs, nil
 }
 
 // TrialSpec configures CoefficientTrials.
@@ -124,23 +173,12 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 			name = "custom"
 		}
 	}
-	d := len(feats)
-	coefs := make([][]float64, d)
-	L := spec.Labels
-	ctx := context.Background()
-	for t := 0; t < spec.Trials; t++ {
-		xt := x.Slice(t*L, (t+1)*L, 0, d).(*mat.Dense)
-		cfg := credlab.LinearRLSConfig{Features: credlab.RawFeatures{}, Lambda: lambda}
-		if !spec.Unweighted {
-			cfg.Weights = w[t*L : (t+1)*L]
-		}
-		fit, err := credlab.LinearRLS(ctx, xt, y[t*L:(t+1)*L], cfg)
-		if err != nil {
-			return none, fmt.Errorf("papers: trial %d: %w", t, err)
-		}
-		for j := range coefs {
-			coefs[j] = append(coefs[j], fit.Model.Coef[j])
-		}
+	if spec.Unweighted {
+		w = nil
+	}
+	coefs, err := trialCoefficients(context.Background(), x, y, w, spec.Labels, spec.Trials, lambda)
+	if err != nil {
+		return none, err
 	}
 	trial := make([]int, spec.Trials)
 	labels := make([]string, spec.Trials)
@@ -198,9 +236,12 @@ func SpreadOf(trials dataframe.DataFrame, name, b1, b2 string, lo, hi float64) (
 // Labeling benchmark methods.
 const (
 	BenchCRED = "CRED"
-	BenchKRR  = "KRR"
-	BenchKTR3 = "KTR3"
-	BenchSSSR = "SSSR"
+	// BenchCREDTied is CRED with the ridge lambda tied to lambda_q, as in
+	// the paper's theory (Theorem 4.4).
+	BenchCREDTied = "CRED(lambda=lambda_q)"
+	BenchKRR      = "KRR"
+	BenchKTR3     = "KTR3"
+	BenchSSSR     = "SSSR"
 )
 
 // BenchmarkSpec configures LabelingBenchmark. Zero fields take the
@@ -224,7 +265,8 @@ type BenchmarkSpec struct {
 	Ns        []int
 	NoiseVars []float64
 	Reps      int
-	// Methods is a subset of CRED, KRR, KTR3 and SSSR (default all).
+	// Methods is a subset of CRED, KRR, KTR3, SSSR and BenchCREDTied
+	// (default the first four).
 	Methods []string
 	// LambdaQs (CRED's lambda_q) and Lambdas (the ridge lambda of CRED,
 	// KRR and KTR3) are in units of the mean eigenvalue tr(C)/D of the
@@ -264,12 +306,16 @@ func (s *BenchmarkSpec) defaults() error {
 	if len(s.Methods) == 0 {
 		s.Methods = []string{BenchCRED, BenchKRR, BenchKTR3, BenchSSSR}
 	}
+	s.Methods = append([]string(nil), s.Methods...)
 	for i, m := range s.Methods {
-		switch strings.ToUpper(m) {
-		case BenchCRED, BenchKRR, BenchKTR3, BenchSSSR:
-			s.Methods[i] = strings.ToUpper(m)
-		default:
-			return fmt.Errorf("papers: unknown benchmark method %q: choose CRED, KRR, KTR3 or SSSR", m)
+		known := false
+		for _, k := range credFig3Methods {
+			if strings.EqualFold(m, k) {
+				s.Methods[i], known = k, true
+			}
+		}
+		if !known {
+			return fmt.Errorf("papers: unknown benchmark method %q: choose %s", m, strings.Join(credFig3Methods, ", "))
 		}
 	}
 	if len(s.LambdaQs) == 0 {
@@ -311,9 +357,11 @@ func (s *BenchmarkSpec) has(m string) bool {
 // covariance above the floor; one noisy label per pool row for each noise
 // variance; then, for each labeled size n:
 //
-//   - CRED: n rows drawn by credlab.CREDSelector (one labeling per
-//     lambda_q) and importance-weighted ridge regression (LinearRLS with
-//     Weights);
+//   - CRED: n rows drawn from CRED's distribution q (credlab.CREDDistribution
+//     of the ridge leverage scores at lambda_q, drawn by
+//     credlab.DrawSelection; one labeling per lambda_q) and
+//     importance-weighted ridge regression (LinearRLS with Weights);
+//     BenchCREDTied ties lambda to lambda_q;
 //   - KRR: ridge regression on n rows drawn uniformly without replacement;
 //   - KTR3: on the same rows, ridge regression on the first k rows, k
 //     uniform on {0, ..., n-1}, predictions clipped at max |y|
@@ -332,8 +380,10 @@ func (s *BenchmarkSpec) has(m string) bool {
 // fits share work: each labeling's Gram matrix Phi^T W Phi grows through
 // the nested sizes, every lambda costs one Cholesky factorization, and
 // the fits are linear in the labels, so the noiseless part and the noise
-// part are solved once for all noise levels. The package tests check the
-// result against LinearRLS, KTR3 and SSSR on the same rows.
+// part are solved once for all noise levels; the test RMSE comes from the
+// test covariance. This is the engine of `credlab reproduce cred`; the
+// package tests check it against CREDSelector, LinearRLS, KTR3 and SSSR
+// on the same rows.
 func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
 	if err := spec.defaults(); err != nil {
@@ -383,40 +433,37 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 	default:
 		return none, fmt.Errorf("papers: unknown benchmark feature map %q: choose raw or relu", spec.FeatureMap)
 	}
-	b, err := newBench(ctx, fm, x, xt, &spec)
+	phi, err := featurize(ctx, fm, x)
 	if err != nil {
 		return none, err
 	}
-	if nmax := spec.Ns[len(spec.Ns)-1]; nmax > b.n {
-		return none, fmt.Errorf("papers: labeled size %d exceeds the pool of %d rows", nmax, b.n)
+	phiT, err := featurize(ctx, fm, xt)
+	if err != nil {
+		return none, err
 	}
-	var rows []benchRow
-	for rep := 0; rep < spec.Reps; rep++ {
-		r, err := b.repetition(ctx, rep)
-		if err != nil {
-			return none, err
+	cfg := credFig3Config{Ns: spec.Ns, Noises: spec.NoiseVars, Reps: spec.Reps, LambdaQs: spec.LambdaQs, Lambdas: spec.Lambdas,
+		Labelings: spec.Labelings, SGrid: spec.SGrid, Floor: spec.Floor, Methods: spec.Methods, Seed: spec.Seed}
+	rows, _, err := credRunFig3Task(ctx, "", "", phi, phiT, cfg, io.Discard)
+	if err != nil {
+		return none, fmt.Errorf("papers: %w", err)
+	}
+	var keep []credFig3Row
+	for _, r := range rows {
+		if spec.has(r.Method) {
+			keep = append(keep, r)
 		}
-		rows = append(rows, r...)
 	}
-	return benchFrame(rows), nil
+	return benchFrame(keep), nil
 }
 
-// benchRow is one method's best result in one setting.
-type benchRow struct {
-	method          string
-	n, rep, s       int
-	noiseVar, rmse  float64
-	lambda, lambdaQ float64
-}
-
-func benchFrame(rows []benchRow) dataframe.DataFrame {
+func benchFrame(rows []credFig3Row) dataframe.DataFrame {
 	k := len(rows)
 	method := make([]string, k)
 	n, rep, s := make([]int, k), make([]int, k), make([]int, k)
 	nv, rmse, lam, lq := make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	for i, r := range rows {
-		method[i], n[i], rep[i], s[i] = r.method, r.n, r.rep, r.s
-		nv[i], rmse[i], lam[i], lq[i] = r.noiseVar, r.rmse, r.lambda, r.lambdaQ
+		method[i], n[i], rep[i], s[i] = r.Method, r.N, r.Rep, r.S
+		nv[i], rmse[i], lam[i], lq[i] = r.Noise, r.RMSE, r.Lambda, r.LambdaQ
 	}
 	return dataframe.New(series.New(method, series.String, "method"), series.New(n, series.Int, "n"),
 		series.New(nv, series.Float, "noise_var"), series.New(rep, series.Int, "rep"),
@@ -424,187 +471,399 @@ func benchFrame(rows []benchRow) dataframe.DataFrame {
 		series.New(lq, series.Float, "lambda_q"), series.New(s, series.Int, "s"))
 }
 
-// bench holds a task's pool quantities.
-type bench struct {
-	spec      *BenchmarkSpec
-	phi, phiT *mat.Dense // pool and test features
-	n, nt, D  int
-	mean      float64    // tr(C)/D, the unit of the lambdas
-	r         int        // eigenfunctions above the floor
-	m         *mat.Dense // D x r whitening map e_i / sqrt(mu_i)
-	psi, psiT *mat.Dense // pool and test eigenfunctions, n x r and nt x r
-	basis     *credlab.SSSRBasis
-}
+// The Figure 3 engine, shared by LabelingBenchmark and the reproduction.
 
-func newBench(ctx context.Context, fm credlab.FeatureMap, x, xt *mat.Dense, spec *BenchmarkSpec) (*bench, error) {
-	phi, err := featurize(ctx, fm, x)
-	if err != nil {
-		return nil, err
+// has reports whether the method runs.
+func (c credFig3Config) has(m string) bool {
+	if len(c.Methods) == 0 {
+		return true
 	}
-	phiT, err := featurize(ctx, fm, xt)
-	if err != nil {
-		return nil, err
-	}
-	n, D := phi.Dims()
-	nt, _ := phiT.Dims()
-	b := &bench{spec: spec, phi: phi, phiT: phiT, n: n, nt: nt, D: D}
-	tr := 0.0
-	for _, v := range phi.RawMatrix().Data {
-		tr += v * v
-	}
-	b.mean = tr / float64(n) / float64(D)
-	if !(b.mean > 0) {
-		return nil, fmt.Errorf("papers: the pool's features are all zero")
-	}
-	basis, err := credlab.NewSSSRBasis(ctx, credlab.SSSRConfig{Pool: phi, Features: credlab.RawFeatures{}, Floor: spec.Floor})
-	if err != nil {
-		return nil, err
-	}
-	b.basis = basis
-	b.r = basis.Size()
-	b.m = mat.NewDense(D, b.r, nil)
-	for i := 0; i < b.r; i++ {
-		s := 1 / math.Sqrt(basis.Values[i])
-		for j := 0; j < D; j++ {
-			b.m.Set(j, i, s*basis.Vectors.At(j, i))
+	for _, x := range c.Methods {
+		if x == m {
+			return true
 		}
 	}
-	b.psi = mat.NewDense(n, b.r, nil)
-	b.psi.Mul(phi, b.m)
-	b.psiT = mat.NewDense(nt, b.r, nil)
-	b.psiT.Mul(phiT, b.m)
-	return b, nil
+	return false
 }
 
-// best tracks the least RMSE per (method, n, noise).
-type benchBest map[string]*benchRow
+// credFig3Config sizes Figure 3. Lambda grids are relative: they are
+// multiplied by the mean eigenvalue tr(C)/D of the pool's feature
+// covariance C = Phi^T Phi / N.
+type credFig3Config struct {
+	PoolLimit, TestLimit int       // 0 keeps every row; else a seeded subsample
+	Ns                   []int     // labeled sizes, increasing (paper: 1000, 2000, 4000)
+	Noises               []float64 // label-noise variances sigma^2
+	Reps                 int       // independent repetitions (paper: 5)
+	LambdaQs             []float64 // CRED's lambda_q grid (paper: 10^-12 ... 10^-3)
+	Lambdas              []float64 // the ridge lambda grid of CRED, KRR and KTR3
+	Labelings            int       // uniform labelings of the baselines (paper: 10)
+	SGrid                int       // number of s values tried by SSSR
+	Floor                float64   // relative eigenvalue floor of the target and of SSSR
+	Widths               []int     // hidden widths of the random ReLU network
+	Methods              []string  // the methods to run (nil: all of credFig3Methods)
+	Check                bool      // compare the fast path with the package estimators (tests)
+	Seed                 uint64
+}
 
-func (bb benchBest) offer(r benchRow) {
-	if math.IsNaN(r.rmse) {
+// credFig3Row is one method's best test RMSE in one setting and repetition.
+type credFig3Row struct {
+	Dataset, Task, Method string
+	N                     int
+	Noise                 float64 // sigma^2
+	Rep                   int
+	RMSE                  float64 // against the noiseless test targets
+	Labeling              int     // which of the labelings won
+	LambdaQ, Lambda       float64 // relative units; NaN when unused
+	S                     int     // SSSR's s; 0 when unused
+}
+
+// credFig3Info records one task's setup and timing.
+type credFig3Info struct {
+	Dataset, Task   string
+	N, NTest, D, R  int
+	MeanEig, TopEig float64
+	SignalRMS       float64 // RMS of the target on the test set, first repetition
+	Features, Setup time.Duration
+	Total           time.Duration
+	Checks          map[string]float64 // fast path against the package: max relative difference
+}
+
+var credFig3Methods = []string{BenchCRED, BenchCREDTied, BenchKRR, BenchKTR3, BenchSSSR}
+
+// credLabeling is one labeled set: pool rows in draw order (prefixes give the
+// smaller budgets) and importance weights (nil for uniform labeling).
+type credLabeling struct {
+	Idx     []int
+	W       []float64
+	LambdaQ float64 // CRED's lambda_q; 0 for uniform
+	Num     int
+}
+
+// credFig3Task holds one task's precomputed pool quantities.
+type credFig3Task struct {
+	c         credFig3Config
+	phi, phiT *mat.Dense // pool and test features
+	n, nt, D  int
+	mean      float64    // mean eigenvalue of C, the unit of the lambda grids
+	vals      []float64  // eigenvalues of C, decreasing
+	vecs      *mat.Dense // D x D eigenvectors, by decreasing eigenvalue
+	r         int        // eigenvalues above the floor
+	m         *mat.Dense // D x r: e_i / sqrt(mu_i), the whitening map of SSSR and the target
+	ct        *mat.Dense // test covariance Phi_t^T Phi_t / N_t
+	ctw       *mat.Dense // m^T ct m, r x r
+	q         [][]float64
+}
+
+func credRunFig3Task(ctx context.Context, dataset, taskName string, phi, phiT *mat.Dense, c credFig3Config, w io.Writer) ([]credFig3Row, credFig3Info, error) {
+	t0 := time.Now()
+	t, err := credNewFig3Task(ctx, phi, phiT, c)
+	if err != nil {
+		return nil, credFig3Info{}, err
+	}
+	info := credFig3Info{Dataset: dataset, Task: taskName, N: t.n, NTest: t.nt, D: t.D, R: t.r,
+		MeanEig: t.mean, TopEig: t.vals[0], Setup: time.Since(t0), Checks: map[string]float64{}}
+	if c.Ns[len(c.Ns)-1] > t.n {
+		return nil, info, fmt.Errorf("labeled size %d exceeds the pool of %d rows", c.Ns[len(c.Ns)-1], t.n)
+	}
+	fmt.Fprintf(w, "%s/%s: N=%d test=%d D=%d, %d eigenvalues above %g of the largest (%.3g), mean %.3g; setup %v\n",
+		dataset, taskName, t.n, t.nt, t.D, t.r, c.Floor, t.vals[0], t.mean, info.Setup.Round(time.Millisecond))
+	if c.Check {
+		d, err := t.checkScores(ctx)
+		if err != nil {
+			return nil, info, err
+		}
+		info.Checks["CRED sampling distribution q"] = d
+	}
+	var rows []credFig3Row
+	for rep := 0; rep < c.Reps; rep++ {
+		r, err := t.repetition(ctx, rep, &info)
+		if err != nil {
+			return nil, info, err
+		}
+		for i := range r {
+			r[i].Dataset, r[i].Task = dataset, taskName
+		}
+		rows = append(rows, r...)
+		fmt.Fprintf(w, "  repetition %d/%d done (%v)\n", rep+1, c.Reps, time.Since(t0).Round(time.Second))
+	}
+	info.Total = time.Since(t0)
+	return rows, info, nil
+}
+
+func credNewFig3Task(ctx context.Context, phi, phiT *mat.Dense, c credFig3Config) (*credFig3Task, error) {
+	n, D := phi.Dims()
+	nt, _ := phiT.Dims()
+	t := &credFig3Task{c: c, phi: phi, phiT: phiT, n: n, nt: nt, D: D}
+	cov := credGramOf(phi, 1/float64(n))
+	t.ct = credGramOf(phiT, 1/float64(nt))
+	var es mat.EigenSym
+	if !es.Factorize(mat.NewSymDense(D, cov.RawMatrix().Data), true) {
+		return nil, fmt.Errorf("eigendecomposition of the feature covariance failed")
+	}
+	asc := es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	t.vals = make([]float64, D)
+	t.vecs = mat.NewDense(D, D, nil)
+	tr := 0.0
+	for i := 0; i < D; i++ {
+		t.vals[i] = asc[D-1-i]
+		tr += asc[i]
+		for j := 0; j < D; j++ {
+			t.vecs.Set(j, i, v.At(j, D-1-i))
+		}
+	}
+	t.mean = tr / float64(D)
+	for t.r < D && t.vals[t.r] > c.Floor*t.vals[0] {
+		t.r++
+	}
+	t.m = mat.NewDense(D, t.r, nil)
+	for i := 0; i < t.r; i++ {
+		s := 1 / math.Sqrt(t.vals[i])
+		for j := 0; j < D; j++ {
+			t.m.Set(j, i, s*t.vecs.At(j, i))
+		}
+	}
+	tmp := mat.NewDense(D, t.r, nil)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, t.ct.RawMatrix(), t.m.RawMatrix(), 0, tmp.RawMatrix())
+	t.ctw = mat.NewDense(t.r, t.r, nil)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, t.m.RawMatrix(), tmp.RawMatrix(), 0, t.ctw.RawMatrix())
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// CRED scores s_j = sum_i (e_i . phi_j)^2 / (mu_i + lambda_q), one pass
+	// over the pool for every lambda_q at once.
+	scores := make([][]float64, len(c.LambdaQs))
+	for k := range scores {
+		scores[k] = make([]float64, n)
+	}
+	const block = 2048
+	p := mat.NewDense(block, D, nil)
+	for lo := 0; lo < n; lo += block {
+		hi := min(lo+block, n)
+		pb := p.Slice(0, hi-lo, 0, D).(*mat.Dense)
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, phi.Slice(lo, hi, 0, D).(*mat.Dense).RawMatrix(), t.vecs.RawMatrix(), 0, pb.RawMatrix())
+		for k, lq := range c.LambdaQs {
+			den := make([]float64, D)
+			for i, mu := range t.vals {
+				den[i] = math.Max(mu, 0) + lq*t.mean
+			}
+			for j := lo; j < hi; j++ {
+				row := pb.RawRowView(j - lo)
+				s := 0.0
+				for i, v := range row {
+					s += v * v / den[i]
+				}
+				scores[k][j] = s
+			}
+		}
+	}
+	t.q = make([][]float64, len(c.LambdaQs))
+	for k := range scores {
+		q, err := credlab.CREDDistribution(scores[k])
+		if err != nil {
+			return nil, err
+		}
+		t.q[k] = q
+	}
+	return t, nil
+}
+
+// credGramOf returns scale * A^T A.
+func credGramOf(a *mat.Dense, scale float64) *mat.Dense {
+	_, D := a.Dims()
+	g := mat.NewDense(D, D, nil)
+	blas64.Gemm(blas.Trans, blas.NoTrans, scale, a.RawMatrix(), a.RawMatrix(), 0, g.RawMatrix())
+	return g
+}
+
+// checkScores compares the sampling distribution with CREDSelector's.
+func (t *credFig3Task) checkScores(ctx context.Context) (float64, error) {
+	k := len(t.c.LambdaQs) / 2
+	sel, err := credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: t.c.LambdaQs[k] * t.mean}.Select(ctx, t.phi, 1, 0)
+	if err != nil {
+		return 0, err
+	}
+	return credMaxRelDiff(t.q[k], sel.Q), nil
+}
+
+// credBestTable tracks the smallest RMSE of each method, budget and noise level.
+type credBestTable map[[3]int]*credFig3Row
+
+func (b credBestTable) offer(method, ni, si int, rmse float64, row credFig3Row) {
+	if math.IsNaN(rmse) {
 		return
 	}
-	k := fmt.Sprintf("%s|%d|%g", r.method, r.n, r.noiseVar)
-	if cur := bb[k]; cur == nil || r.rmse < cur.rmse {
-		bb[k] = &r
+	k := [3]int{method, ni, si}
+	if cur := b[k]; cur == nil || rmse < cur.RMSE {
+		row.RMSE = rmse
+		b[k] = &row
 	}
 }
 
-// labeling is one labeled set in draw order; w nil for uniform.
-type labeling struct {
-	idx []int
-	w   []float64
-	lq  float64
+func credMethodIndex(m string) int {
+	for i, v := range credFig3Methods {
+		if v == m {
+			return i
+		}
+	}
+	panic(m)
 }
 
-func (b *bench) repetition(ctx context.Context, rep int) ([]benchRow, error) {
-	sp := b.spec
-	rng := rand.New(rand.NewPCG(sp.Seed, 0x7265700000+uint64(rep)))
-	a := make([]float64, b.r)
+// repetition runs one repetition: a fresh target, pool label noise and
+// labelings, and every method on every budget.
+func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3Info) ([]credFig3Row, error) {
+	c := t.c
+	rng := rand.New(rand.NewPCG(c.Seed, 0x7265700000+uint64(rep)))
+	// Target beta* = sum_i a_i e_i / sqrt(mu_i) over the eigenvalues above
+	// the floor, so that f = phi . beta* has E_pool f^2 = ||a||^2.
+	a := make([]float64, t.r)
 	for i := range a {
 		a[i] = rng.NormFloat64()
 	}
-	f := mulVec(b.psi, a)
-	ft := mulVec(b.psiT, a)
-	eps := make([]float64, b.n)
+	bstar := make([]float64, t.D)
+	blas64.Gemv(blas.NoTrans, 1, t.m.RawMatrix(), vec(a), 0, vec(bstar))
+	f := make([]float64, t.n)
+	blas64.Gemv(blas.NoTrans, 1, t.phi.RawMatrix(), vec(bstar), 0, vec(f))
+	ft := make([]float64, t.nt)
+	blas64.Gemv(blas.NoTrans, 1, t.phiT.RawMatrix(), vec(bstar), 0, vec(ft))
+	if rep == 0 {
+		info.SignalRMS = math.Sqrt(credDotv(ft, ft) / float64(t.nt))
+	}
+	eps := make([]float64, t.n)
 	for i := range eps {
 		eps[i] = rng.NormFloat64()
 	}
-	sig := make([]float64, len(sp.NoiseVars))
-	for i, v := range sp.NoiseVars {
-		sig[i] = math.Sqrt(v)
+	sigmas := make([]float64, len(c.Noises))
+	for i, v := range c.Noises {
+		sigmas[i] = math.Sqrt(v)
 	}
-	st := &benchState{b: b, f: f, ft: ft, eps: eps, sig: sig, best: benchBest{}, rep: rep}
-	nmax := sp.Ns[len(sp.Ns)-1]
-	if sp.has(BenchCRED) {
-		for k, lq := range sp.LambdaQs {
-			sel, err := credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: lq * b.mean}.Select(ctx, b.phi, nmax, sp.Seed*1000003+uint64(rep*100+k))
-			if err != nil {
-				return nil, err
-			}
-			if err := st.run(labeling{idx: sel.Index, w: sel.Weight, lq: lq}, uint64(k)); err != nil {
-				return nil, err
-			}
+	nmax := c.Ns[len(c.Ns)-1]
+	var labs []credLabeling
+	for k, lq := range c.LambdaQs {
+		if !c.has(BenchCRED) && !c.has(BenchCREDTied) {
+			break
+		}
+		sel, err := credlab.DrawSelection(t.q[k], nmax, c.Seed*1000003+uint64(rep*100+k))
+		if err != nil {
+			return nil, err
+		}
+		labs = append(labs, credLabeling{Idx: sel.Index, W: sel.Weight, LambdaQ: lq, Num: k})
+	}
+	for k := 0; k < c.Labelings; k++ {
+		if !c.has(BenchKRR) && !c.has(BenchKTR3) && !c.has(BenchSSSR) {
+			break
+		}
+		sel, err := credlab.UniformSelector{WithoutReplacement: true}.Select(ctx, t.phi, nmax, c.Seed*1000033+uint64(rep*100+k))
+		if err != nil {
+			return nil, err
+		}
+		labs = append(labs, credLabeling{Idx: sel.Index, Num: k})
+	}
+	best := credBestTable{}
+	st := &credFitState{t: t, f: f, ft: ft, eps: eps, sigmas: sigmas, bstar: bstar, a: a, best: best, rep: rep}
+	for _, lab := range labs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := st.run(ctx, lab, info); err != nil {
+			return nil, err
 		}
 	}
-	if sp.has(BenchKRR) || sp.has(BenchKTR3) || sp.has(BenchSSSR) {
-		for k := 0; k < sp.Labelings; k++ {
-			sel, err := credlab.UniformSelector{WithoutReplacement: true}.Select(ctx, b.phi, nmax, sp.Seed*1000033+uint64(rep*100+k))
-			if err != nil {
-				return nil, err
-			}
-			if err := st.run(labeling{idx: sel.Index}, uint64(k)); err != nil {
-				return nil, err
-			}
+	var rows []credFig3Row
+	for mi, m := range credFig3Methods {
+		if !c.has(m) {
+			continue
 		}
-	}
-	var out []benchRow
-	for _, m := range sp.Methods {
-		for _, n := range sp.Ns {
-			for _, v := range sp.NoiseVars {
-				k := fmt.Sprintf("%s|%d|%g", m, n, v)
-				if r := st.best[k]; r != nil {
-					out = append(out, *r)
-				} else {
-					out = append(out, benchRow{method: m, n: n, rep: rep, noiseVar: v, rmse: math.NaN(), lambda: math.NaN(), lambdaQ: math.NaN()})
+		for ni, n := range c.Ns {
+			for si, s2 := range c.Noises {
+				row := credFig3Row{Method: m, N: n, Noise: s2, Rep: rep, RMSE: math.NaN(), LambdaQ: math.NaN(), Lambda: math.NaN(), Labeling: -1}
+				if b := best[[3]int{mi, ni, si}]; b != nil {
+					row = *b
 				}
+				rows = append(rows, row)
 			}
 		}
 	}
-	return out, nil
+	return rows, nil
 }
 
-// benchState carries one repetition through the labelings.
-type benchState struct {
-	b        *bench
-	f, ft    []float64 // pool and test targets
-	eps, sig []float64 // pool noise draws; noise standard deviations
-	best     benchBest
-	rep      int
+// credFitState carries one repetition's data through the labelings.
+type credFitState struct {
+	t           *credFig3Task
+	f, ft, eps  []float64
+	sigmas      []float64
+	bstar, a    []float64
+	best        credBestTable
+	rep         int
+	checkedKTR3 bool
+	checkedCRED bool
+	checkedKRR  bool
+	checkedSSSR bool
 }
 
-// run grows G = A^T W A, bf = A^T W f and be = A^T W eps through the
-// labeled sizes and evaluates the methods at each.
-func (st *benchState) run(lab labeling, num uint64) error {
-	b, sp := st.b, st.b.spec
-	D := b.D
+// run grows the Gram matrix G = A^T W A and b = A^T W y through the
+// budgets (prefixes of the draw order) and evaluates the methods at each.
+func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig3Info) error {
+	t, c := st.t, st.t.c
+	D := t.D
 	g := mat.NewDense(D, D, nil)
 	bf, be := make([]float64, D), make([]float64, D)
+	gPrev := mat.NewDense(D, D, nil)
+	bfPrev, bePrev := make([]float64, D), make([]float64, D)
 	prev := 0
-	for _, n := range sp.Ns {
-		var w []float64
-		if lab.w != nil {
-			w = lab.w[prev:n]
-		}
-		accumulate(b.phi, g, bf, be, lab.idx[prev:n], w, st.f, st.eps)
-		if lab.w != nil {
-			for _, lam := range sp.Lambdas {
-				pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*float64(n))
-				if !ok {
-					continue
+	cred := lab.W != nil
+	for ni, n := range c.Ns {
+		gPrev.Copy(g)
+		copy(bfPrev, bf)
+		copy(bePrev, be)
+		accumulate(t.phi, g, bf, be, lab.Idx[prev:n], credWOrNil(lab.W, prev, n), st.f, st.eps)
+		if cred {
+			st.ridge(g, bf, be, n, func(li int, lam float64, rmse []float64) {
+				for si, e := range rmse {
+					row := credFig3Row{Method: BenchCRED, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: lab.LambdaQ, Lambda: lam}
+					if li < len(c.Lambdas) {
+						st.best.offer(credMethodIndex(BenchCRED), ni, si, e, row)
+					}
+					if lam == lab.LambdaQ {
+						row.Method = BenchCREDTied
+						st.best.offer(credMethodIndex(BenchCREDTied), ni, si, e, row)
+					}
 				}
-				for si, s := range st.sig {
-					st.best.offer(benchRow{method: BenchCRED, n: n, rep: st.rep, noiseVar: sp.NoiseVars[si],
-						rmse: rmseOf(pf, pe, s, st.ft, math.Inf(1)), lambda: lam, lambdaQ: lab.lq})
+			}, lab.LambdaQ)
+			if c.Check && !st.checkedCRED && st.rep == 0 {
+				st.checkedCRED = true
+				d, err := st.checkRidge(ctx, lab, n, g, bf, be)
+				if err != nil {
+					return err
 				}
+				info.Checks["CRED weighted ridge vs LinearRLS"] = d
 			}
 		} else {
-			if sp.has(BenchKRR) {
-				for _, lam := range sp.Lambdas {
-					pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*float64(n))
-					if !ok {
-						continue
+			if c.has(BenchKRR) {
+				st.ridge(g, bf, be, n, func(li int, lam float64, rmse []float64) {
+					for si, e := range rmse {
+						st.best.offer(credMethodIndex(BenchKRR), ni, si, e, credFig3Row{Method: BenchKRR, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: lam})
 					}
-					for si, s := range st.sig {
-						st.best.offer(benchRow{method: BenchKRR, n: n, rep: st.rep, noiseVar: sp.NoiseVars[si],
-							rmse: rmseOf(pf, pe, s, st.ft, math.Inf(1)), lambda: lam, lambdaQ: math.NaN()})
-					}
+				}, 0)
+			}
+			if c.Check && !st.checkedKRR && st.rep == 0 {
+				st.checkedKRR = true
+				d, err := st.checkRidge(ctx, lab, n, g, bf, be)
+				if err != nil {
+					return err
+				}
+				info.Checks["KRR ridge vs LinearRLS"] = d
+			}
+			if c.has(BenchKTR3) {
+				if err := st.ktr3(ctx, lab, ni, n, prev, gPrev, bfPrev, bePrev, info); err != nil {
+					return err
 				}
 			}
-			if sp.has(BenchKTR3) {
-				st.ktr3(lab, n, num)
-			}
-			if sp.has(BenchSSSR) {
-				st.sssr(g, bf, be, n)
+			if c.has(BenchSSSR) {
+				if err := st.sssr(ctx, lab, ni, n, g, bf, be, info); err != nil {
+					return err
+				}
 			}
 		}
 		prev = n
@@ -612,143 +871,275 @@ func (st *benchState) run(lab labeling, num uint64) error {
 	return nil
 }
 
-func vec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }
-
-func mulVec(a *mat.Dense, x []float64) []float64 {
-	r, _ := a.Dims()
-	out := make([]float64, r)
-	blas64.Gemv(blas.NoTrans, 1, a.RawMatrix(), vec(x), 0, vec(out))
-	return out
+func credWOrNil(w []float64, lo, hi int) []float64 {
+	if w == nil {
+		return nil
+	}
+	return w[lo:hi]
 }
 
-// solve2 returns (G + shift I)^-1 [b1 b2]; false when the matrix is not
-// numerically positive definite.
-func solve2(g *mat.Dense, shift float64, b1, b2 []float64) ([]float64, []float64, bool) {
-	p, _ := g.Dims()
-	s := mat.NewSymDense(p, nil)
+// credSolve2 returns (G + shift I)^-1 [b1 b2] by Cholesky, false when G + shift
+// I is not numerically positive definite.
+func credSolve2(g *mat.Dense, work *mat.Dense, shift float64, b1, b2 []float64) ([]float64, []float64, bool) {
+	p := len(b1)
+	work.Copy(g)
+	wr := work.RawMatrix()
 	for i := 0; i < p; i++ {
-		for j := i; j < p; j++ {
-			v := (g.At(i, j) + g.At(j, i)) / 2
-			if i == j {
-				v += shift
-			}
-			s.SetSym(i, j, v)
-		}
+		wr.Data[i*wr.Stride+i] += shift
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(s) {
-		return nil, nil, false
-	}
-	rhs := mat.NewDense(p, 2, nil)
-	for i := 0; i < p; i++ {
-		rhs.Set(i, 0, b1[i])
-		rhs.Set(i, 1, b2[i])
-	}
-	var sol mat.Dense
-	if err := ch.SolveTo(&sol, rhs); err != nil {
-		return nil, nil, false
-	}
-	x1, x2 := make([]float64, p), make([]float64, p)
-	for i := 0; i < p; i++ {
-		x1[i], x2[i] = sol.At(i, 0), sol.At(i, 1)
-		if math.IsNaN(x1[i]) || math.IsNaN(x2[i]) || math.IsInf(x1[i], 0) || math.IsInf(x2[i], 0) {
-			return nil, nil, false
-		}
-	}
-	return x1, x2, true
-}
-
-// ridge solves (G + shift I) [beta_f beta_e] = [bf be] and returns the test
-// predictions of both parts.
-func (st *benchState) ridge(g *mat.Dense, bf, be []float64, shift float64) (pf, pe []float64, ok bool) {
-	xf, xe, ok := solve2(g, shift, bf, be)
+	tri, ok := lapack64.Potrf(blas64.Symmetric{N: p, Stride: wr.Stride, Data: wr.Data, Uplo: blas.Lower})
 	if !ok {
 		return nil, nil, false
 	}
-	return mulVec(st.b.phiT, xf), mulVec(st.b.phiT, xe), true
-}
-
-// rmseOf returns the RMSE of clip(pf + s pe, bound) against t (pf nil:
-// predictions 0).
-func rmseOf(pf, pe []float64, s float64, t []float64, bound float64) float64 {
-	sum := 0.0
-	for i, v := range t {
-		p := 0.0
-		if pf != nil {
-			p = pf[i] + s*pe[i]
-		}
-		p = math.Max(-bound, math.Min(bound, p))
-		sum += (p - v) * (p - v)
+	rhs := make([]float64, 2*p)
+	for i := 0; i < p; i++ {
+		rhs[2*i], rhs[2*i+1] = b1[i], b2[i]
 	}
-	return math.Sqrt(sum / float64(len(t)))
+	lapack64.Potrs(tri, blas64.General{Rows: p, Cols: 2, Stride: 2, Data: rhs})
+	x1, x2 := make([]float64, p), make([]float64, p)
+	for i := 0; i < p; i++ {
+		x1[i], x2[i] = rhs[2*i], rhs[2*i+1]
+	}
+	return x1, x2, credAllFinite(x1) && credAllFinite(x2)
 }
 
-// ktr3 evaluates KTR3 on the first n rows of a uniform labeling.
-func (st *benchState) ktr3(lab labeling, n int, num uint64) {
-	b, sp := st.b, st.b.spec
-	k := rand.New(rand.NewPCG(sp.Seed, 0x6b74720000+uint64(st.rep*100000)+num*100+uint64(n))).IntN(n)
-	bounds := make([]float64, len(st.sig))
-	for si, s := range st.sig {
-		for _, j := range lab.idx[:n] {
+// ridge solves (G + lambda mean n I) beta = b for every lambda of the grid
+// (plus extra, when positive and not in it) and reports the test RMSE at
+// every noise level: beta_sigma = beta_f + sigma beta_e, and the RMSE
+// against the noiseless test targets is sqrt((beta_sigma - beta*)^T C_t
+// (beta_sigma - beta*)).
+func (st *credFitState) ridge(g *mat.Dense, bf, be []float64, n int, report func(li int, lam float64, rmse []float64), extra float64) {
+	t, c := st.t, st.t.c
+	lams := append([]float64(nil), c.Lambdas...)
+	if extra > 0 && !credContainsF(lams, extra) {
+		lams = append(lams, extra)
+	}
+	work := mat.NewDense(t.D, t.D, nil)
+	u, v := make([]float64, t.D), make([]float64, t.D)
+	for li, lam := range lams {
+		xf, xe, ok := credSolve2(g, work, lam*t.mean*float64(n), bf, be)
+		rmse := make([]float64, len(st.sigmas))
+		if !ok {
+			for i := range rmse {
+				rmse[i] = math.NaN()
+			}
+			report(li, lam, rmse)
+			continue
+		}
+		for i := range xf {
+			xf[i] -= st.bstar[i]
+		}
+		blas64.Gemv(blas.NoTrans, 1, t.ct.RawMatrix(), vec(xf), 0, vec(u))
+		blas64.Gemv(blas.NoTrans, 1, t.ct.RawMatrix(), vec(xe), 0, vec(v))
+		credQuadRMSE(rmse, st.sigmas, credDotv(xf, u), credDotv(xf, v), credDotv(xe, v))
+		report(li, lam, rmse)
+	}
+}
+
+// credQuadRMSE sets out[i] = sqrt(dd + 2 sigma_i dv + sigma_i^2 vv).
+func credQuadRMSE(out, sigmas []float64, dd, dv, vv float64) {
+	for i, s := range sigmas {
+		out[i] = math.Sqrt(math.Max(dd+2*s*dv+s*s*vv, 0))
+	}
+}
+
+// ktr3 evaluates KTR3 on a uniform labeling's first n rows: k uniform on
+// {0, ..., n-1}, ridge on the first k rows with penalty lambda mean n,
+// predictions truncated at Y = max |y_i| over the n labeled rows.
+func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev int, gPrev *mat.Dense, bfPrev, bePrev []float64, info *credFig3Info) error {
+	t, c := st.t, st.t.c
+	k := rand.New(rand.NewPCG(c.Seed, 0x6b74720000+uint64(st.rep*100000+lab.Num*100+ni))).IntN(n)
+	idx := lab.Idx[:n]
+	bounds := make([]float64, len(st.sigmas))
+	for si, s := range st.sigmas {
+		for _, j := range idx {
 			bounds[si] = math.Max(bounds[si], math.Abs(st.f[j]+s*st.eps[j]))
 		}
 	}
-	if k == 0 {
-		for si, s := range st.sig {
-			st.best.offer(benchRow{method: BenchKTR3, n: n, rep: st.rep, noiseVar: sp.NoiseVars[si],
-				rmse: rmseOf(nil, nil, s, st.ft, bounds[si]), lambda: math.NaN(), lambdaQ: math.NaN(), s: 0})
+	pred := make([]float64, t.nt)
+	offer := func(lam float64, pf, pe []float64) {
+		for si, s := range st.sigmas {
+			for i := range pred {
+				v := 0.0
+				if pf != nil {
+					v = pf[i] + s*pe[i]
+				}
+				pred[i] = math.Max(-bounds[si], math.Min(bounds[si], v))
+			}
+			st.best.offer(credMethodIndex(BenchKTR3), ni, si, credlab.RMSE(pred, st.ft),
+				credFig3Row{Method: BenchKTR3, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: lam, S: k})
 		}
-		return
 	}
-	g := mat.NewDense(b.D, b.D, nil)
-	bf, be := make([]float64, b.D), make([]float64, b.D)
-	accumulate(b.phi, g, bf, be, lab.idx[:k], nil, st.f, st.eps)
-	for _, lam := range sp.Lambdas {
-		pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*float64(n))
+	if k == 0 {
+		offer(math.NaN(), nil, nil)
+		return nil
+	}
+	g := mat.NewDense(t.D, t.D, nil)
+	bf, be := make([]float64, t.D), make([]float64, t.D)
+	if k >= prev { // reuse the Gram matrix of the previous budget
+		g.Copy(gPrev)
+		copy(bf, bfPrev)
+		copy(be, bePrev)
+		accumulate(t.phi, g, bf, be, idx[prev:k], nil, st.f, st.eps)
+	} else {
+		accumulate(t.phi, g, bf, be, idx[:k], nil, st.f, st.eps)
+	}
+	work := mat.NewDense(t.D, t.D, nil)
+	pf, pe := make([]float64, t.nt), make([]float64, t.nt)
+	for _, lam := range c.Lambdas {
+		xf, xe, ok := credSolve2(g, work, lam*t.mean*float64(n), bf, be)
 		if !ok {
 			continue
 		}
-		for si, s := range st.sig {
-			st.best.offer(benchRow{method: BenchKTR3, n: n, rep: st.rep, noiseVar: sp.NoiseVars[si],
-				rmse: rmseOf(pf, pe, s, st.ft, bounds[si]), lambda: lam, lambdaQ: math.NaN(), s: k})
+		blas64.Gemv(blas.NoTrans, 1, t.phiT.RawMatrix(), vec(xf), 0, vec(pf))
+		blas64.Gemv(blas.NoTrans, 1, t.phiT.RawMatrix(), vec(xe), 0, vec(pe))
+		offer(lam, pf, pe)
+		if c.Check && !st.checkedKTR3 && st.rep == 0 && lam == c.Lambdas[len(c.Lambdas)/2] {
+			st.checkedKTR3 = true
+			d, err := st.checkKTR3(ctx, lab, n, k, lam, pf, pe, bounds)
+			if err != nil {
+				return err
+			}
+			info.Checks["KTR3 vs credlab.KTR3"] = d
 		}
 	}
+	return nil
 }
 
-// sssr evaluates SSSR for s on a grid up to min(r, n): with Z = Phi M the
-// normal equations are (M^T G M)_s gamma = (M^T b)_s.
-func (st *benchState) sssr(g *mat.Dense, bf, be []float64, n int) {
-	b, sp := st.b, st.b.spec
-	r := b.r
-	var tmp, h mat.Dense
-	tmp.Mul(g, b.m)
-	h.Mul(b.m.T(), &tmp)
-	hf := make([]float64, r)
-	he := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, b.m.RawMatrix(), vec(bf), 0, vec(hf))
-	blas64.Gemv(blas.Trans, 1, b.m.RawMatrix(), vec(be), 0, vec(he))
+// sssr evaluates SSSR on a uniform labeling's first n rows for s on a grid
+// up to min(r, n): with Z = Phi_S M_s (M = e_i / sqrt(mu_i)), the normal
+// equations are (M^T G M)_s gamma = (M^T b)_s.
+func (st *credFitState) sssr(ctx context.Context, lab credLabeling, ni, n int, g *mat.Dense, bf, be []float64, info *credFig3Info) error {
+	t, c := st.t, st.t.c
+	r := t.r
+	tmp := mat.NewDense(t.D, r, nil)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g.RawMatrix(), t.m.RawMatrix(), 0, tmp.RawMatrix())
+	h := mat.NewDense(r, r, nil)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, t.m.RawMatrix(), tmp.RawMatrix(), 0, h.RawMatrix())
+	hf, he := make([]float64, r), make([]float64, r)
+	blas64.Gemv(blas.Trans, 1, t.m.RawMatrix(), vec(bf), 0, vec(hf))
+	blas64.Gemv(blas.Trans, 1, t.m.RawMatrix(), vec(be), 0, vec(he))
 	rn := min(r, n)
-	for j := 1; j <= sp.SGrid; j++ {
-		s := (rn*j + sp.SGrid - 1) / sp.SGrid
-		hs := mat.DenseCopyOf(h.Slice(0, s, 0, s))
-		gf, ge, ok := solve2(hs, 0, hf[:s], he[:s])
+	u, v := make([]float64, r), make([]float64, r)
+	df, de := make([]float64, r), make([]float64, r)
+	for j := 1; j <= c.SGrid; j++ {
+		s := (rn*j + c.SGrid - 1) / c.SGrid
+		hs := h.Slice(0, s, 0, s).(*mat.Dense)
+		work := mat.NewDense(s, s, nil)
+		gf, ge, ok := credSolve2(hs, work, 0, hf[:s], he[:s])
 		if !ok {
 			// Singular normal equations (a direction no labeled row
 			// touches): a tiny ridge stands in for the minimum-norm
-			// solution.
+			// least-squares solution.
 			tr := 0.0
 			for i := 0; i < s; i++ {
 				tr += hs.At(i, i)
 			}
-			if gf, ge, ok = solve2(hs, 1e-10*tr/float64(s), hf[:s], he[:s]); !ok {
+			if gf, ge, ok = credSolve2(hs, work, 1e-10*tr/float64(s), hf[:s], he[:s]); !ok {
 				continue
 			}
 		}
-		ps := b.psiT.Slice(0, b.nt, 0, s).(*mat.Dense)
-		pf, pe := mulVec(ps, gf), mulVec(ps, ge)
-		for si, sd := range st.sig {
-			st.best.offer(benchRow{method: BenchSSSR, n: n, rep: st.rep, noiseVar: sp.NoiseVars[si],
-				rmse: rmseOf(pf, pe, sd, st.ft, math.Inf(1)), lambda: math.NaN(), lambdaQ: math.NaN(), s: s})
+		for i := range df {
+			df[i], de[i] = -st.a[i], 0
+			if i < s {
+				df[i] += gf[i]
+				de[i] = ge[i]
+			}
+		}
+		blas64.Gemv(blas.NoTrans, 1, t.ctw.RawMatrix(), vec(df), 0, vec(u))
+		blas64.Gemv(blas.NoTrans, 1, t.ctw.RawMatrix(), vec(de), 0, vec(v))
+		rmse := make([]float64, len(st.sigmas))
+		credQuadRMSE(rmse, st.sigmas, credDotv(df, u), credDotv(df, v), credDotv(de, v))
+		for si, e := range rmse {
+			st.best.offer(credMethodIndex(BenchSSSR), ni, si, e, credFig3Row{Method: BenchSSSR, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: math.NaN(), S: s})
+		}
+		if c.Check && !st.checkedSSSR && st.rep == 0 && j == (c.SGrid+1)/2 {
+			st.checkedSSSR = true
+			d, err := st.checkSSSR(ctx, lab, n, s, gf, ge)
+			if err != nil {
+				return err
+			}
+			info.Checks["SSSR vs credlab.SSSR"] = d
 		}
 	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Checks of the fast path against the package estimators, on the same
+// labeled rows, at the middle noise level.
+
+func (st *credFitState) checkData(lab credLabeling, n int) (*mat.Dense, []float64, float64) {
+	si := len(st.sigmas) / 2
+	s := st.sigmas[si]
+	x, _ := credlab.GatherRows(st.t.phi, lab.Idx[:n])
+	y := make([]float64, n)
+	for i, j := range lab.Idx[:n] {
+		y[i] = st.f[j] + s*st.eps[j]
+	}
+	return x, y, s
+}
+
+func (st *credFitState) testPred(beta []float64) []float64 {
+	p := make([]float64, st.t.nt)
+	blas64.Gemv(blas.NoTrans, 1, st.t.phiT.RawMatrix(), vec(beta), 0, vec(p))
+	return p
+}
+
+func (st *credFitState) checkRidge(ctx context.Context, lab credLabeling, n int, g *mat.Dense, bf, be []float64) (float64, error) {
+	t := st.t
+	lam := t.c.Lambdas[len(t.c.Lambdas)/2]
+	x, y, s := st.checkData(lab, n)
+	cfg := credlab.LinearRLSConfig{Lambda: lam * t.mean}
+	if lab.W != nil {
+		cfg.Weights = lab.W[:n]
+	}
+	fit, err := credlab.LinearRLS(ctx, x, y, cfg)
+	if err != nil {
+		return 0, err
+	}
+	xf, xe, ok := credSolve2(g, mat.NewDense(t.D, t.D, nil), lam*t.mean*float64(n), bf, be)
+	if !ok {
+		return math.NaN(), nil
+	}
+	for i := range xf {
+		xf[i] += s * xe[i]
+	}
+	return credMaxRelDiff(st.testPred(xf), st.testPred(fit.Model.Coef)), nil
+}
+
+func (st *credFitState) checkKTR3(ctx context.Context, lab credLabeling, n, k int, lam float64, pf, pe, bounds []float64) (float64, error) {
+	t := st.t
+	x, y, s := st.checkData(lab, n)
+	fit, err := credlab.KTR3(ctx, x, y, credlab.KTR3Config{Lambda: lam * t.mean, Prefix: k})
+	if err != nil {
+		return 0, err
+	}
+	got, err := fit.Predict(t.phiT)
+	if err != nil {
+		return 0, err
+	}
+	want := make([]float64, t.nt)
+	b := bounds[len(st.sigmas)/2]
+	for i := range want {
+		want[i] = math.Max(-b, math.Min(b, pf[i]+s*pe[i]))
+	}
+	return credMaxRelDiff(want, got), nil
+}
+
+func (st *credFitState) checkSSSR(ctx context.Context, lab credLabeling, n, sdim int, gf, ge []float64) (float64, error) {
+	t := st.t
+	x, y, s := st.checkData(lab, n)
+	basis := &credlab.SSSRBasis{Features: credlab.RawFeatures{}, Vectors: mat.DenseCopyOf(t.vecs.Slice(0, t.D, 0, t.r)), Values: t.vals[:t.r]}
+	fit, err := credlab.SSSR(ctx, x, y, credlab.SSSRConfig{Basis: basis, S: sdim})
+	if err != nil {
+		return 0, err
+	}
+	gamma := make([]float64, t.r)
+	for i := range gf {
+		gamma[i] = gf[i] + s*ge[i]
+	}
+	beta := make([]float64, t.D)
+	blas64.Gemv(blas.NoTrans, 1, t.m.RawMatrix(), vec(gamma), 0, vec(beta))
+	return credMaxRelDiff(st.testPred(beta), st.testPred(fit.Model.Coef)), nil
 }

@@ -39,3 +39,5 @@ func accumulate(phi, g *mat.Dense, bf, be []float64, idx []int, w []float64, f, 
 	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), vec(yf), 1, vec(bf))
 	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), vec(ye), 1, vec(be))
 }
+
+func vec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }

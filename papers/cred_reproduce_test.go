@@ -87,8 +87,8 @@ func TestCREDTinyRun(t *testing.T) {
 		byKey[strings.Join([]string{r[0], r[1], r[2], r[3], r[5], r[4]}, "|")] = v
 	}
 	for k, v := range byKey {
-		if strings.HasSuffix(k, "|"+credMCREDTied) {
-			base := strings.TrimSuffix(k, credMCREDTied) + credMCRED
+		if strings.HasSuffix(k, "|"+BenchCREDTied) {
+			base := strings.TrimSuffix(k, BenchCREDTied) + BenchCRED
 			if byKey[base] > v*(1+1e-12) {
 				t.Fatalf("%s: CRED %v worse than the tied variant %v", k, byKey[base], v)
 			}
@@ -119,23 +119,6 @@ func TestCREDFastPathMatchesPackage(t *testing.T) {
 			if !(v < 1e-6) {
 				t.Fatalf("%s/%s: %s differs by %g", in.Dataset, in.Task, k, v)
 			}
-		}
-	}
-}
-
-func TestCREDDrawMatchesWeights(t *testing.T) {
-	q := []float64{0.5, 0.25, 0.125, 0.125}
-	idx, w := credDrawCRED(q, 40000, 1)
-	count := make([]float64, 4)
-	for i, j := range idx {
-		count[j]++
-		if want := 1 / (4 * q[j]); w[i] != want {
-			t.Fatalf("weight %v for row %d, want %v", w[i], j, want)
-		}
-	}
-	for j := range q {
-		if f := count[j] / 40000; math.Abs(f-q[j]) > 0.01 {
-			t.Fatalf("row %d drawn with frequency %v, want %v", j, f, q[j])
 		}
 	}
 }

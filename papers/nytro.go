@@ -2,9 +2,10 @@ package papers
 
 import (
 	"fmt"
-	"github.com/credlab/credlab/frames"
 	"math"
 	"strings"
+
+	"github.com/credlab/credlab/frames"
 
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"

@@ -4,7 +4,6 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"github.com/credlab/credlab/frames"
 	"io/fs"
 	"math"
 	"os"
@@ -12,10 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credlab/credlab/frames"
+
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
-	"gonum.org/v1/gonum/mat"
 )
 
 func TestCREDToyPool(t *testing.T) {
@@ -152,97 +152,6 @@ func TestLabelingBenchmark(t *testing.T) {
 
 // The shared-Gram fast path of LabelingBenchmark equals the package's
 // estimators on the same labeled rows.
-func TestLabelingBenchmarkMatchesEstimators(t *testing.T) {
-	ctx := context.Background()
-	pool, test := benchPool(300, 80)
-	x, _ := frames.ToMatrix(pool)
-	xt, _ := frames.ToMatrix(test)
-	spec := &BenchmarkSpec{}
-	if err := spec.defaults(); err != nil {
-		t.Fatal(err)
-	}
-	b, err := newBench(ctx, credlab.RawFeatures{Bias: true}, x, xt, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := mulVec(b.psi, []float64{1, -2, 0.5, 3, 1})
-	eps := make([]float64, b.n)
-	for i := range eps {
-		eps[i] = math.Sin(float64(7 * i))
-	}
-	sel, err := credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: 1e-3 * b.mean}.Select(ctx, b.phi, 60, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n, s, lam = 60, 0.3, 1e-4
-	g := mat.NewDense(b.D, b.D, nil)
-	bf, be := make([]float64, b.D), make([]float64, b.D)
-	accumulate(b.phi, g, bf, be, sel.Index[:30], sel.Weight[:30], f, eps)
-	accumulate(b.phi, g, bf, be, sel.Index[30:n], sel.Weight[30:n], f, eps)
-	st := &benchState{b: b, f: f, eps: eps}
-	pf, pe, ok := st.ridge(g, bf, be, lam*b.mean*n)
-	if !ok {
-		t.Fatal("ridge failed")
-	}
-	xs, _ := credlab.GatherRows(b.phi, sel.Index[:n])
-	ys := make([]float64, n)
-	for i, j := range sel.Index[:n] {
-		ys[i] = f[j] + s*eps[j]
-	}
-	fit, err := credlab.LinearRLS(ctx, xs, ys, credlab.LinearRLSConfig{Features: credlab.RawFeatures{}, Lambda: lam * b.mean, Weights: sel.Weight[:n]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := fit.Model.Predict(b.phiT)
-	checkClose(t, "weighted ridge", pf, pe, s, want, math.Inf(1))
-
-	// KTR3 on the first k rows, clipped at max |y|.
-	const k = 25
-	gk := mat.NewDense(b.D, b.D, nil)
-	bkf, bke := make([]float64, b.D), make([]float64, b.D)
-	accumulate(b.phi, gk, bkf, bke, sel.Index[:k], nil, f, eps)
-	pf, pe, _ = st.ridge(gk, bkf, bke, lam*b.mean*n)
-	kt, err := credlab.KTR3(ctx, xs, ys, credlab.KTR3Config{Features: credlab.RawFeatures{}, Lambda: lam * b.mean, Prefix: k})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ = kt.Predict(b.phiT)
-	checkClose(t, "KTR3", pf, pe, s, want, kt.Bound)
-
-	// SSSR with s = 3 eigenfunctions, unweighted rows.
-	gu := mat.NewDense(b.D, b.D, nil)
-	buf, bue := make([]float64, b.D), make([]float64, b.D)
-	accumulate(b.phi, gu, buf, bue, sel.Index[:n], nil, f, eps)
-	var tmp, h mat.Dense
-	tmp.Mul(gu, b.m)
-	h.Mul(b.m.T(), &tmp)
-	hf, he := mulVec(mat.DenseCopyOf(b.m.T()), buf), mulVec(mat.DenseCopyOf(b.m.T()), bue)
-	gf, ge, ok := solve2(mat.DenseCopyOf(h.Slice(0, 3, 0, 3)), 0, hf[:3], he[:3])
-	if !ok {
-		t.Fatal("SSSR normal equations failed")
-	}
-	ps := b.psiT.Slice(0, b.nt, 0, 3).(*mat.Dense)
-	ss, err := credlab.SSSR(ctx, xs, ys, credlab.SSSRConfig{Basis: b.basis, S: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ = ss.Model.Predict(b.phiT)
-	checkClose(t, "SSSR", mulVec(ps, gf), mulVec(ps, ge), s, want, math.Inf(1))
-}
-
-func checkClose(t *testing.T, what string, pf, pe []float64, s float64, want []float64, bound float64) {
-	t.Helper()
-	num, den := 0.0, 0.0
-	for i := range want {
-		p := math.Max(-bound, math.Min(bound, pf[i]+s*pe[i]))
-		num = math.Max(num, math.Abs(p-want[i]))
-		den = math.Max(den, math.Abs(want[i]))
-	}
-	if num > 1e-7*den {
-		t.Errorf("%s: max difference %.3g (scale %.3g)", what, num, den)
-	}
-}
-
 func TestPassGrid(t *testing.T) {
 	g := PassGrid(1000, 4)
 	if len(g) != 4 || g[0] != 1 || g[1] != 10 || g[3] != 1000 {

@@ -3,10 +3,11 @@ package papers
 import (
 	"context"
 	"fmt"
-	"github.com/credlab/credlab/frames"
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/credlab/credlab/frames"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/viz"

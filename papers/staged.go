@@ -3,13 +3,14 @@ package papers
 import (
 	"errors"
 	"fmt"
-	"github.com/credlab/credlab/frames"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/credlab/credlab/frames"
 
 	"github.com/credlab/credlab/internal/datasets"
 	"github.com/go-gota/gota/dataframe"
