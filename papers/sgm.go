@@ -3,9 +3,11 @@ package papers
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"time"
 
 	"github.com/credlab/credlab/frames"
 
@@ -96,51 +98,24 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 	if passes[0] < 1 {
 		return none, fmt.Errorf("papers: passes %d: must be positive", passes[0])
 	}
-	ctx := context.Background()
-	k := credlab.GaussianKernel{Sigma: spec.Sigma}
-	xp, fp := sgmPoints(spec.Population, spec.Seed, 0x706f70)
-	pop, err := credlab.NewSGMPopulation(k, xp, fp)
+	curves, _, _, err := decomposeSGM(context.Background(), spec, io.Discard)
 	if err != nil {
 		return none, err
 	}
 	var preset []string
 	var bs []int
 	var eta, ps, total, bias, svar, cvar, btot []float64
-	for pi, name := range spec.Presets {
-		p, err := credlab.ParseSGMPreset(name)
-		if err != nil {
-			return none, err
-		}
-		b := batchOf(p, spec.M)
-		nominal, iters := passIters(passes, spec.M, b)
-		sum := make([][5]float64, len(iters))
-		var dec *credlab.SGMDecomposition
-		for t := 0; t < spec.Trials; t++ {
-			x, y := sgmSample(spec.M, spec.Noise, spec.Seed+uint64(t))
-			dec, err = pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
-				SGM: credlab.SGMConfig{Preset: p, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(t)}, Iters: iters})
-			if err != nil {
-				return none, err
-			}
-			for i := range iters {
-				sum[i][0] += dec.Total[i]
-				sum[i][1] += dec.Bias[i]
-				sum[i][2] += dec.SampleVar[i]
-				sum[i][3] += dec.CompVar[i]
-				sum[i][4] += dec.SampleTotal[i]
-			}
-		}
-		tn := float64(spec.Trials)
-		for i := range iters {
-			preset = append(preset, name)
-			bs = append(bs, dec.Batch)
-			eta = append(eta, dec.StepSize)
-			ps = append(ps, float64(nominal[i]))
-			total = append(total, sum[i][0]/tn)
-			bias = append(bias, sum[i][1]/tn)
-			svar = append(svar, sum[i][2]/tn)
-			cvar = append(cvar, sum[i][3]/tn)
-			btot = append(btot, sum[i][4]/tn)
+	for _, c := range curves {
+		for i, p := range c.Nominal {
+			preset = append(preset, c.Variant.Name)
+			bs = append(bs, c.B)
+			eta = append(eta, c.Eta)
+			ps = append(ps, float64(p))
+			total = append(total, c.Total[i])
+			bias = append(bias, c.Bias[i])
+			svar = append(svar, c.SampleVar[i])
+			cvar = append(cvar, c.CompVar[i])
+			btot = append(btot, c.BatchGD[i])
 		}
 	}
 	return dataframe.New(series.New(preset, series.String, "preset"), series.New(bs, series.Int, "b"),
@@ -148,6 +123,75 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 		series.New(total, series.Float, "total"), series.New(bias, series.Float, "bias"),
 		series.New(svar, series.Float, "sample_var"), series.New(cvar, series.Float, "comp_var"),
 		series.New(btot, series.Float, "batch_total")), nil
+}
+
+// sgmVariant is one SGM preset by name.
+type sgmVariant struct {
+	Name   string
+	Preset credlab.SGMPreset
+}
+
+// sgmCurve is one variant's error decomposition (Figure 1) averaged over
+// the trials, at the recorded passes: Nominal as requested, Passes those of
+// the iterate that completes them.
+type sgmCurve struct {
+	Variant                                  sgmVariant
+	B                                        int
+	Eta                                      float64
+	Nominal                                  []int
+	Passes                                   []float64
+	Total, Bias, SampleVar, CompVar, BatchGD []float64
+	Time                                     time.Duration
+}
+
+// decomposeSGM is the engine of SGMErrorDecomposition and the
+// reproduction's Figure 1; spec has its defaults. It returns one curve per
+// preset, the population's rank and the time spent diagonalizing it.
+func decomposeSGM(ctx context.Context, spec DecompositionSpec, w io.Writer) ([]sgmCurve, int, time.Duration, error) {
+	passes := append([]int(nil), spec.Passes...)
+	sort.Ints(passes)
+	k := credlab.GaussianKernel{Sigma: spec.Sigma}
+	xp, fp := sgmPoints(spec.Population, spec.Seed, 0x706f70)
+	t0 := time.Now()
+	pop, err := credlab.NewSGMPopulation(k, xp, fp)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	popTime := time.Since(t0)
+	fmt.Fprintf(w, "fig1: population of %d points diagonalised in %.1f s (rank %d)\n", spec.Population, popTime.Seconds(), pop.Rank())
+	var curves []sgmCurve
+	for pi, name := range spec.Presets {
+		p, err := credlab.ParseSGMPreset(name)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		t0 := time.Now()
+		nominal, iters := passIters(passes, spec.M, batchOf(p, spec.M))
+		c := sgmCurve{Variant: sgmVariant{Name: name, Preset: p}, Nominal: nominal}
+		n := len(iters)
+		c.Total, c.Bias, c.SampleVar, c.CompVar, c.BatchGD = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		tn := float64(spec.Trials)
+		for t := 0; t < spec.Trials; t++ {
+			x, y := sgmSample(spec.M, spec.Noise, spec.Seed+uint64(t))
+			dec, err := pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
+				SGM: credlab.SGMConfig{Preset: p, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(t)}, Iters: iters})
+			if err != nil {
+				return nil, 0, 0, err
+			}
+			c.B, c.Eta, c.Passes = dec.Batch, dec.StepSize, dec.Passes
+			for i := range iters {
+				c.Total[i] += dec.Total[i] / tn
+				c.Bias[i] += dec.Bias[i] / tn
+				c.SampleVar[i] += dec.SampleVar[i] / tn
+				c.CompVar[i] += dec.CompVar[i] / tn
+				c.BatchGD[i] += dec.SampleTotal[i] / tn
+			}
+		}
+		c.Time = time.Since(t0)
+		fmt.Fprintf(w, "fig1: %-9s b=%3d eta=%.5f: %d trials in %.1f s\n", name, c.B, c.Eta, spec.Trials, c.Time.Seconds())
+		curves = append(curves, c)
+	}
+	return curves, pop.Rank(), popTime, nil
 }
 
 // DecompositionOf returns the rows of an SGMErrorDecomposition frame for
@@ -250,6 +294,50 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 	if err != nil {
 		return none, err
 	}
+	runs, err := passErrors(context.Background(), x, y, spec, io.Discard)
+	if err != nil {
+		return none, err
+	}
+	var preset []string
+	var bs, split []int
+	var eta, ps, sig, trErr, teErr []float64
+	for _, r := range runs {
+		for i, p := range r.Nominal {
+			preset = append(preset, r.Variant.Name)
+			bs = append(bs, r.B)
+			eta = append(eta, r.Eta)
+			split = append(split, r.Split)
+			ps = append(ps, float64(p))
+			sig = append(sig, r.Sigma)
+			trErr = append(trErr, r.Train[i])
+			teErr = append(teErr, r.Test[i])
+		}
+	}
+	return dataframe.New(series.New(preset, series.String, "preset"), series.New(bs, series.Int, "b"),
+		series.New(eta, series.Float, "eta"), series.New(split, series.Int, "split"),
+		series.New(ps, series.Float, "passes"), series.New(sig, series.Float, "sigma"),
+		series.New(trErr, series.Float, "train_error"), series.New(teErr, series.Float, "test_error")), nil
+}
+
+// passRun is one variant's classification errors on one split (Figure 2)
+// at the recorded passes.
+type passRun struct {
+	Variant     sgmVariant
+	B           int
+	Eta         float64
+	Split       int
+	Sigma       float64
+	Nominal     []int
+	Train, Test []float64
+}
+
+// passErrors is the engine of SGMPassErrors and the reproduction's Figure
+// 2: labels y are -1/+1 or 0/1 (mapped to -1/+1); spec has its defaults.
+// Each split standardizes the training rows, takes the median heuristic
+// for sigma unless spec.Sigma is set, and runs every preset once, keeping
+// the iterates at the recorded passes.
+func passErrors(ctx context.Context, x *mat.Dense, y []float64, spec PassSpec, w io.Writer) ([]passRun, error) {
+	y = append([]float64(nil), y...)
 	zeroOne := true
 	for _, v := range y {
 		switch v {
@@ -257,7 +345,7 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 		case -1:
 			zeroOne = false
 		default:
-			return none, fmt.Errorf("papers: target %v: SGMPassErrors needs -1/+1 or 0/1 labels", v)
+			return nil, fmt.Errorf("papers: target %v: SGM pass errors need -1/+1 or 0/1 labels", v)
 		}
 	}
 	if zeroOne {
@@ -265,15 +353,14 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 			y[i] = 2*y[i] - 1
 		}
 	}
+	passes := append([]int(nil), spec.Passes...)
+	sort.Ints(passes)
 	n, _ := x.Dims()
 	nt := int(math.Round(spec.TestShare * float64(n)))
 	if nt < 1 || nt >= n-1 {
-		return none, fmt.Errorf("papers: a test share of %v of %d rows leaves an empty part", spec.TestShare, n)
+		return nil, fmt.Errorf("papers: a test share of %v of %d rows leaves an empty part", spec.TestShare, n)
 	}
-	ctx := context.Background()
-	var preset []string
-	var bs, split []int
-	var eta, ps, sig, trErr, teErr []float64
+	var runs []passRun
 	for s := 0; s < spec.Splits; s++ {
 		perm := rand.New(rand.NewPCG(spec.Seed+uint64(s), 0x6263)).Perm(n)
 		xt, yt := rowsOf(x, y, perm[nt:])
@@ -286,48 +373,39 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 		k := credlab.GaussianKernel{Sigma: sigma}
 		kt, err := credlab.KernelMatrix(k, xt, nil)
 		if err != nil {
-			return none, err
+			return nil, err
 		}
 		ks, err := credlab.KernelMatrix(k, xs, xt)
 		if err != nil {
-			return none, err
+			return nil, err
 		}
 		m := n - nt
 		for pi, name := range spec.Presets {
 			pr, err := credlab.ParseSGMPreset(name)
 			if err != nil {
-				return none, err
+				return nil, err
 			}
-			b := batchOf(pr, m)
-			nominal, iters := passIters(passes, m, b)
+			nominal, iters := passIters(passes, m, batchOf(pr, m))
 			fit, err := credlab.SGM(ctx, xt, yt, credlab.SGMConfig{Kernel: k, Preset: pr,
 				Iter: iters[len(iters)-1], Keep: iters, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(s)})
 			if err != nil {
-				return none, err
+				return nil, err
 			}
-			for i, it := range iters {
+			r := passRun{Variant: sgmVariant{Name: name, Preset: pr}, B: fit.Batch, Eta: fit.StepSize, Split: s, Sigma: sigma, Nominal: nominal}
+			for _, it := range iters {
 				a := fit.Iterates[it]
-				preset = append(preset, name)
-				bs = append(bs, fit.Batch)
-				eta = append(eta, fit.StepSize)
-				split = append(split, s)
-				ps = append(ps, float64(nominal[i]))
-				sig = append(sig, sigma)
-				trErr = append(trErr, classError(kt, a, yt))
-				teErr = append(teErr, classError(ks, a, ys))
+				r.Train = append(r.Train, classError(kt, a, yt))
+				r.Test = append(r.Test, classError(ks, a, ys))
 			}
+			runs = append(runs, r)
 		}
+		fmt.Fprintf(w, "fig2: split %d/%d done (sigma %.3g)\n", s+1, spec.Splits, sigma)
 	}
-	return dataframe.New(series.New(preset, series.String, "preset"), series.New(bs, series.Int, "b"),
-		series.New(eta, series.Float, "eta"), series.New(split, series.Int, "split"),
-		series.New(ps, series.Float, "passes"), series.New(sig, series.Float, "sigma"),
-		series.New(trErr, series.Float, "train_error"), series.New(teErr, series.Float, "test_error")), nil
+	return runs, nil
 }
 
 // standardizeWith scales the columns of xt and xs by xt's mean and
-// standard deviation (a constant column is only centred). It sums, then
-// divides by n; internal/repro's sgmrStandardize divides term by term,
-// which rounds differently, so the two stay apart.
+// standard deviation (a constant column is only centred).
 func standardizeWith(xt, xs *mat.Dense) {
 	n, d := xt.Dims()
 	ns, _ := xs.Dims()

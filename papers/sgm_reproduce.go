@@ -1,20 +1,16 @@
 package papers
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,6 +54,7 @@ type sgmrConfig struct {
 	TestShare  float64 // share of rows in the test set
 	BCMaxPass  int
 	BCPoints   int
+	Seed       uint64
 	Command    string
 	LoadBreast func(dir string) (*mat.Dense, []float64, error)
 }
@@ -65,7 +62,7 @@ type sgmrConfig struct {
 func sgmrDefaults(quick bool) sgmrConfig {
 	c := sgmrConfig{Quick: quick, M: 100, Sigma: 0.2, Noise: 1, Population: 2000, Trials: 50,
 		MaxPasses: 10000, Points: 25, Splits: 10, TestShare: 0.3, BCMaxPass: 10000, BCPoints: 21,
-		LoadBreast: sgmrLoadBreast}
+		LoadBreast: loadBreast}
 	if quick {
 		c.Population, c.Trials, c.MaxPasses, c.Points = 500, 8, 1000, 13
 		c.Splits, c.BCMaxPass, c.BCPoints = 2, 300, 8
@@ -73,32 +70,10 @@ func sgmrDefaults(quick bool) sgmrConfig {
 	return c
 }
 
-// sgmrVariant is one of the paper's three runs.
-type sgmrVariant struct {
-	Name   string
-	Preset credlab.SGMPreset
-}
-
-var sgmrVariants = []sgmrVariant{
-	{"minibatch", credlab.SGMMiniBatch},
-	{"simple", credlab.SGMSimple},
-	{"batch", credlab.SGMBatch},
-}
-
-// sgmrCurve is the decomposition of one variant averaged over the trials.
-type sgmrCurve struct {
-	Variant                                  sgmrVariant
-	B                                        int
-	Eta                                      float64
-	Passes                                   []float64
-	Total, Bias, SampleVar, CompVar, BatchGD []float64
-	Time                                     time.Duration
-}
-
 // sgmrBC is the mean classification error of one variant on the breast
 // cancer data, per recorded pass.
 type sgmrBC struct {
-	Variant         sgmrVariant
+	Variant         sgmVariant
 	B               int
 	Eta             float64
 	Passes          []float64
@@ -139,51 +114,20 @@ func sgmrRun(ctx context.Context, outDir string, cfg sgmrConfig, w io.Writer) er
 }
 
 // sgmrFig1 computes the decomposition curves of the three variants.
-func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrCurve, time.Duration, int, error) {
-	k := credlab.GaussianKernel{Sigma: cfg.Sigma}
-	xp, fp := sgmPoints(cfg.Population, 2016, 1)
-	t0 := time.Now()
-	pop, err := credlab.NewSGMPopulation(k, xp, fp)
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	popTime := time.Since(t0)
-	fmt.Fprintf(w, "fig1: population of %d points diagonalised in %.1f s (rank %d)\n", cfg.Population, popTime.Seconds(), pop.Rank())
-	passes := passGridLog(cfg.MaxPasses, cfg.Points)
-	var curves []sgmrCurve
-	for _, v := range sgmrVariants {
-		t0 := time.Now()
-		c := sgmrCurve{Variant: v}
-		n := len(passes)
-		c.Total, c.Bias, c.SampleVar, c.CompVar, c.BatchGD = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		for trial := 0; trial < cfg.Trials; trial++ {
-			x, y := sgmSample(cfg.M, cfg.Noise, uint64(trial))
-			// iterations at the chosen passes: pass p ends at ceil(p m / b);
-			// with b <= m no two passes share one.
-			_, iters := passIters(passes, cfg.M, batchOf(v.Preset, cfg.M))
-			dec, err := pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
-				SGM: credlab.SGMConfig{Preset: v.Preset, Seed: 1000 + uint64(trial)}, Iters: iters})
-			if err != nil {
-				return nil, 0, 0, err
-			}
-			c.B, c.Eta = dec.Batch, dec.StepSize
-			if trial == 0 {
-				c.Passes = dec.Passes
-			}
-			for i := range iters {
-				c.Total[i] += dec.Total[i] / float64(cfg.Trials)
-				c.Bias[i] += dec.Bias[i] / float64(cfg.Trials)
-				c.SampleVar[i] += dec.SampleVar[i] / float64(cfg.Trials)
-				c.CompVar[i] += dec.CompVar[i] / float64(cfg.Trials)
-				c.BatchGD[i] += dec.SampleTotal[i] / float64(cfg.Trials)
-			}
-		}
-		c.Time = time.Since(t0)
-		fmt.Fprintf(w, "fig1: %-9s b=%3d eta=%.5f: %d trials in %.1f s; min total %.4f at %g passes\n",
-			v.Name, c.B, c.Eta, cfg.Trials, c.Time.Seconds(), sgmrMin(c.Total), c.Passes[sgmrArgMin(c.Total)])
-		curves = append(curves, c)
-	}
-	return curves, popTime, pop.Rank(), nil
+func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmCurve, time.Duration, int, error) {
+	spec := DecompositionSpec{M: cfg.M, Population: cfg.Population, Sigma: cfg.Sigma, Noise: cfg.Noise, Trials: cfg.Trials,
+		Passes: passGridLog(cfg.MaxPasses, cfg.Points), Presets: sgmPresets, Seed: cfg.Seed}
+	curves, rank, popTime, err := decomposeSGM(ctx, spec, w)
+	return curves, popTime, rank, err
+}
+
+// sgmPresets are the paper's three runs.
+var sgmPresets = []string{"minibatch", "simple", "batch"}
+
+// loadBreast reads the staged Breast Cancer Wisconsin set (labels -1/+1).
+func loadBreast(dir string) (*mat.Dense, []float64, error) {
+	x, y, _, _, err := stagedSets["breast_cancer_wisconsin"].load(dir)
+	return x, y, err
 }
 
 func sgmrArgMin(v []float64) int {
@@ -206,7 +150,7 @@ func sgmrUShape(v []float64) bool {
 }
 
 // sgmrCompShare returns max_t CompVar_t / Total_t.
-func sgmrCompShare(c sgmrCurve) float64 {
+func sgmrCompShare(c sgmCurve) float64 {
 	s := 0.0
 	for i := range c.Total {
 		s = math.Max(s, c.CompVar[i]/c.Total[i])
@@ -214,7 +158,7 @@ func sgmrCompShare(c sgmrCurve) float64 {
 	return s
 }
 
-func sgmrWriteFig1(path string, curves []sgmrCurve) error {
+func sgmrWriteFig1(path string, curves []sgmCurve) error {
 	rows := [][]string{{"variant", "b", "eta", "passes", "total", "bias", "sample_variance", "computational_variance", "batch_gd_total"}}
 	for _, c := range curves {
 		for i := range c.Passes {
@@ -227,69 +171,6 @@ func sgmrWriteFig1(path string, curves []sgmrCurve) error {
 
 func sgmrF(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
-// sgmrLoadBreast reads breast_cancer_wisconsin/breast_cancer.csv: a
-// "569,30,malignant,benign" shape line, then 30 features and a 0/1 target
-// per line (0 = malignant).
-func sgmrLoadBreast(dir string) (*mat.Dense, []float64, error) {
-	path := filepath.Join(dir, "breast_cancer_wisconsin", "breast_cancer.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	if !sc.Scan() {
-		return nil, nil, fmt.Errorf("%s: empty file", path)
-	}
-	head := strings.Split(strings.TrimSpace(sc.Text()), ",")
-	if len(head) < 2 {
-		return nil, nil, fmt.Errorf("%s:1: want the shape line n,d,names..., got %q", path, sc.Text())
-	}
-	n, err1 := strconv.Atoi(head[0])
-	d, err2 := strconv.Atoi(head[1])
-	if err1 != nil || err2 != nil || n <= 0 || d <= 0 {
-		return nil, nil, fmt.Errorf("%s:1: bad shape line %q", path, sc.Text())
-	}
-	x := mat.NewDense(n, d, nil)
-	y := make([]float64, n)
-	i := 0
-	for line := 2; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" {
-			continue
-		}
-		if i >= n {
-			return nil, nil, fmt.Errorf("%s:%d: more than the %d rows announced", path, line, n)
-		}
-		fs := strings.Split(s, ",")
-		if len(fs) != d+1 {
-			return nil, nil, fmt.Errorf("%s:%d: %d fields, want %d", path, line, len(fs), d+1)
-		}
-		for j, field := range fs {
-			v, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, nil, fmt.Errorf("%s:%d: field %d: %q is not a finite number", path, line, j+1, field)
-			}
-			if j < d {
-				x.Set(i, j, v)
-			} else if v != 0 && v != 1 {
-				return nil, nil, fmt.Errorf("%s:%d: target %v, want 0 or 1", path, line, v)
-			} else {
-				y[i] = v
-			}
-		}
-		i++
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, err
-	}
-	if i != n {
-		return nil, nil, fmt.Errorf("%s: %d rows, the shape line announced %d", path, i, n)
-	}
-	return x, y, nil
-}
-
 // sgmrBCInfo describes the breast cancer setup for the report.
 type sgmrBCInfo struct {
 	N, D, Train, Test int
@@ -301,121 +182,46 @@ type sgmrBCInfo struct {
 // -1 (malignant), a Gaussian kernel whose sigma is the median pairwise
 // distance of the training rows, and the classification error of sign(f).
 func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrBCInfo, error) {
-	x, y01, err := cfg.LoadBreast(cfg.DataDir)
+	x, y, err := cfg.LoadBreast(cfg.DataDir)
 	if err != nil {
 		return nil, sgmrBCInfo{}, err
 	}
 	n, d := x.Dims()
-	y := make([]float64, n)
-	for i, v := range y01 {
-		y[i] = 2*v - 1
-	}
 	nTest := int(math.Round(cfg.TestShare * float64(n)))
 	info := sgmrBCInfo{N: n, D: d, Train: n - nTest, Test: nTest}
-	passes := passGridLog(cfg.BCMaxPass, cfg.BCPoints)
-	out := make([]sgmrBC, len(sgmrVariants))
-	trainErr := make([][][]float64, len(sgmrVariants)) // [variant][split][pass]
-	testErr := make([][][]float64, len(sgmrVariants))
-	for s := 0; s < cfg.Splits; s++ {
-		perm := rand.New(rand.NewPCG(uint64(s), 0x6263)).Perm(n)
-		xt, yt := rowsOf(x, y, perm[nTest:])
-		xs, ys := rowsOf(x, y, perm[:nTest])
-		sgmrStandardize(xt, xs)
-		sigma := sgmrMedianDistance(xt)
-		info.Sigma += sigma / float64(cfg.Splits)
-		k := credlab.GaussianKernel{Sigma: sigma}
-		kt, err := credlab.KernelMatrix(k, xt, nil)
-		if err != nil {
-			return nil, info, err
-		}
-		ks, err := credlab.KernelMatrix(k, xs, xt)
-		if err != nil {
-			return nil, info, err
-		}
-		m := info.Train
-		for vi, v := range sgmrVariants {
-			// One iteration per pass, as b <= m.
-			_, iters := passIters(passes, m, batchOf(v.Preset, m))
-			fit, err := credlab.SGM(ctx, xt, yt, credlab.SGMConfig{Kernel: k, Preset: v.Preset,
-				Iter: iters[len(iters)-1], Keep: iters, Seed: 500 + uint64(s)})
-			if err != nil {
-				return nil, info, err
-			}
-			out[vi].Variant, out[vi].B, out[vi].Eta = v, fit.Batch, fit.StepSize
-			var tr, te []float64
-			for _, it := range iters {
-				a := fit.Iterates[it]
-				tr = append(tr, classError(kt, a, yt))
-				te = append(te, classError(ks, a, ys))
-			}
-			trainErr[vi] = append(trainErr[vi], tr)
-			testErr[vi] = append(testErr[vi], te)
-		}
-		fmt.Fprintf(w, "fig2: split %d/%d done (sigma %.3g)\n", s+1, cfg.Splits, sigma)
+	spec := PassSpec{Presets: sgmPresets, Passes: passGridLog(cfg.BCMaxPass, cfg.BCPoints), Splits: cfg.Splits, TestShare: cfg.TestShare, Seed: cfg.Seed}
+	runs, err := passErrors(ctx, x, y, spec, w)
+	if err != nil {
+		return nil, info, err
 	}
-	for vi := range out {
-		out[vi].Passes = make([]float64, len(passes))
-		for i, p := range passes {
-			out[vi].Passes[i] = float64(p)
-			out[vi].Train = append(out[vi].Train, 0)
-			out[vi].Test = append(out[vi].Test, 0)
-			var a, b []float64
-			for s := range trainErr[vi] {
-				a = append(a, trainErr[vi][s][i])
-				b = append(b, testErr[vi][s][i])
+	out := make([]sgmrBC, len(sgmPresets))
+	for vi, name := range sgmPresets {
+		var tr, te [][]float64
+		for _, r := range runs {
+			if r.Variant.Name != name {
+				continue
 			}
-			out[vi].Train[i], out[vi].TrainSD = sgmrMean(a), append(out[vi].TrainSD, sgmrSD(a))
-			out[vi].Test[i], out[vi].TestSD = sgmrMean(b), append(out[vi].TestSD, sgmrSD(b))
+			out[vi].Variant, out[vi].B, out[vi].Eta = r.Variant, r.B, r.Eta
+			if len(out[vi].Passes) == 0 {
+				for _, p := range r.Nominal {
+					out[vi].Passes = append(out[vi].Passes, float64(p))
+				}
+			}
+			tr, te = append(tr, r.Train), append(te, r.Test)
+			if vi == 0 {
+				info.Sigma += r.Sigma / float64(cfg.Splits)
+			}
+		}
+		for i := range out[vi].Passes {
+			var a, b []float64
+			for s := range tr {
+				a, b = append(a, tr[s][i]), append(b, te[s][i])
+			}
+			out[vi].Train, out[vi].TrainSD = append(out[vi].Train, sgmrMean(a)), append(out[vi].TrainSD, sgmrSD(a))
+			out[vi].Test, out[vi].TestSD = append(out[vi].Test, sgmrMean(b)), append(out[vi].TestSD, sgmrSD(b))
 		}
 	}
 	return out, info, nil
-}
-
-// sgmrStandardize scales every column of xt and xs by xt's mean and
-// standard deviation (columns with no spread are only centred). It sums
-// x/n term by term, which rounds differently from frames' standardizeWith;
-// sharing one would change this reproduction's numbers.
-func sgmrStandardize(xt, xs *mat.Dense) {
-	n, d := xt.Dims()
-	ns, _ := xs.Dims()
-	for j := 0; j < d; j++ {
-		m, s := 0.0, 0.0
-		for i := 0; i < n; i++ {
-			m += xt.At(i, j) / float64(n)
-		}
-		for i := 0; i < n; i++ {
-			e := xt.At(i, j) - m
-			s += e * e / float64(n)
-		}
-		s = math.Sqrt(s)
-		if s == 0 {
-			s = 1
-		}
-		for i := 0; i < n; i++ {
-			xt.Set(i, j, (xt.At(i, j)-m)/s)
-		}
-		for i := 0; i < ns; i++ {
-			xs.Set(i, j, (xs.At(i, j)-m)/s)
-		}
-	}
-}
-
-func sgmrMedianDistance(x *mat.Dense) float64 {
-	n, _ := x.Dims()
-	var ds []float64
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			s := 0.0
-			a, b := x.RawRowView(i), x.RawRowView(j)
-			for c := range a {
-				e := a[c] - b[c]
-				s += e * e
-			}
-			ds = append(ds, math.Sqrt(s))
-		}
-	}
-	sort.Float64s(ds)
-	return ds[len(ds)/2]
 }
 
 func sgmrMean(v []float64) float64 {
@@ -448,7 +254,7 @@ func sgmrWriteFig2(path string, bc []sgmrBC) error {
 	return writeCSV(path, rows)
 }
 
-func sgmrMarkdown(cfg sgmrConfig, curves []sgmrCurve, bc []sgmrBC, info sgmrBCInfo, popTime time.Duration, rank int, fig1, fig2, total time.Duration) string {
+func sgmrMarkdown(cfg sgmrConfig, curves []sgmCurve, bc []sgmrBC, info sgmrBCInfo, popTime time.Duration, rank int, fig1, fig2, total time.Duration) string {
 	var sb strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
 	p("## Lin & Rosasco (2016), multi-pass SGM: section 4\n\n")
@@ -502,7 +308,7 @@ func sgmrMarkdown(cfg sgmrConfig, curves []sgmrCurve, bc []sgmrBC, info sgmrBCIn
 	p("### Figure 2: Breast Cancer Wisconsin\n\n")
 	p("%d rows x %d features (the scikit-learn copy in `breast_cancer_wisconsin/`), labels +1 benign / -1 malignant; %d seeded random splits of %d training and %d test rows; ",
 		info.N, info.D, cfg.Splits, info.Train, info.Test)
-	p("features standardised on the training rows; Gaussian kernel with sigma the median training distance (%.2f on average; the paper does not give its kernel); ", info.Sigma)
+	p("features standardised on the training rows; Gaussian kernel with sigma the median distance between training rows (credlab.MedianDistance, on up to 256 of them) (%.2f on average; the paper does not give its kernel); ", info.Sigma)
 	p("the paper's step sizes (eta = 1/(8m), 1/(8 sqrt(m)), 1/8). Error of sign(f) against passes, mean over the splits. CSV: `fig2_breast_cancer.csv`.\n\n")
 	p("| variant | b | eta |")
 	showBC := sgmrShowIdx(bc[0].Passes)

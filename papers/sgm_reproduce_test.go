@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -71,31 +70,5 @@ func TestSGMReproductionSmall(t *testing.T) {
 func TestSGMReproductionHelpers(t *testing.T) {
 	if !sgmrUShape([]float64{3, 2, 1, 2, 3}) || sgmrUShape([]float64{3, 2, 1}) || sgmrUShape([]float64{1, 1.05, 2}) {
 		t.Error("U-shape check")
-	}
-	x, y, err := sgmrLoadBreast("/nonexistent")
-	if err == nil || x != nil || y != nil {
-		t.Error("missing data should fail")
-	}
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "breast_cancer_wisconsin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write := func(s string) error {
-		if err := os.WriteFile(filepath.Join(dir, "breast_cancer_wisconsin", "breast_cancer.csv"), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, _, err := sgmrLoadBreast(dir)
-		return err
-	}
-	if err := write("2,2,a,b\n1,2,0\n3,4,1\n"); err != nil {
-		t.Errorf("good file: %v", err)
-	}
-	for _, bad := range []string{"2,2,a,b\n1,2,0\n", "2,2,a,b\n1,2,0\n3,x,1\n", "2,2,a,b\n1,2,0\n3,4,2\n", "2,2,a,b\n1,2\n3,4,1\n", "x\n"} {
-		if err := write(bad); err == nil {
-			t.Errorf("accepted %q", bad)
-		}
-	}
-	if s := sgmrMedianDistance(mat.NewDense(3, 1, []float64{0, 1, 3})); s != 2 {
-		t.Errorf("median distance %g, want 2", s)
 	}
 }
