@@ -10,6 +10,7 @@ import (
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
 )
 
 // This file holds the supervised entropy-learning benchmark of Szabó,
@@ -128,45 +129,20 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 	var method []string
 	var Ns, ns, reps, iters []int
 	var rmse, lambda, secs []float64
-	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: spec.Sigma}}
 	for rep := 0; rep < spec.Reps; rep++ {
 		prob := newEntropyProblem(spec.Seed + uint64(rep))
-		seed := 1000*(spec.Seed+uint64(rep)) + 1
 		for _, N := range spec.Points {
-			test, _ := prob.Bags(spec.Test, N, seed+1)
 			for _, n := range spec.Bags {
-				train, _ := prob.Bags(2*n, N, seed)
-				if spec.Noise > 0 {
-					addLabelNoise(train.Y, spec.Noise, seed+3)
+				rs, err := fitEntropy(ctx, prob, entropyRun{N: N, NT: n, Test: spec.Test, Rep: rep, Noise: spec.Noise, Sigma: spec.Sigma,
+					Seed: 1000 * (spec.Seed + uint64(rep)), Methods: spec.Methods, MaxIter: spec.MaxIter, Checkpoints: spec.Checkpoints})
+				if err != nil {
+					return none, err
 				}
-				h := credlab.Holdout{Fraction: 0.5, Seed: seed}
-				for _, m := range spec.Methods {
-					t0 := time.Now()
-					var fit *credlab.BagFit
-					var err error
-					if m == "TwoStageKRR" {
-						fit, err = credlab.TwoStageKRR(ctx, train, credlab.TwoStageKRRConfig{Kernel: bk, Holdout: h})
-					} else {
-						fit, err = credlab.TailSGD(ctx, train, credlab.TailSGDConfig{Kernel: bk, Holdout: h, Seed: seed,
-							MaxIter: spec.MaxIter, Checkpoints: spec.Checkpoints})
-					}
-					if err != nil {
-						return none, fmt.Errorf("papers: %s with N = %d, n = %d: %w", m, N, n, err)
-					}
-					pred, err := fit.Model.PredictContext(ctx, test)
-					if err != nil {
-						return none, err
-					}
-					method = append(method, m)
+				for _, r := range rs {
+					method = append(method, r.Method)
 					Ns, ns, reps = append(Ns, N), append(ns, n), append(reps, rep)
-					rmse = append(rmse, credlab.RMSE(pred, test.Y))
-					lam := math.NaN()
-					if m == "TwoStageKRR" {
-						lam = fit.Lambda
-					}
-					lambda = append(lambda, lam)
-					iters = append(iters, fit.Iter)
-					secs = append(secs, time.Since(t0).Seconds())
+					rmse, lambda = append(rmse, r.RMSE), append(lambda, r.Lambda)
+					iters, secs = append(iters, r.Iter), append(secs, r.Time.Seconds())
 				}
 			}
 		}
@@ -175,4 +151,85 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 		series.New(ns, series.Int, "n"), series.New(reps, series.Int, "rep"),
 		series.New(rmse, series.Float, "test_rmse"), series.New(lambda, series.Float, "lambda"),
 		series.New(iters, series.Int, "iter"), series.New(secs, series.Float, "seconds")), nil
+}
+
+// entropyRun is one setting of the entropy-learning experiment: bags of
+// size N, NT training and NT validation bags, Test test bags.
+type entropyRun struct {
+	Exp                  string // the reproduction's series, "N" or "n"
+	N, NT, Test, Rep     int
+	Noise, Sigma         float64 // label noise sd; inner Gaussian kernel width
+	Seed                 uint64
+	Methods              []string // "TwoStageKRR", "TailSGD" (nil: both)
+	MaxIter, Checkpoints int
+	Population           bool // also KRLS on the angles with the population embedding kernel
+}
+
+// fitEntropy is the engine of EntropyBenchmark and the distribution
+// regression reproduction: it draws 2 NT training bags (seed+1, labels with
+// noise from seed+3) and Test exact test bags (seed+2), fits each method on
+// the exact mean embeddings with the validation half (hold-out seed) and
+// scores it on the test bags.
+func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]drrResult, error) {
+	nAll := 2 * er.NT
+	seed := er.Seed
+	train, angles := prob.Bags(nAll, er.N, seed+1)
+	if er.Noise > 0 {
+		addLabelNoise(train.Y, er.Noise, seed+3)
+	}
+	test, testAngles := prob.Bags(er.Test, er.N, seed+2)
+	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: er.Sigma}}
+	h := credlab.Holdout{Fraction: 0.5, Seed: seed}
+	methods := er.Methods
+	if len(methods) == 0 {
+		methods = []string{"TwoStageKRR", "TailSGD"}
+	}
+	var out []drrResult
+	for _, m := range methods {
+		t0 := time.Now()
+		r := drrResult{Exp: er.Exp, Method: m, N: er.N, NT: er.NT, Noise: er.Noise, Rep: er.Rep, Lambda: math.NaN()}
+		var fit *credlab.BagFit
+		var err error
+		switch m {
+		case "TwoStageKRR":
+			fit, err = credlab.TwoStageKRR(ctx, train, credlab.TwoStageKRRConfig{Kernel: bk, Holdout: h})
+			if err == nil {
+				r.Lambda, r.Param = fit.Lambda, fmt.Sprintf("lambda=%.3g", fit.Lambda)
+			}
+		case "TailSGD":
+			fit, err = credlab.TailSGD(ctx, train, credlab.TailSGDConfig{Kernel: bk, Holdout: h, Seed: seed,
+				MaxIter: er.MaxIter, Checkpoints: er.Checkpoints})
+			if err == nil {
+				r.Iter, r.Param = fit.Iter, fmt.Sprintf("T=%d b=%d eta=%.3g", fit.Iter, fit.Batch, fit.StepSize)
+			}
+		default:
+			return nil, fmt.Errorf("papers: unknown distribution regression method %q", m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("papers: %s with N = %d, n = %d: %w", m, er.N, er.NT, err)
+		}
+		p, err := fit.Model.PredictContext(ctx, test)
+		if err != nil {
+			return nil, err
+		}
+		r.RMSE, r.Time = credlab.RMSE(p, test.Y), time.Since(t0)
+		out = append(out, r)
+	}
+	if er.Population {
+		// N = infinity: KRLS on the angles with the population embedding
+		// kernel, on the same bags and split.
+		t0 := time.Now()
+		xa := mat.NewDense(nAll, 1, angles)
+		fit, err := credlab.KRLS(ctx, xa, train.Y, credlab.KRLSConfig{Kernel: drrPopKernel{prob, er.Sigma}, Holdout: h})
+		if err != nil {
+			return nil, err
+		}
+		p, err := fit.Model.PredictContext(ctx, mat.NewDense(er.Test, 1, testAngles))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, drrResult{Exp: er.Exp, Method: "KRR-population", N: er.N, NT: er.NT, Noise: er.Noise, Rep: er.Rep, RMSE: credlab.RMSE(p, test.Y),
+			Param: fmt.Sprintf("lambda=%.3g", fit.Lambda), Lambda: fit.Lambda, Time: time.Since(t0)})
+	}
+	return out, nil
 }

@@ -10,9 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/credlab/credlab/credlab"
-	"gonum.org/v1/gonum/mat"
 )
 
 // reproduceDistReg reproduces the supervised entropy-learning benchmark of Szabó,
@@ -114,7 +111,9 @@ type drrResult struct {
 	Noise  float64
 	Rep    int
 	RMSE   float64
-	Param  string // chosen lambda or T
+	Param  string  // chosen lambda or T
+	Lambda float64 // TwoStageKRR's and KRR-population's lambda; NaN otherwise
+	Iter   int     // TailSGD's T; 0 otherwise
 	Time   time.Duration
 }
 
@@ -129,7 +128,8 @@ func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) erro
 		prob := newEntropyProblem(uint64(rep))
 		for _, se := range cfg.Series {
 			for _, N := range cfg.Ns {
-				rs, err := drrFitAll(ctx, cfg, prob, "N", N, se.NT, se.Noise, rep, N == cfg.Ns[len(cfg.Ns)-1])
+				rs, err := fitEntropy(ctx, prob, entropyRun{Exp: "N", N: N, NT: se.NT, Test: cfg.Test, Noise: se.Noise, Sigma: cfg.InnerSigma, Rep: rep,
+					Seed: 1000 * uint64(rep), MaxIter: cfg.MaxIter, Checkpoints: cfg.Checkpoints, Population: N == cfg.Ns[len(cfg.Ns)-1]})
 				if err != nil {
 					return err
 				}
@@ -138,7 +138,8 @@ func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) erro
 			}
 		}
 		for _, n := range cfg.Ns2 {
-			rs, err := drrFitAll(ctx, cfg, prob, "n", cfg.NFixed, n, 0, rep, true)
+			rs, err := fitEntropy(ctx, prob, entropyRun{Exp: "n", N: cfg.NFixed, NT: n, Test: cfg.Test, Sigma: cfg.InnerSigma, Rep: rep,
+				Seed: 1000 * uint64(rep), MaxIter: cfg.MaxIter, Checkpoints: cfg.Checkpoints, Population: true})
 			if err != nil {
 				return err
 			}
@@ -164,64 +165,6 @@ func drrLog(w io.Writer, rs []drrResult) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "  rep %d  %-14s N=%4d n=%4d  test RMSE %.4f  (%s, %.1f s)\n", r.Rep, r.Method, r.N, r.NT, r.RMSE, r.Param, r.Time.Seconds())
 	}
-}
-
-// drrFitAll fits both methods on nt training and nt validation bags of
-// size N (a seeded hold-out half of 2 nt bags), and, if pop is set, KRR on
-// the population embeddings of the same bags.
-func drrFitAll(ctx context.Context, cfg drrConfig, prob entropyProblem, exp string, N, nt int, noise float64, rep int, pop bool) ([]drrResult, error) {
-	nAll := 2 * nt
-	seed := 1000 * uint64(rep)
-	train, angles := prob.Bags(nAll, N, seed+1)
-	if noise > 0 {
-		addLabelNoise(train.Y, noise, seed+3)
-	}
-	test, testAngles := prob.Bags(cfg.Test, N, seed+2)
-	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: cfg.InnerSigma}}
-	h := credlab.Holdout{Fraction: 0.5, Seed: seed}
-	var out []drrResult
-	res := func(method, param string, fit *credlab.BagFit, t0 time.Time) error {
-		p, err := fit.Model.PredictContext(ctx, test)
-		if err != nil {
-			return err
-		}
-		out = append(out, drrResult{Exp: exp, Method: method, N: N, NT: nt, Noise: noise, Rep: rep, RMSE: credlab.RMSE(p, test.Y), Param: param, Time: time.Since(t0)})
-		return nil
-	}
-	t0 := time.Now()
-	krr, err := credlab.TwoStageKRR(ctx, train, credlab.TwoStageKRRConfig{Kernel: bk, Holdout: h})
-	if err != nil {
-		return nil, err
-	}
-	if err := res("TwoStageKRR", fmt.Sprintf("lambda=%.3g", krr.Lambda), krr, t0); err != nil {
-		return nil, err
-	}
-	t0 = time.Now()
-	sgd, err := credlab.TailSGD(ctx, train, credlab.TailSGDConfig{Kernel: bk, Holdout: h, Seed: seed,
-		MaxIter: cfg.MaxIter, Checkpoints: cfg.Checkpoints})
-	if err != nil {
-		return nil, err
-	}
-	if err := res("TailSGD", fmt.Sprintf("T=%d b=%d eta=%.3g", sgd.Iter, sgd.Batch, sgd.StepSize), sgd, t0); err != nil {
-		return nil, err
-	}
-	if pop {
-		// N = infinity: KRLS on the angles with the population embedding
-		// kernel, on the same bags and split.
-		t0 = time.Now()
-		xa := mat.NewDense(nAll, 1, angles)
-		fit, err := credlab.KRLS(ctx, xa, train.Y, credlab.KRLSConfig{Kernel: drrPopKernel{prob, cfg.InnerSigma}, Holdout: h})
-		if err != nil {
-			return nil, err
-		}
-		p, err := fit.Model.PredictContext(ctx, mat.NewDense(cfg.Test, 1, testAngles))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, drrResult{Exp: exp, Method: "KRR-population", N: N, NT: nt, Noise: noise, Rep: rep, RMSE: credlab.RMSE(p, test.Y),
-			Param: fmt.Sprintf("lambda=%.3g", fit.Lambda), Time: time.Since(t0)})
-	}
-	return out, nil
 }
 
 func drrWriteCSV(path string, rs []drrResult) error {
