@@ -42,3 +42,13 @@ func MedianDistance(x *mat.Dense) float64 {
 	}
 	return m
 }
+
+// defaultKernel returns k, or when k is nil the Gaussian kernel with the
+// median heuristic's sigma on x: the default of the estimators' Kernel
+// fields. Invalid x is left for the estimator's checks.
+func defaultKernel(k Kernel, x *mat.Dense) Kernel {
+	if k != nil || x == nil || x.IsEmpty() {
+		return k
+	}
+	return GaussianKernel{Sigma: MedianDistance(x)}
+}

@@ -61,9 +61,11 @@ func ParseSGMPreset(name string) (SGMPreset, error) {
 }
 
 // SGMConfig configures multi-pass mini-batch stochastic gradient descent
-// (SGM). The zero value (with a Kernel) runs the SGMMiniBatch preset for at
+// (SGM). The zero value runs the SGMMiniBatch preset for at
 // most 100 passes and picks the number of passes on a 20% hold-out split.
 type SGMConfig struct {
+	// Kernel is k; nil means GaussianKernel with Sigma = MedianDistance(x),
+	// the median heuristic.
 	Kernel Kernel
 	// Preset gives b and eta when Batch and StepSize are zero.
 	Preset SGMPreset
@@ -225,6 +227,7 @@ func (c SGMConfig) params(method string, m int, kappa2 float64) (sgdParams, erro
 // cache fits CacheBytes it is filled once, O(m n_a d), and a pass then
 // costs O(m n_a) flops with O(m n_a) memory.
 func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit, error) {
+	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkData(x, y); err != nil {
 		return nil, err
 	}
