@@ -29,8 +29,13 @@
 // (and their Load variants, which read ".gz" files transparently) parse
 // the staged formats; corrupt input is an error, never a panic. WriteCSV
 // writes a frame back with every float at full precision.
-// SweepCurves and SweepHeatmap turn a Sweep's frame into inputs for the
-// viz package's figures.
+//
+// Tables: Summarize (mean, deviation and quantiles by group), Pivot,
+// ShowTable (a frame as text or HTML in a notebook), SplitRows, Subsample
+// and MinMaxScale; FeatureColumns lists the columns Fit would use.
+// Figures of these frames are in the viz package (viz.SweepCurves,
+// viz.SweepHeatmap, viz.SelectionFigure, viz.SeriesOf); the papers'
+// experiments are in the papers package. frames does not import viz.
 //
 // Errors name the problem: an empty frame, a missing or misspelt column
 // (with a suggestion), a string feature without OneHot, missing values

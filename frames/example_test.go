@@ -6,7 +6,6 @@ import (
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
-	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
@@ -122,26 +121,4 @@ func ExampleSweep() {
 	// Output:
 	// 24 rows
 	// best: sigma 0.3, lambda 0.001, validation RMSE 0.132
-}
-
-// Plot a sweep as a heatmap; the figure's SVG method is what a notebook
-// displays.
-func Example_plot() {
-	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 4)
-	df, _ := frames.FromMatrix(x, "a", "b")
-	df = df.Mutate(series.New(y, series.Float, "y"))
-	sw, _ := frames.Sweep(df, frames.Spec{Target: "y", Method: "krls", Seed: 1},
-		frames.Grid{Sigma: []float64{0.1, 0.3, 1}, Lambda: credlab.LogGrid(1e-8, 1e-1, 8)})
-	grid, _ := frames.SweepHeatmap(sw, "lambda", "sigma")
-	fig, err := viz.Heatmap(grid, viz.Options{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	svg := fig.SVG()
-	fmt.Println(strings.SplitN(svg, "\n", 2)[0])
-	fmt.Println(strings.Contains(svg, "validation RMSE over lambda and sigma"), strings.HasSuffix(svg, "</svg>\n"))
-	// Output:
-	// <?xml version="1.0"?>
-	// true true
 }

@@ -2,7 +2,6 @@ package frames
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
@@ -231,36 +230,5 @@ func usesSigma(s *Spec, m *methodInfo) bool {
 	return false
 }
 
-// medianDistance returns the median Euclidean distance between the rows of
-// an evenly spaced sample of up to 256 rows of x; 1 if it is zero.
-func medianDistance(x *mat.Dense) float64 {
-	n, _ := x.Dims()
-	k := min(n, 256)
-	rows := make([][]float64, k)
-	for i := range rows {
-		rows[i] = x.RawRowView(i * n / k)
-	}
-	var d []float64
-	for i := 0; i < k; i++ {
-		for j := i + 1; j < k; j++ {
-			s := 0.0
-			for c, v := range rows[i] {
-				t := v - rows[j][c]
-				s += t * t
-			}
-			d = append(d, math.Sqrt(s))
-		}
-	}
-	if len(d) == 0 {
-		return 1
-	}
-	sort.Float64s(d)
-	m := d[len(d)/2]
-	if len(d)%2 == 0 {
-		m = (d[len(d)/2-1] + d[len(d)/2]) / 2
-	}
-	if !(m > 0) || math.IsInf(m, 0) {
-		return 1
-	}
-	return m
-}
+// medianDistance is the median heuristic for sigma (credlab.MedianDistance).
+func medianDistance(x *mat.Dense) float64 { return credlab.MedianDistance(x) }

@@ -86,7 +86,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepFigure plots a sweep: a regularization path when it runs over
 // lambda, learning curves otherwise.
 func sweepFigure(sw dataframe.DataFrame) (*viz.Figure, error) {
-	curves, err := frames.SweepCurves(sw)
+	curves, err := viz.SweepCurves(sw)
 	if err != nil {
 		return nil, err
 	}
