@@ -267,7 +267,7 @@ func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.csv")
 	model := filepath.Join(dir, "m.json")
-	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet", "-lambda", "1e-3", "-validation", "0")
+	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet", "-method", "krls", "-lambda", "1e-3", "-validation", "0")
 	sel := []string{"select", "-pool", "testdata/pool.csv", "-out", out}
 	fit := []string{"fit", "-data", "testdata/train.csv", "-target", "y", "-out", out}
 	for _, c := range []struct {
@@ -297,6 +297,9 @@ func TestErrors(t *testing.T) {
 		{append(fit, "-validation", "0"), 2, "-validation"},
 		{append(fit, "-validation", "1.5"), 2, "-validation"},
 		{append(fit, "-lambda", "-1"), 2, "-lambda"},
+		{append(fit, "-selection", "aic"), 2, `-selection "aic"`},
+		{append(fit, "-method", "krls", "-selection", "gcv"), 2, "applies to -method auto"},
+		{append(fit, "-kernel", "polynomial"), 2, "name a -method"},
 		{append(fit, "-iters", "x"), 2, "-iters"},
 		{[]string{"fit", "-data", "testdata/train.csv", "-out", out}, 2, "-target"},
 		{[]string{"fit", "-data", "testdata/train.csv", "-target", "zz", "-out", out}, 1, `"zz"`},
@@ -351,7 +354,7 @@ func TestFlagHelp(t *testing.T) {
 		}
 	}
 	_, errs, _ := runBin(t, "fit", "-h")
-	for _, want := range []string{"(default 0.2)", `(default "krls")`, `(default "gaussian")`} {
+	for _, want := range []string{"(default 0.2)", `(default "auto")`, `(default "gaussian")`, "-standardize=false", "-selection"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("fit -h lacks %s", want)
 		}
