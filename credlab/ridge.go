@@ -128,13 +128,20 @@ type ridgePath struct {
 // in refl, for leave-one-out.
 func newRidgePath(g *mat.Dense, b []float64, vectors bool) *ridgePath {
 	p, _ := g.Dims()
-	rp := &ridgePath{p: p, refl: make([]float64, p*p), tau: make([]float64, max(p-1, 0)),
-		d: make([]float64, p), e: make([]float64, max(p-1, 0)),
-		dl: make([]float64, max(p-1, 0)), dd: make([]float64, p), du: make([]float64, max(p-1, 0))}
+	a := make([]float64, p*p)
 	gr := g.RawMatrix()
 	for i := 0; i < p; i++ {
-		copy(rp.refl[i*p:i*p+p], gr.Data[i*gr.Stride:i*gr.Stride+p])
+		copy(a[i*p:i*p+p], gr.Data[i*gr.Stride:i*gr.Stride+p])
 	}
+	return reduceRidge(a, p, b, vectors)
+}
+
+// reduceRidge is newRidgePath on the p x p matrix a (stride p), which it
+// overwrites and keeps.
+func reduceRidge(a []float64, p int, b []float64, vectors bool) *ridgePath {
+	rp := &ridgePath{p: p, refl: a[:p*p], tau: make([]float64, max(p-1, 0)),
+		d: make([]float64, p), e: make([]float64, max(p-1, 0)),
+		dl: make([]float64, max(p-1, 0)), dd: make([]float64, p), du: make([]float64, max(p-1, 0))}
 	impl := gonum.Implementation{}
 	work := []float64{0}
 	impl.Dsytrd(blas.Lower, p, rp.refl, p, rp.d, rp.e, rp.tau, work, -1)
