@@ -197,11 +197,7 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 		return nil, fmt.Errorf("frames: the automatic method chose %q, which frames cannot represent: %v", c.Method, err)
 	}
 	spec.Sigma, spec.M = c.Sigma, c.M
-	warns := append([]string(nil), p.warnings...)
-	for _, e := range c.Edges {
-		warns = append(warns, fmt.Sprintf("the %s search stopped at the end of its grid (%s): the best value may lie beyond it", strings.Fields(e)[0], e))
-	}
-	warns = append(warns, c.Warnings...)
+	warns := append(append([]string(nil), p.warnings...), c.Warnings...) // c.Warnings names every edge in c.Edges
 	d := p.d
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
