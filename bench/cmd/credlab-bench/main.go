@@ -213,7 +213,7 @@ func generate(dir string, quick bool, shared, tuneSizes, tuneSets string) error 
 	}
 	sizes := []int{5000, 10000}
 	if quick {
-		sizes = []int{1000}
+		sizes = []int{500}
 	}
 	if tuneSizes != "" {
 		sizes = nil
