@@ -2,7 +2,7 @@
 # Side-by-side timing of credlab and scikit-learn on identical data.
 #
 #   bench/compare.sh [--quick] [--openblas] [--repeats R] [--budget S] [--keep DIR]
-#                    [--tasks LIST] [--tune-sizes LIST] [--tune-sets LIST]
+#                    [--tasks LIST] [--tune-sizes LIST] [--tune-sets LIST] [--tune-grid-points K]
 #
 # --quick     small sizes (CI smoke test, about a minute)
 # --openblas  also build credlab with -tags openblas (needs cgo and
@@ -17,6 +17,8 @@
 # --tune-sets LIST   data sets of the tune task (default synthetic, and
 #                    cadata, cpusmall, abalone when ../shared/data has them;
 #                    --quick: synthetic and abalone)
+# --tune-grid-points K  scikit-learn times K of the 100 grid points of each
+#                    search and scales the time by 100/K (marked "est.")
 #
 # Default sizes: KRLS fit n = 5000, 10000 vs KernelRidge; NKRLS (fixed
 # lambda) and NYTRO (hold-out selection) n = 100000, m = 1000 vs
@@ -43,7 +45,8 @@ while [ $# -gt 0 ]; do
 	--tasks) tasks="$2"; shift ;;
 	--tune-sizes) tunesizes="$2"; shift ;;
 	--tune-sets) tunesets="$2"; shift ;;
-	-h | --help) sed -n '2,32p' "$self"; exit 0 ;;
+	--tune-grid-points) pyrep+=(--tune-grid-points "$2"); shift ;;
+	-h | --help) sed -n '2,34p' "$self"; exit 0 ;;
 	*) echo "compare.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
