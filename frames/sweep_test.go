@@ -12,7 +12,7 @@ import (
 // validation RMSE.
 func checkSweep(t *testing.T, sw dataframe.DataFrame, rows, settings int) {
 	t.Helper()
-	wantNames(t, sw, "method", "setting", "sigma", "m", "lambda_q", "batch", "lambda", "iter", "passes", "train_rmse", "val_rmse", "seconds", "best")
+	wantNames(t, sw, "method", "setting", "sigma", "m", "lambda_q", "batch", "lambda", "iter", "passes", "train_rmse", "val_rmse", "seconds", "criterion", "score", "stage", "best")
 	if sw.Nrow() != rows {
 		t.Fatalf("%d rows, want %d", sw.Nrow(), rows)
 	}
