@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -29,6 +30,9 @@ type NotFiniteError struct {
 }
 
 func (e *NotFiniteError) Error() string {
+	if strings.ContainsAny(e.Name, " \"") {
+		return fmt.Sprintf("%s has the value %v in row %d: values must be finite", e.Name, e.Value, e.Row)
+	}
 	if e.Col < 0 {
 		return fmt.Sprintf("credlab: %s[%d] = %v (row %d): values must be finite", e.Name, e.Row, e.Value, e.Row)
 	}

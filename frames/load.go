@@ -10,42 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// ReadCSV reads a CSV table with gota's options (dataframe.HasHeader,
-// dataframe.WithDelimiter, dataframe.NaNValues, dataframe.WithTypes, ...).
-// By default the first line names the columns, types are detected, and
-// "NA", "NaN" and empty numeric fields are missing values. A malformed
-// table is an error, never a panic.
-func ReadCSV(r io.Reader, options ...dataframe.LoadOption) (df dataframe.DataFrame, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			df, err = dataframe.DataFrame{}, fmt.Errorf("frames: malformed CSV: %v", p)
-		}
-	}()
-	df = dataframe.ReadCSV(r, options...)
-	if df.Err != nil {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: reading CSV: %w", df.Err)
-	}
-	if n, d := df.Dims(); n == 0 || d == 0 {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: reading CSV: no data rows")
-	}
-	return df, nil
-}
-
-// LoadCSV reads the CSV file at path, decompressing it when the name ends
-// in ".gz"; see ReadCSV.
-func LoadCSV(path string, options ...dataframe.LoadOption) (dataframe.DataFrame, error) {
-	rc, err := datasets.Open(path)
-	if err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	defer rc.Close()
-	df, err := ReadCSV(rc, options...)
-	if err != nil {
-		return df, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return df, nil
-}
-
 // ReadLIBSVM reads LIBSVM (svmlight) sparse rows "<label> <index>:<value>
 // ..." into a dense frame with the label in column "y" and feature j in
 // column "x<j>" (1-based, as in the file). d is the number of features; 0

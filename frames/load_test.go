@@ -66,22 +66,28 @@ func TestCSV(t *testing.T) {
 		}
 		wantFloats(t, col(t, df, "age"), []float64{10, 5, 30, 2, math.NaN(), 15, 40})
 	}
-	df, err := ReadCSV(strings.NewReader("a;b\n1;x\n"), dataframe.WithDelimiter(';'))
+	df, err := ReadCSV(strings.NewReader("a;b\n1;x\n"), "semi.csv", CSVOptions{Comma: ';'})
 	if err != nil || df.Ncol() != 2 {
-		t.Fatalf("gota options: %v %v", df, err)
+		t.Fatalf("CSVOptions.Comma: %v %v", df, err)
 	}
 }
 
 func TestCSVErrors(t *testing.T) {
-	for _, c := range []struct{ name, in, msg string }{
-		{"empty", "", "empty"},
-		{"header only", "a,b\n", "empty"},
-		{"ragged", "a,b\n1,2\n3\n", "wrong number of fields"},
-		{"bad quote", "a,b\n\"1,2\n", "reading CSV"},
+	for _, c := range []struct {
+		name, in string
+		line     int
+	}{
+		{"empty", "", 0},
+		{"header only", "a,b\n", 0},
+		{"ragged", "a,b\n1,2\n3\n", 3},
+		{"bad quote", "a,b\n\"1,2\n", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadCSV(strings.NewReader(c.in))
-			wantErrText(t, err, c.msg)
+			_, err := ReadCSV(strings.NewReader(c.in), "bad.csv")
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line != c.line || pe.File != "bad.csv" {
+				t.Errorf("got %v (%T), want a *ParseError at bad.csv line %d", err, err, c.line)
+			}
 		})
 	}
 	if _, err := LoadCSV("testdata/nope.csv"); !errors.Is(err, os.ErrNotExist) {
@@ -255,7 +261,7 @@ func FuzzReadCSV(f *testing.F) {
 	addSeed(f, "testdata/houses.csv")
 	f.Add([]byte("a,b\n1,true\nNaN,false\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		df, err := ReadCSV(bytes.NewReader(data))
+		df, err := ReadCSV(bytes.NewReader(data), "fuzz.csv")
 		fuzzCheck(t, df, err)
 	})
 }

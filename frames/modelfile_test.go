@@ -31,6 +31,9 @@ func TestSaveLoad(t *testing.T) {
 		{Method: "sgm", Sigma: 0.5, Passes: 5},
 	} {
 		spec.Target = "y"
+		if !spec.OneHot {
+			spec.Exclude = []string{"c"}
+		}
 		t.Run(spec.Method+"/"+spec.FeatureMap, func(t *testing.T) {
 			m, err := Fit(train, spec)
 			if err != nil {

@@ -91,7 +91,7 @@ func TestSelectErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Select(houses, 3, SelectSpec{})
+	_, err = Select(houses, 3, SelectSpec{Exclude: []string{"city"}})
 	wantErrText(t, err, `"age" (1 of 7 rows)`)
 	sel, err := Select(houses, 60, SelectSpec{DropNA: true, OneHot: true, Sigma: 1})
 	if err != nil {

@@ -131,7 +131,7 @@ func TestSweep(t *testing.T) {
 		t.Errorf("sgm curves %+v, %v", curves, err)
 	}
 	_, err = SweepCurves(df)
-	wantErrText(t, err, `no  column named "setting"`, "Sweep returned")
+	wantErrText(t, err, `no column named "setting"`, "Sweep returned")
 }
 
 func TestSweepErrors(t *testing.T) {
