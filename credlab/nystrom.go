@@ -195,7 +195,7 @@ func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Ho
 		return nil, nil, err
 	}
 	if nc.M <= 0 || nc.M > fs.nt {
-		return nil, nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, %d], the number of training rows", nc.M, fs.nt)
+		return nil, nil, &ParamError{Name: "NystromConfig.M", Value: nc.M, Want: fmt.Sprintf("1 to %d, the number of training rows (m = %d Nyström centers)", fs.nt, nc.M)}
 	}
 	if err := checkAllocHint("Nyström blocks (m x m and n x m)", fs.nt+fs.nv+nc.M, nc.M, nystromHint(nc.M)); err != nil {
 		return nil, nil, err

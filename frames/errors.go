@@ -56,7 +56,7 @@ type MissingError struct {
 }
 
 func (e *MissingError) Error() string {
-	return fmt.Sprintf("frames: missing (NaN) values in column %s (%d rows, the first row %d); set Spec.DropNA to drop those rows",
+	return fmt.Sprintf("frames: missing (NaN) values in column %s; %d rows in all, the first is row %d; set Spec.DropNA to drop those rows",
 		strings.Join(e.Columns, ", column "), e.Rows, e.First)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -102,7 +103,7 @@ func newRunner(ctx context.Context, p *prepared, spec Spec, mi *methodInfo) (*ru
 func (r *runner) resolve() error {
 	s := &r.s
 	if s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0) {
-		return fmt.Errorf("frames: Sigma = %v: must be positive (or zero for the median heuristic)", s.Sigma)
+		return &credlab.ParamError{Name: "Spec.Sigma", Value: s.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
 	}
 	if s.Sigma == 0 && usesSigma(s, r.mi) {
 		s.Sigma = medianDistance(r.x)
@@ -111,10 +112,10 @@ func (r *runner) resolve() error {
 		return fmt.Errorf("frames: Threshold = %v: must be finite", s.Threshold)
 	}
 	if r.mi.usesM && s.M <= 0 {
-		return fmt.Errorf("frames: method %s needs Spec.M, the number of Nyström centers (got %d)", r.mi.name, s.M)
+		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number of Nyström centers for method " + r.mi.name}
 	}
 	if s.M < 0 {
-		return fmt.Errorf("frames: M = %d: must be positive", s.M)
+		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number"}
 	}
 	sigma := s.Sigma
 	if sigma == 0 {
@@ -164,7 +165,7 @@ func (r *runner) featureMap() (credlab.FeatureMap, error) {
 		}
 		return credlab.NewNystrom(r.k, r.x, idx, 0)
 	}
-	return nil, fmt.Errorf("frames: unknown feature map %q: choose raw, fourier, relu or nystrom", s.FeatureMap)
+	return nil, &credlab.ParamError{Name: "Spec.FeatureMap", Value: strconv.Quote(s.FeatureMap), Want: "raw, fourier, relu or nystrom"}
 }
 
 func (r *runner) holdout() credlab.Holdout {
@@ -220,7 +221,7 @@ func sgmPreset(p string) (credlab.SGMPreset, error) {
 	case "batch":
 		return credlab.SGMBatch, nil
 	}
-	return 0, fmt.Errorf("frames: unknown SGM preset %q: choose minibatch, simple or batch", p)
+	return 0, &credlab.ParamError{Name: "Spec.Preset", Value: strconv.Quote(p), Want: "minibatch, simple or batch"}
 }
 
 func runSGM(r *runner) (*credlab.Fit, error) {

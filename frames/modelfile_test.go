@@ -134,7 +134,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no version", edit(`"version": "1.0",`, ``), "no format version", true},
 		{"bad version", edit(`"1.0"`, `"one"`), `format version "one"`, true},
 		{"wrong type", edit(`"coef": [1, -1]`, `"coef": "many"`), "cannot unmarshal", true},
-		{"unknown method", edit(`"method": "krls",`, `"method": "magic",`), `unknown method "magic"`, true},
+		{"unknown method", edit(`"method": "krls",`, `"method": "magic",`), `Spec.Method = "magic"`, true},
 		{"settings method", edit(`"method": "krls", "kernel"`, `"method": "nkrls", "kernel"`), `settings for "nkrls"`, true},
 		{"coef count", edit(`"coef": [1, -1]`, `"coef": [1, -1, 2]`), "centers has 2 rows, want 3", true},
 		{"center width", edit(`[1, 0, 1]]`, `[1, 0]]`), "centers row 1 has 2 values, want 3", true},

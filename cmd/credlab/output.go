@@ -59,12 +59,14 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// progress reports long work on stderr: a percentage and the time left
-// when stderr is a terminal and -quiet is off, nothing otherwise. done
-// prints the final summary, always.
+// progress reports long work on stderr unless -quiet: on a terminal a
+// live line (a percentage and the time left, or the elapsed time),
+// elsewhere (a pipe, a log) a line every logEvery with the stage and the
+// elapsed time. done prints the final summary, always.
 type progress struct {
 	w     io.Writer
 	live  bool
+	log   bool
 	start time.Time
 	total int
 	n     int
@@ -79,8 +81,12 @@ func newProgress(w io.Writer, quiet bool, total int) *progress {
 	if f, ok := w.(*os.File); ok && !quiet {
 		live = isTerminal(f)
 	}
-	return &progress{w: w, live: live, start: time.Now(), total: total}
+	return &progress{w: w, live: live, log: !quiet && !live, start: time.Now(), total: total}
 }
+
+// logEvery is the interval of the progress lines when stderr is not a
+// terminal.
+var logEvery = 5 * time.Second
 
 // step records one finished step named what.
 func (p *progress) step(what string) {
@@ -101,14 +107,18 @@ func (p *progress) step(what string) {
 // ticker shows the elapsed time of a single long call, once a second,
 // until stop.
 func (p *progress) ticker(what string) (stop func()) {
-	if !p.live {
+	if !p.live && !p.log {
 		return func() {}
+	}
+	every := time.Second
+	if !p.live {
+		every = logEvery
 	}
 	done := make(chan struct{})
 	p.ticWG.Add(1)
 	go func() {
 		defer p.ticWG.Done()
-		t := time.NewTicker(time.Second)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
@@ -116,7 +126,11 @@ func (p *progress) ticker(what string) (stop func()) {
 				return
 			case <-t.C:
 				p.mu.Lock()
-				fmt.Fprintf(p.w, "\r\033[K%s... %s", what, time.Since(p.start).Round(time.Second))
+				if p.live {
+					fmt.Fprintf(p.w, "\r\033[K%s... %s", what, time.Since(p.start).Round(time.Second))
+				} else {
+					fmt.Fprintf(p.w, "credlab: %s... %s elapsed\n", what, time.Since(p.start).Round(time.Second))
+				}
 				p.mu.Unlock()
 			}
 		}
