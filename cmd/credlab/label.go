@@ -128,7 +128,7 @@ func warnFlat(w io.Writer, chosen dataframe.DataFrame, method string) {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	if lo > 0 && hi/lo < 1.01 {
-		fmt.Fprintf(w, "credlab: warning: scores are flat (every chosen row has probability %.3g to within 1%%, as uniform sampling): standardize (-standardize), or use a smaller -sigma (0 picks the median distance between rows)\n", lo)
+		fmt.Fprintf(w, "credlab: warning: scores are flat (every chosen row has probability %.3g to within 1%%, as uniform sampling): standardize (-standardize), or change -sigma (0 picks the median distance between rows)\n", lo)
 	}
 }
 

@@ -14,8 +14,15 @@ import (
 // writeAtomic writes path through write: to a temporary file in the same
 // directory, renamed to path once complete. On any error, or when ctx is
 // done before the rename, the temporary file is removed and path is left
-// as it was.
+// as it was. A path that exists and is not a regular file (/dev/null, a
+// named pipe, /dev/stdout) is written directly, never replaced.
 func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error) (err error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return fmt.Errorf("writing %s: it is a directory", path)
+		}
+		return writeSpecial(ctx, path, write)
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -51,6 +58,27 @@ func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// writeSpecial writes to an existing device or pipe once the work is done.
+func writeSpecial(ctx context.Context, path string, write func(w io.Writer) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // isTerminal reports whether f is a character device (a terminal).
