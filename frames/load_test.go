@@ -143,7 +143,7 @@ func TestARFFErrors(t *testing.T) {
 		{"repeated level", "@attribute a {x,x}\n", 1, "repeated level"},
 		{"text after data", "@attribute a numeric\n@data junk\n", 2, "after @data"},
 		{"count", hdr + "1,x,3\n", 5, "3 values, want 2"},
-		{"number", hdr + "one,x\n", 5, "not a finite number"},
+		{"number", hdr + "one,x\n", 5, "not a number"},
 		{"infinite", hdr + "1e999,x\n", 5, "not a finite number"},
 		{"level", hdr + "1,z\n", 5, "not one of its levels"},
 		{"quote", hdr + "1,'x\n", 5, "unterminated quote"},
@@ -164,8 +164,8 @@ func TestARFFErrors(t *testing.T) {
 			}
 		})
 	}
-	defer func(m int64) { maxARFFCells = m }(maxARFFCells)
-	maxARFFCells = 3
+	defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
+	datasets.MaxElements = 3
 	_, err := ReadARFF(strings.NewReader("@attribute a numeric\n@attribute b numeric\n@data\n1,2\n3,4\n"), "big.arff")
 	wantErrText(t, err, "exceed the limit of 3")
 }
@@ -250,8 +250,8 @@ func FuzzReadARFF(f *testing.F) {
 	addSeed(f, "testdata/cpu.arff")
 	f.Add([]byte("@attribute c {a,'b c'}\n@attribute s string\n@data\n{1 'x'}\n'b c',\"x, y\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer func(m int64) { maxARFFCells = m }(maxARFFCells)
-		maxARFFCells = 1 << 16
+		defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
+		datasets.MaxElements = 1 << 16
 		df, err := ReadARFF(bytes.NewReader(data), "fuzz")
 		fuzzCheck(t, df, err)
 	})
