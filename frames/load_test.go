@@ -260,9 +260,33 @@ func FuzzReadARFF(f *testing.F) {
 func FuzzReadCSV(f *testing.F) {
 	addSeed(f, "testdata/houses.csv")
 	f.Add([]byte("a,b\n1,true\nNaN,false\n"))
+	// Issue 13's cases: a bad cell, an overflow, a BOM, repeated, empty
+	// and NUL names, infinities.
+	f.Add([]byte("a,b,y\n1,2,3\n4,abc,6\n7,8,9\n"))
+	f.Add([]byte("a,b,y\n1,1e999,3\n4,5,6\n"))
+	f.Add([]byte("\ufeffa,y\n1,2\n"))
+	f.Add([]byte("a,a,y\n1,2,3\n"))
+	f.Add([]byte("a,,y\n1,2,3\n"))
+	f.Add([]byte("a\x00\x00,y\n1,2\n"))
+	f.Add([]byte("a,y\nInf,NaN\n-inf,NA\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
+		datasets.MaxElements = 1 << 16
 		df, err := ReadCSV(bytes.NewReader(data), "fuzz.csv")
 		fuzzCheck(t, df, err)
+		if err == nil {
+			seen := map[string]bool{}
+			for _, n := range df.Names() {
+				if n == "" || seen[n] || strings.ContainsAny(n, "\x00\ufeff") {
+					t.Fatalf("column name %q accepted (names %q)", n, df.Names())
+				}
+				seen[n] = true
+			}
+		}
+		var ce *CellError
+		if errors.As(err, &ce) && (ce.Line < 2 || ce.Column < 1 || ce.Row < 0) {
+			t.Fatalf("cell error without a place: %+v", ce)
+		}
 	})
 }
 
