@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/internal/datasets"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -70,6 +71,8 @@ func cut(s string, n int) string {
 //     values are all numbers an int or float column; "", "NA", "N/A",
 //     "NaN", "null" and "?" are missing values; "Inf" and "-Inf" are read
 //     as infinite values (rejected later, with their row, by Fit);
+//   - a column of missing values only (such as the empty target column
+//     of rows to label) is a float column of NaN;
 //   - in a column where at least half the values are numbers, a cell that
 //     is not a finite number ("abc", "1e999") is a *CellError naming the
 //     column, the row and the value, unless opt.BadAsMissing reads it as
@@ -111,6 +114,8 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		return none, err
 	}
 	p := len(header)
+	// A cell is held as a string and then a float: about 24 bytes.
+	memLimit, _ := credlab.EffectiveMemoryLimit()
 	var rows [][]string
 	var lines []int
 	for {
@@ -124,6 +129,10 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		if int64(len(rows)+1)*int64(p) > datasets.MaxElements {
 			line, _ := cr.FieldPos(0)
 			return none, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("%d rows x %d columns exceed the limit of %d values", len(rows)+1, p, datasets.MaxElements)}
+		}
+		if r := int64(len(rows) + 1); r*int64(p)*24 > memLimit {
+			return none, &credlab.TooLargeError{What: "CSV table", Rows: int(r), Cols: p, Bytes: float64(r * int64(p) * 24),
+				Limit: memLimit, Hint: "raise the memory limit, or read a part of the file"}
 		}
 		line, _ := cr.FieldPos(0)
 		rows = append(rows, rec)
@@ -232,6 +241,9 @@ func typedColumn(name string, cells []string, forceString, badAsMissing bool) (s
 		if isInt && (x != math.Trunc(x) || math.Abs(x) > 1<<53 || strings.ContainsAny(c, ".eEpPxX_") || math.IsInf(x, 0)) {
 			isInt = false
 		}
+	}
+	if !forceString && good == 0 && bad == 0 {
+		return series.New(v, series.Float, name), nil // only missing values
 	}
 	if forceString || good == 0 || bad > good {
 		return series.New(cells, series.String, name), nil

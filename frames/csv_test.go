@@ -94,6 +94,26 @@ func TestCSVReading(t *testing.T) {
 	if err != nil || df.Types()[0] != series.String {
 		t.Fatalf("mostly words: %v, %v", err, df.Types())
 	}
+	// A column of missing values only is numeric: fitting it as the target
+	// reports the missing values.
+	df, err = ReadCSV(strings.NewReader("a,y\n1,\n2,\n3,\n"), "t.csv")
+	if err != nil || df.Types()[1] != series.Float {
+		t.Fatalf("empty column: %v, %v", err, df.Types())
+	}
+	_, err = Fit(df, Spec{Target: "y", Method: "krls"})
+	var me *MissingError
+	if !errors.As(err, &me) || me.Rows != 3 {
+		t.Fatalf("empty target: %v, want a *MissingError of 3 rows", err)
+	}
+	// The memory limit bounds the table.
+	defer func(v int64) { credlab.MemoryLimit = v }(credlab.MemoryLimit)
+	credlab.MemoryLimit = 100
+	_, err = ReadCSV(strings.NewReader("a,y\n1,2\n3,4\n5,6\n"), "t.csv")
+	var tl *credlab.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("over the memory limit: %v, want a *TooLargeError", err)
+	}
+	credlab.MemoryLimit = 0
 	// Tab-separated files by name.
 	df, err = LoadCSV("testdata/tiny.tsv")
 	if err != nil || df.Ncol() != 3 {
