@@ -316,7 +316,7 @@ func (m *Model) PredictValues(df dataframe.DataFrame) ([]float64, error) {
 		return nil, err
 	}
 	if ex.nNA > 0 && !m.Spec.DropNA {
-		return nil, fmt.Errorf("frames: %s; the model was fitted without DropNA, so it cannot predict those rows", ex.missing)
+		return nil, fmt.Errorf("%w; the model was fitted without DropNA, so it cannot predict those rows", ex.missingError())
 	}
 	out := make([]float64, df.Nrow())
 	keep := keptRows(ex.na)

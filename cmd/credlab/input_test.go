@@ -64,6 +64,7 @@ func TestIssue13Table(t *testing.T) {
 	empty := writeFile(t, dir, "empty.csv", strings.Replace(good, "a,b,y", "a,,y", 1))
 	nul := writeFile(t, dir, "nul.csv", "a\x00\x00,b\n1,2\n")
 	noext := writeFile(t, dir, "data.txt", good)
+	nanPredict := writeFile(t, dir, "nanp.csv", "x1,x2\n1,2\n3,NA\n")
 	fit := func(data string, more ...string) []string {
 		return append([]string{"fit", "-data", data, "-target", "y", "-out", out, "-lambda", "1e-3", "-validation", "0"}, more...)
 	}
@@ -96,6 +97,7 @@ func TestIssue13Table(t *testing.T) {
 		{"memory limit flag", fit(bom, "-memory-limit", "lots"), 2, []string{"flag -memory-limit"}},
 		{"select nystrom memory", []string{"select", "-pool", bom, "-budget", "5", "-features", "nystrom", "-m", "30", "-memory-limit", "4KiB", "-out", out}, 1, []string{"-memory-limit"}},
 		{"flat scores", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out}, 0, []string{"scores are flat", "-standardize", "-sigma 0.0001 is far below"}},
+		{"predict with missing values", []string{"predict", "-model", "testdata/model.json", "-data", nanPredict, "-out", out}, 1, []string{`column "x2"`, "first is row 1", "fit the model with -dropna"}},
 		{"ARFF", []string{"fit", "-data", "testdata/tiny.arff", "-target", "y", "-out", out}, 0, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/credlab/credlab/frames"
 )
@@ -43,6 +44,11 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if errors.As(err, &ce) {
 		// The model names the column, not a flag: bad data, not usage.
 		return fmt.Errorf("predict %s: the model's %s column %q is not in the data; its columns are %s", *data, ce.Role, ce.Name, quoteList(ce.Columns, 20))
+	}
+	var me *frames.MissingError
+	if errors.As(err, &me) {
+		return fmt.Errorf("predict %s: missing values in column %s; %d rows in all, the first is row %d: fill them, or fit the model with -dropna (such rows then get a NaN prediction)",
+			*data, strings.Join(me.Columns, ", column "), me.Rows, me.First)
 	}
 	if err != nil {
 		return fmt.Errorf("predict %s: %w", *data, err)
