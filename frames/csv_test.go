@@ -132,3 +132,32 @@ func TestColumnErrorType(t *testing.T) {
 		t.Fatalf("got %v, want a *ColumnError for target Y suggesting y", err)
 	}
 }
+
+func TestLoadData(t *testing.T) {
+	for _, c := range []struct {
+		path, format string
+		cols         int
+	}{
+		{"testdata/houses.csv", "", 4},
+		{"testdata/houses.csv.gz", "", 4},
+		{"testdata/tiny.tsv", "", 3},
+		{"testdata/cpu.arff", "", 5},
+		{"testdata/tiny.libsvm", "", 5},
+		{"testdata/tiny-images-idx3-ubyte", "", 4},
+	} {
+		df, err := LoadData(c.path, LoadOptions{Format: c.format})
+		if err != nil || df.Ncol() != c.cols {
+			t.Errorf("%s: %v, columns %v; want %d", c.path, err, df.Names(), c.cols)
+		}
+	}
+	df, err := LoadData("testdata/tiny-images-idx3-ubyte", LoadOptions{Labels: "testdata/tiny-labels-idx1-ubyte.gz"})
+	if err != nil || df.Names()[0] != "label" {
+		t.Errorf("IDX with labels: %v, %v", err, df.Names())
+	}
+	for _, c := range []struct{ path, format string }{{"testdata/model-v1.json", ""}, {"testdata/houses.csv", "xls"}} {
+		var pe *credlab.ParamError
+		if _, err := LoadData(c.path, LoadOptions{Format: c.format}); !errors.As(err, &pe) || pe.Name != "LoadOptions.Format" {
+			t.Errorf("%s as %q: %v, want a *ParamError for LoadOptions.Format", c.path, c.format, err)
+		}
+	}
+}
