@@ -46,6 +46,9 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := mf.checkColumns(df, *data); err != nil {
 		return err
 	}
+	if !mf.standardize {
+		warnSigma(stderr, df, mf.sigma, append([]string{mf.target, mf.weight}, splitList(mf.exclude)...))
+	}
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("fitting " + mf.method)
 	model, err := frames.FitContext(ctx, df, spec)

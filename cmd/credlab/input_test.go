@@ -98,6 +98,7 @@ func TestIssue13Table(t *testing.T) {
 		{"select nystrom memory", []string{"select", "-pool", bom, "-budget", "5", "-features", "nystrom", "-m", "30", "-memory-limit", "4KiB", "-out", out}, 1, []string{"-memory-limit"}},
 		{"flat scores", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out}, 0, []string{"scores are flat", "-standardize", "-sigma 0.0001 is far below"}},
 		{"predict with missing values", []string{"predict", "-model", "testdata/model.json", "-data", nanPredict, "-out", out}, 1, []string{`column "x2"`, "first is row 1", "fit the model with -dropna"}},
+		{"degenerate sigma in fit", fit(bom, "-sigma", "1000"), 0, []string{"-sigma 1000 is far above the median distance"}},
 		{"ARFF", []string{"fit", "-data", "testdata/tiny.arff", "-target", "y", "-out", out}, 0, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -228,5 +229,20 @@ func TestWriteToPipe(t *testing.T) {
 	}
 	if st, err := os.Stat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatalf("the pipe was replaced: %v", err)
+	}
+}
+
+// TestMemoryLimitEnvironment checks that CREDLAB_MEMORY_LIMIT reaches the
+// checks, and that the message says where the limit came from.
+func TestMemoryLimitEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", csvTable(40, "a,b,y", nil))
+	cmd := exec.Command(binary(t), "fit", "-data", data, "-target", "y", "-method", "nkrls", "-m", "30", "-out", filepath.Join(dir, "m.json"))
+	cmd.Env = append(os.Environ(), "CREDLAB_MEMORY_LIMIT=4KiB")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(errb.String(), "from CREDLAB_MEMORY_LIMIT") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -155,8 +155,9 @@ func clipM(ms []int, n int, val float64, w io.Writer) []int {
 }
 
 // warnSigma warns when -sigma is far from the median distance between the
-// chosen rows (on the unstandardized columns the selector saw), where the
-// kernel matrix is nearly the identity or nearly constant.
+// first 100 rows of df (on its numeric columns but skip and select's
+// bookkeeping, unstandardized), where the kernel matrix is nearly the
+// identity or nearly constant.
 func warnSigma(w io.Writer, chosen dataframe.DataFrame, sigma float64, skip []string) {
 	if !(sigma > 0) {
 		return
@@ -195,9 +196,9 @@ func warnSigma(w io.Writer, chosen dataframe.DataFrame, sigma float64, skip []st
 	med := median(d)
 	switch {
 	case sigma < med/30:
-		fmt.Fprintf(w, "credlab: warning: -sigma %g is far below the median distance %.3g between the chosen rows: the kernel matrix is nearly the identity; use -standardize, a larger -sigma, or -sigma 0 for the median\n", sigma, med)
+		fmt.Fprintf(w, "credlab: warning: -sigma %g is far below the median distance %.3g between rows: the kernel matrix is nearly the identity; use -standardize, a larger -sigma, or -sigma 0 for the median\n", sigma, med)
 	case sigma > 30*med:
-		fmt.Fprintf(w, "credlab: warning: -sigma %g is far above the median distance %.3g between the chosen rows: the kernel matrix is nearly constant; use a smaller -sigma, or -sigma 0 for the median\n", sigma, med)
+		fmt.Fprintf(w, "credlab: warning: -sigma %g is far above the median distance %.3g between rows: the kernel matrix is nearly constant; use a smaller -sigma, or -sigma 0 for the median\n", sigma, med)
 	}
 }
 
