@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/datasets"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -82,17 +83,7 @@ func editDistance(a, b string) int {
 }
 
 // listNames quotes up to max names.
-func listNames(names []string, max int) string {
-	q := make([]string, 0, min(len(names), max))
-	for i, n := range names {
-		if i == max {
-			q = append(q, fmt.Sprintf("... (%d in all)", len(names)))
-			break
-		}
-		q = append(q, fmt.Sprintf("%q", n))
-	}
-	return strings.Join(q, ", ")
-}
+func listNames(names []string, max int) string { return datasets.QuoteNames(names, max) }
 
 // isNumeric reports whether a gota column type converts to numbers: float,
 // int and bool (as 0/1) do; string does not.

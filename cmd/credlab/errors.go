@@ -9,6 +9,7 @@ import (
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
+	"github.com/credlab/credlab/internal/datasets"
 )
 
 // Exit statuses.
@@ -89,14 +90,4 @@ func explain(err error) (string, int) {
 	return err.Error(), exitFailure
 }
 
-func quoteList(names []string, max int) string {
-	q := make([]string, 0, len(names))
-	for i, n := range names {
-		if i == max {
-			q = append(q, fmt.Sprintf("... (%d in all)", len(names)))
-			break
-		}
-		q = append(q, fmt.Sprintf("%q", n))
-	}
-	return strings.Join(q, ", ")
-}
+func quoteList(names []string, max int) string { return datasets.QuoteNames(names, max) }

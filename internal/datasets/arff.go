@@ -126,7 +126,7 @@ func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribu
 			a.Strs[len(a.Strs)-1] = "NaN"
 		default:
 			if levelIndex[j] != nil && !levelIndex[j][v] {
-				return fmt.Sprintf("attribute %s: %s is not one of its levels %s", quote(a.Name), quote(v), quoteNames(a.Levels, 10))
+				return fmt.Sprintf("attribute %s: %s is not one of its levels %s", quote(a.Name), quote(v), QuoteNames(a.Levels, 10))
 			}
 			a.Strs[len(a.Strs)-1] = v
 		}
@@ -276,8 +276,9 @@ func splitKeyword(line string) (kw, rest string) {
 	return line[:i], strings.TrimSpace(line[i:])
 }
 
-// quoteNames quotes up to max names.
-func quoteNames(names []string, max int) string {
+// QuoteNames quotes up to max names for a message, with the count when
+// there are more.
+func QuoteNames(names []string, max int) string {
 	q := make([]string, 0, min(len(names), max))
 	for i, n := range names {
 		if i == max {
