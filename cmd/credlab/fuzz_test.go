@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,10 @@ func FuzzCLI(f *testing.F) {
 	} {
 		f.Add(c.cmd, c.flags, []byte(c.data))
 	}
+	model := filepath.Join(f.TempDir(), "m.json")
+	if err := run(context.Background(), []string{"fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet"}, io.Discard, io.Discard); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, cmd uint8, flags string, data []byte) {
 		defer func(v int64) { credlab.MemoryLimit = v }(credlab.MemoryLimit)
 		credlab.MemoryLimit = 64 << 20
@@ -79,7 +84,7 @@ func FuzzCLI(f *testing.F) {
 		case 1:
 			args = []string{"select", "-pool", file}
 		case 2:
-			args = []string{"predict", "-model", "testdata/model.json", "-data", file}
+			args = []string{"predict", "-model", model, "-data", file}
 		case 3:
 			args = []string{"sweep", "-data", file}
 		case 4:

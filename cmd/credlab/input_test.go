@@ -65,6 +65,8 @@ func TestIssue13Table(t *testing.T) {
 	nul := writeFile(t, dir, "nul.csv", "a\x00\x00,b\n1,2\n")
 	noext := writeFile(t, dir, "data.txt", good)
 	nanPredict := writeFile(t, dir, "nanp.csv", "x1,x2\n1,2\n3,NA\n")
+	model := filepath.Join(dir, "m.json")
+	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet")
 	fit := func(data string, more ...string) []string {
 		return append([]string{"fit", "-data", data, "-target", "y", "-out", out, "-lambda", "1e-3", "-validation", "0"}, more...)
 	}
@@ -97,7 +99,7 @@ func TestIssue13Table(t *testing.T) {
 		{"memory limit flag", fit(bom, "-memory-limit", "lots"), 2, []string{"flag -memory-limit"}},
 		{"select nystrom memory", []string{"select", "-pool", bom, "-budget", "5", "-features", "nystrom", "-m", "30", "-memory-limit", "4KiB", "-out", out}, 1, []string{"-memory-limit"}},
 		{"flat scores", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out}, 0, []string{"scores are flat", "-standardize", "-sigma 0.0001 is far below"}},
-		{"predict with missing values", []string{"predict", "-model", "testdata/model.json", "-data", nanPredict, "-out", out}, 1, []string{`column "x2"`, "first is row 1", "fit the model with -dropna"}},
+		{"predict with missing values", []string{"predict", "-model", model, "-data", nanPredict, "-out", out}, 1, []string{`column "x2"`, "first is row 1", "fit the model with -dropna"}},
 		{"degenerate sigma in fit", fit(bom, "-sigma", "1000"), 0, []string{"-sigma 1000 is far above the median distance"}},
 		{"ARFF", []string{"fit", "-data", "testdata/tiny.arff", "-target", "y", "-out", out}, 0, nil},
 	} {
@@ -223,7 +225,9 @@ func TestWriteToPipe(t *testing.T) {
 		b, _ := os.ReadFile(fifo)
 		got <- string(b)
 	}()
-	mustRun(t, "predict", "-model", "testdata/model.json", "-data", "testdata/test.csv", "-out", fifo, "-quiet")
+	model := filepath.Join(filepath.Dir(fifo), "m.json")
+	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet")
+	mustRun(t, "predict", "-model", model, "-data", "testdata/test.csv", "-out", fifo, "-quiet")
 	if text := <-got; !strings.HasPrefix(text, "x1,x2,y,prediction\n") {
 		t.Errorf("pipe got %q", text)
 	}
