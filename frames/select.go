@@ -3,6 +3,7 @@ package frames
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -123,10 +124,10 @@ func selectorOf(spec SelectSpec, p *prepared) (credlab.Selector, error) {
 		return credlab.UniformSelector{WithoutReplacement: spec.WithoutReplacement}, nil
 	case "", "cred":
 	default:
-		return nil, fmt.Errorf("frames: unknown selection method %q: choose cred or uniform", spec.Method)
+		return nil, &credlab.ParamError{Name: "SelectSpec.Method", Value: strconv.Quote(spec.Method), Want: "cred or uniform"}
 	}
 	if spec.WithoutReplacement {
-		return nil, fmt.Errorf("frames: CRED draws with replacement; WithoutReplacement applies to uniform selection only")
+		return nil, &credlab.ParamError{Name: "SelectSpec.WithoutReplacement", Value: true, Want: "false with CRED, which draws with replacement (it applies to uniform selection only)"}
 	}
 	// Reuse the fitting runner for the kernel and feature map defaults.
 	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}
