@@ -78,7 +78,7 @@ func ExamplePredict() {
 	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 2)
 	train, _ := frames.FromMatrix(x, "a", "b")
 	train = train.Mutate(series.New(y, series.Float, "y"))
-	m, err := frames.Fit(train, frames.Spec{Target: "y", Method: "nytro", M: 50, Sigma: 0.5, Accelerated: true})
+	m, err := frames.Fit(train, frames.Spec{Target: "y", Method: "nytro", M: 50, Sigma: 0.5})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -100,7 +100,7 @@ func ExamplePredict() {
 	// -1.08 -1.09
 	// -0.40 -0.27
 	//  1.44  1.38
-	// -0.24 -0.23
+	// -0.23 -0.23
 }
 
 // Sweep sigma for KRLS over a lambda grid: each sigma is one solver call

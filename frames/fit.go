@@ -173,7 +173,7 @@ func (r *runner) holdout() credlab.Holdout {
 
 func (r *runner) iter() credlab.IterConfig {
 	return credlab.IterConfig{StepSize: r.s.StepSize, Iter: r.s.Iters, MaxIter: r.s.MaxIter,
-		Threshold: r.s.Threshold, Holdout: r.holdout(), Accelerated: r.s.Accelerated}
+		Threshold: r.s.Threshold, Holdout: r.holdout(), Plain: r.s.Plain}
 }
 
 func (r *runner) nystrom() credlab.NystromConfig {

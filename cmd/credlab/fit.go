@@ -55,6 +55,10 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	fmt.Fprintln(stdout, describeModel(model))
+	if model.Fit != nil && model.Fit.AtCap {
+		p.clear()
+		fmt.Fprintf(stderr, "warning: validation error still falling at %d steps; raise -max-iter\n", model.Iter)
+	}
 	p.done(fmt.Sprintf("fit: %s on %d rows of %s, model written to %s", model.Spec.Method, model.Rows, *data, *out))
 	return nil
 }
