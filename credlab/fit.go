@@ -23,8 +23,8 @@ type Fit struct {
 	// validation set was used.
 	ValRMSE float64
 	// AtCap reports that an iterative method's best validation error came
-	// at the last step allowed (IterConfig.MaxIter): the error was still
-	// falling, and more steps would likely fit better.
+	// in the last 5% of the steps allowed (IterConfig.MaxIter): the error
+	// was still falling, and more steps would likely fit better.
 	AtCap bool
 	// StepSize is the gradient step gamma used by EarlyStopping, NYTRO and
 	// LinearGD: the user's or the default (IterConfig.StepSize).

@@ -33,8 +33,9 @@ type IterConfig struct {
 	// Threshold is the stopping rule: a hold-out run stops once the
 	// validation RMSE exceeds (1 + Threshold) times its best value; the best
 	// iterate is returned. Default 0.05; negative runs all MaxIter steps.
-	// When the best iterate is the last one allowed, Fit.AtCap is set: the
-	// validation error was still falling, and MaxIter should be raised.
+	// When the best iterate is among the last 5% of the steps allowed,
+	// Fit.AtCap is set: the validation error was still falling, and MaxIter
+	// should be raised.
 	Threshold float64
 	Holdout   Holdout
 	// Plain runs plain gradient descent (Landweber iteration, the papers'
@@ -218,10 +219,15 @@ func runGD(ctx context.Context, st gdStepper, cfg IterConfig, fit *Fit) error {
 		fit.ValRMSE, fit.Iter = math.NaN(), T
 		fit.Model.Coef = st.coef()
 	}
-	fit.AtCap = validate && fit.Iter == T
+	fit.AtCap = validate && float64(fit.Iter) >= atCapFrac*float64(T)
 	fit.Timing.Solve = time.Since(t0)
 	return nil
 }
+
+// atCapFrac: Fit.AtCap is set when the best iterate lies in the last 5%
+// of the steps allowed (the nu-method's validation error wiggles, so the
+// very last step need not be the best while the error still falls).
+const atCapFrac = 0.95
 
 // lanczosSteps is the number of Lanczos steps of operatorNorm.
 const lanczosSteps = 30

@@ -57,7 +57,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintln(stdout, describeModel(model))
 	if model.Fit != nil && model.Fit.AtCap {
 		p.clear()
-		fmt.Fprintf(stderr, "warning: validation error still falling at %d steps; raise -max-iter\n", model.Iter)
+		fmt.Fprintf(stderr, "warning: validation error still falling at %d steps; raise -max-iter\n", len(model.Fit.Path))
 	}
 	p.done(fmt.Sprintf("fit: %s on %d rows of %s, model written to %s", model.Spec.Method, model.Rows, *data, *out))
 	return nil
