@@ -135,7 +135,7 @@ func BenchmarkEarlyStopping(b *testing.B) {
 			var iter int
 			for i := 0; i < b.N; i++ {
 				fit, err := EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: benchKernel(),
-					IterConfig: IterConfig{Holdout: Holdout{Seed: 7}, Accelerated: acc}})
+					IterConfig: IterConfig{Holdout: Holdout{Seed: 7}, Plain: !acc}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -190,7 +190,7 @@ func BenchmarkNystrom(b *testing.B) {
 					var iter int
 					for i := 0; i < b.N; i++ {
 						fit, err := NYTRO(ctx, x, y, NYTROConfig{Kernel: benchKernel(), Nystrom: ny,
-							IterConfig: IterConfig{Holdout: Holdout{Seed: 7}, Accelerated: acc}})
+							IterConfig: IterConfig{Holdout: Holdout{Seed: 7}, Plain: !acc}})
 						if err != nil {
 							b.Fatal(err)
 						}

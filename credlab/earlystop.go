@@ -41,30 +41,26 @@ func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStop
 	if err != nil {
 		return nil, err
 	}
-	gamma, user, err := cfg.stepSize(cfg.Kernel, s.xt, s.wt)
+	kt := s.ktt.RawMatrix()
+	sq := sqrtWeights(s.wt)
+	tmp := make([]float64, s.nt)
+	lmax := operatorNorm(s.nt, func(dst, src []float64) { // W^1/2 K W^1/2
+		copy(tmp, src)
+		for i := range sq {
+			tmp[i] *= sq[i]
+		}
+		blas64.Gemv(blas.NoTrans, 1, kt, vec(tmp), 0, vec(dst))
+		for i := range sq {
+			dst[i] *= sq[i]
+		}
+	})
+	gamma, err := cfg.defaultStep("EarlyStopping", lmax, s.nt)
 	if err != nil {
 		return nil, err
 	}
-	kt := s.ktt.RawMatrix()
-	if user {
-		sq := sqrtWeights(s.wt)
-		tmp := make([]float64, s.nt)
-		lmax := powerNorm(s.nt, func(dst, src []float64) { // W^1/2 K W^1/2
-			copy(tmp, src)
-			for i := range sq {
-				tmp[i] *= sq[i]
-			}
-			blas64.Gemv(blas.NoTrans, 1, kt, vec(tmp), 0, vec(dst))
-			for i := range sq {
-				dst[i] *= sq[i]
-			}
-		})
-		if err := checkStep("EarlyStopping", gamma, lmax, s.nt, cfg.Accelerated); err != nil {
-			return nil, err
-		}
-	}
 	fit := &Fit{Method: "EarlyStopping", Rank: s.nt, Model: &Model{Kernel: cfg.Kernel, Centers: s.xt}}
 	fit.Timing.Kernel = s.kernelTime
+	fit.StepSize = gamma
 	st := &landweber{predictions: newPredictions(s.yt, s.yv, s.wt, s.wv),
 		alpha: make([]float64, s.nt), k: s.k.RawMatrix(), c: gamma / float64(s.nt)}
 	if err := runGD(ctx, st, cfg.IterConfig, fit); err != nil {

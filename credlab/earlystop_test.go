@@ -28,8 +28,9 @@ func TestEarlyStoppingIsSpectralFilter(t *testing.T) {
 	rng := newRNG(50)
 	x := randData(rng, 50, 2, 1)
 	y := smoothTargets(rng, x, 0.1)
-	// A polynomial kernel: the diagonal varies, so the default step
-	// 1/max_i k(x_i, x_i) is not 1.
+	// A polynomial kernel: the diagonal varies, so the NYTRO paper's step
+	// 1/max_i k(x_i, x_i) is not 1. Plain Landweber with the default step
+	// (reported in Fit.StepSize) and with a user step.
 	k := PolynomialKernel{Degree: 2, Gamma: 1, Coef0: 1}
 	ref := refPoly(2, 1, 1)
 	kmat := refMatrix(ref, x, x)
@@ -40,17 +41,23 @@ func TestEarlyStoppingIsSpectralFilter(t *testing.T) {
 		step  float64 // 0: default
 		gamma float64
 	}{
-		{"default step", 0, gamma0},
+		{"default step", 0, 0},
 		{"user step", 1.5 * gamma0, 1.5 * gamma0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			filt := landweberFilter(kmat, y, c.gamma, T)
+			var filt [][]float64
 			for _, iters := range []int{1, 5, T} {
 				fit, err := EarlyStopping(context.Background(), x, y, EarlyStoppingConfig{Kernel: k,
-					IterConfig: IterConfig{Iter: iters, StepSize: c.step, Keep: []int{1, 3, iters, iters + 5}}})
+					IterConfig: IterConfig{Iter: iters, StepSize: c.step, Plain: true, Keep: []int{1, 3, iters, iters + 5}}})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if c.gamma != 0 && fit.StepSize != c.gamma {
+					t.Fatalf("Fit.StepSize %g, want the user's %g", fit.StepSize, c.gamma)
+				}
+				if filt == nil {
+					filt = landweberFilter(kmat, y, fit.StepSize, T)
 				}
 				if fit.Iter != iters || len(fit.Path) != iters || !math.IsNaN(fit.ValRMSE) {
 					t.Fatalf("Iter %d: fit.Iter %d, path %d, val %g", iters, fit.Iter, len(fit.Path), fit.ValRMSE)
@@ -102,7 +109,7 @@ func TestEarlyStoppingHoldoutPath(t *testing.T) {
 	h := Holdout{Seed: 3}
 	const T = 120
 	fit, err := EarlyStopping(context.Background(), x, y, EarlyStoppingConfig{Kernel: k,
-		IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h}})
+		IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h, Plain: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +119,7 @@ func TestEarlyStoppingHoldoutPath(t *testing.T) {
 	tr, va, _ := h.split(60)
 	xt, xv, yt, yv := rowsOf(x, tr), rowsOf(x, va), pick(y, tr), pick(y, va)
 	ktt, kvt := refMatrix(ref, xt, xt), refMatrix(ref, xv, xt)
-	filt := landweberFilter(ktt, yt, 1/refMaxDiag(ref, xt), T)
+	filt := landweberFilter(ktt, yt, fit.StepSize, T)
 	best := 0
 	for i, p := range fit.Path {
 		va := refRMSE(matVec(kvt, filt[i+1]), yv)

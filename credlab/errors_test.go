@@ -290,7 +290,7 @@ func TestStableUserStepAccepted(t *testing.T) {
 	vals := es.Values(nil)
 	step := 0.9 * 2 * 20 / vals[len(vals)-1]
 	if _, err := EarlyStopping(context.Background(), x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: 1},
-		IterConfig: IterConfig{Iter: 50, StepSize: step}}); err != nil {
+		IterConfig: IterConfig{Iter: 50, StepSize: step, Plain: true}}); err != nil {
 		t.Errorf("step 0.9 x the stable bound refused: %v", err)
 	}
 }

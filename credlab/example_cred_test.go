@@ -94,8 +94,8 @@ func ExampleCREDSelector() {
 		fmt.Printf("%T: weights in [%.2f, %.2f], test RMSE %.3f\n", s, wmin, wmax, credlab.RMSE(p, ftest))
 	}
 	// Output:
-	// credlab.CREDSelector: weights in [0.54, 1.20], test RMSE 0.059
-	// credlab.UniformSelector: weights in [1.00, 1.00], test RMSE 0.064
+	// credlab.CREDSelector: weights in [0.54, 1.20], test RMSE 0.056
+	// credlab.UniformSelector: weights in [1.00, 1.00], test RMSE 0.066
 }
 
 // RF-CRED (Algorithm 2 of the CRED paper, with the analytic ridge solution

@@ -52,9 +52,10 @@ func ExampleNYTRO() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%d centers, %d steps examined, validation RMSE %.2f\n", fit.Rank, len(fit.Path), fit.ValRMSE)
+	fmt.Printf("%d centers, %d steps examined, best at step %d (at the cap: %v), validation RMSE %.2f\n",
+		fit.Rank, len(fit.Path), fit.Iter, fit.AtCap, fit.ValRMSE)
 	// Output:
-	// 100 centers, 500 steps examined, validation RMSE 0.11
+	// 100 centers, 500 steps examined, best at step 59 (at the cap: false), validation RMSE 0.10
 }
 
 func ExampleLogGrid() {

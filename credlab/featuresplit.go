@@ -81,25 +81,26 @@ func (fs *featureSplit) ridge(ctx context.Context, grid []float64, fit *Fit, pro
 }
 
 // gd runs beta_t = beta_{t-1} - (gamma/n) A^T W (A beta_{t-1} - y) with
-// the path, stopping rule and step check of runGD; coef maps beta to the
+// the step of IterConfig.defaultStep and the path and stopping rule of
+// runGD; coef maps beta to the
 // model's coefficients. When the steps outnumber D/8 it runs in Gram form
 // (gramStep), otherwise on A and B directly (featureStep).
-func (fs *featureSplit) gd(ctx context.Context, cfg IterConfig, gamma float64, user bool, fit *Fit, coef func([]float64) []float64) error {
+func (fs *featureSplit) gd(ctx context.Context, cfg IterConfig, fit *Fit, coef func([]float64) []float64) error {
 	a := fs.a.RawMatrix()
 	_, r := fs.a.Dims()
-	if user {
-		tmp := make([]float64, fs.nt)
-		lmax := powerNorm(r, func(dst, src []float64) { // A^T W A
-			blas64.Gemv(blas.NoTrans, 1, a, vec(src), 0, vec(tmp))
-			for i, w := range fs.wt {
-				tmp[i] *= w
-			}
-			blas64.Gemv(blas.Trans, 1, a, vec(tmp), 0, vec(dst))
-		})
-		if err := checkStep(fit.Method, gamma, lmax, fs.nt, cfg.Accelerated); err != nil {
-			return err
+	tmp := make([]float64, fs.nt)
+	lmax := operatorNorm(r, func(dst, src []float64) { // A^T W A
+		blas64.Gemv(blas.NoTrans, 1, a, vec(src), 0, vec(tmp))
+		for i, w := range fs.wt {
+			tmp[i] *= w
 		}
+		blas64.Gemv(blas.Trans, 1, a, vec(tmp), 0, vec(dst))
+	})
+	gamma, err := cfg.defaultStep(fit.Method, lmax, fs.nt)
+	if err != nil {
+		return err
 	}
+	fit.StepSize = gamma
 	c := gamma / float64(fs.nt)
 	if !useGram(cfg.steps(), r) {
 		st := &featureStep{predictions: newPredictions(fs.yt, fs.yv, fs.wt, fs.wv),
@@ -113,7 +114,7 @@ func (fs *featureSplit) gd(ctx context.Context, cfg IterConfig, gamma float64, u
 		st.val = newGramForm(fs.b, fs.yv, fs.wv)
 	}
 	setup := time.Since(t0)
-	err := runGD(ctx, st, cfg, fit)
+	err = runGD(ctx, st, cfg, fit)
 	fit.Timing.Solve += setup
 	return err
 }
@@ -122,18 +123,6 @@ func (fs *featureSplit) gd(ctx context.Context, cfg IterConfig, gamma float64, u
 // in Gram form: its O(n D^2) setup runs at matrix-multiply speed, about
 // 8 times the memory-bound O(n D) matrix-vector products of a direct step.
 var useGram = func(steps, dim int) bool { return 8*steps >= dim }
-
-// maxRowSqNorm returns max_i w_i ||a_i||^2.
-func maxRowSqNorm(a *mat.Dense, w []float64) float64 {
-	m := 0.0
-	for i, v := range rowSqNorms(a) {
-		if w != nil {
-			v *= w[i]
-		}
-		m = math.Max(m, v)
-	}
-	return m
-}
 
 // featureStep steps on the features directly: O(n D) per step.
 type featureStep struct {

@@ -39,11 +39,11 @@ func TestGramStepsMatchDirectSteps(t *testing.T) {
 		cfg     IterConfig
 		weights []float64
 	}{
-		{"holdout", IterConfig{MaxIter: 120, Threshold: -1, Holdout: Holdout{Seed: 2}}, nil},
-		{"holdout/weights", IterConfig{MaxIter: 120, Threshold: -1, Holdout: Holdout{Seed: 2}}, w},
-		{"holdout/nu", IterConfig{MaxIter: 60, Threshold: -1, Accelerated: true, Holdout: Holdout{Seed: 2}}, w},
-		{"fixed", IterConfig{Iter: 80, Keep: []int{10, 80}}, nil},
-		{"fixed/nu/weights", IterConfig{Iter: 40, Accelerated: true}, w},
+		{"holdout/plain", IterConfig{MaxIter: 120, Threshold: -1, Plain: true, Holdout: Holdout{Seed: 2}}, nil},
+		{"holdout/plain/weights", IterConfig{MaxIter: 120, Threshold: -1, Plain: true, Holdout: Holdout{Seed: 2}}, w},
+		{"holdout/nu", IterConfig{MaxIter: 60, Threshold: -1, Holdout: Holdout{Seed: 2}}, w},
+		{"fixed/plain", IterConfig{Iter: 80, Plain: true, Keep: []int{10, 80}}, nil},
+		{"fixed/nu/weights", IterConfig{Iter: 40}, w},
 	}
 	defer func(f func(int, int) bool) { useGram = f }(useGram)
 	for _, m := range methods {

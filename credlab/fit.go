@@ -22,6 +22,13 @@ type Fit struct {
 	// ValRMSE is the validation RMSE of the chosen parameter, NaN when no
 	// validation set was used.
 	ValRMSE float64
+	// AtCap reports that an iterative method's best validation error came
+	// in the last 5% of the steps allowed (IterConfig.MaxIter): the error
+	// was still falling, and more steps would likely fit better.
+	AtCap bool
+	// StepSize is the gradient step gamma used by EarlyStopping, NYTRO and
+	// LinearGD: the user's or the default (IterConfig.StepSize).
+	StepSize float64
 
 	// Iterates maps the iterations listed in IterConfig.Keep to their
 	// coefficients on Model.Centers.

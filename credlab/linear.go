@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -63,7 +62,6 @@ type LinearGDConfig struct {
 	Features FeatureMap
 	// Weights, if not nil, are per-row importance weights w_i > 0.
 	Weights []float64
-	// IterConfig's default step is 1/max_i w_i ||phi(x_i)||^2.
 	IterConfig
 }
 
@@ -89,17 +87,9 @@ func LinearGD(ctx context.Context, x *mat.Dense, y []float64, cfg LinearGDConfig
 	if err != nil {
 		return nil, err
 	}
-	gamma, user := cfg.StepSize, cfg.StepSize > 0
-	if !user {
-		m := maxRowSqNorm(fs.a, fs.wt)
-		if !(m > 0) {
-			return nil, fmt.Errorf("credlab: every feature vector is zero; the default step size 1/max ||phi(x)||^2 is undefined")
-		}
-		gamma = 1 / m
-	}
 	fit := &Fit{Method: "LinearGD", Rank: fs.a.RawMatrix().Cols, Model: &Model{Features: fm}}
 	fit.Timing.Kernel = fs.featureTime
-	if err := fs.gd(ctx, cfg.IterConfig, gamma, user, fit, nil); err != nil {
+	if err := fs.gd(ctx, cfg.IterConfig, fit, nil); err != nil {
 		return nil, err
 	}
 	return fit, nil

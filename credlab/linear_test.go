@@ -179,13 +179,13 @@ func TestLinearGDWeighted(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/weighted=%v/step=%g", fc.name, weights != nil, step), func(t *testing.T) {
 					x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), w...)
 					fit, err := LinearGD(ctx, x, y, LinearGDConfig{Features: fc.fm, Weights: weights,
-						IterConfig: IterConfig{Iter: T, StepSize: step, Keep: keep}})
+						IterConfig: IterConfig{Iter: T, StepSize: step, Plain: true, Keep: keep}})
 					if err != nil {
 						t.Fatal(err)
 					}
-					gamma := step
-					if gamma == 0 {
-						gamma = 1 / m
+					gamma := fit.StepSize // the default when step is 0
+					if step != 0 && gamma != step {
+						t.Fatalf("Fit.StepSize %g, want the user's %g", gamma, step)
 					}
 					iters := crGD(phi, weights, y, gamma, T)
 					for _, it := range keep {
@@ -224,7 +224,7 @@ func TestLinearGDConstantWeightsStep(t *testing.T) {
 	g.Mul(phi.T(), phi)
 	gamma := 1.5 * n / (c * crLambdaMax(t, &g))
 	w := crConst(n, c)
-	fit, err := LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w, IterConfig: IterConfig{Iter: T, StepSize: gamma}})
+	fit, err := LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w, IterConfig: IterConfig{Iter: T, StepSize: gamma, Plain: true}})
 	if err != nil {
 		t.Fatalf("stable step refused: %v", err)
 	}
@@ -232,7 +232,7 @@ func TestLinearGDConstantWeightsStep(t *testing.T) {
 		t.Errorf("coefficients differ from the hand loop by %.3g", dd)
 	}
 	// Twice that step diverges and is refused.
-	_, err = LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w, IterConfig: IterConfig{Iter: T, StepSize: 2 * gamma}})
+	_, err = LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w, IterConfig: IterConfig{Iter: T, StepSize: 2 * gamma, Plain: true}})
 	wantErrMentions(t, "step 3 n / (c ||Phi^T Phi||)", err, "diverges")
 }
 
@@ -250,17 +250,12 @@ func TestLinearGDWeightedPath(t *testing.T) {
 	tr, va, _ := h.split(n)
 	at, av := crFeatures(t, rf, rowsOf(x, tr)), crFeatures(t, rf, rowsOf(x, va))
 	yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
-	m := 0.0
-	for i := range tr {
-		r := mat.Row(nil, i, at)
-		m = math.Max(m, wt[i]*refDot(r, r))
-	}
-	iters := crGD(at, wt, yt, 1/m, T)
 	fit, err := LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w,
-		IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h}})
+		IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h, Plain: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	iters := crGD(at, wt, yt, fit.StepSize, T)
 	if len(fit.Path) != T {
 		t.Fatalf("%d path points", len(fit.Path))
 	}
@@ -297,7 +292,7 @@ func TestLinearErrors(t *testing.T) {
 	_, err = LinearRLS(ctx, x, y, LinearRLSConfig{Holdout: Holdout{None: true}})
 	wantErrMentions(t, "no lambda without hold-out", err, "fixed Lambda")
 	_, err = LinearGD(ctx, mat.NewDense(3, 2, nil), []float64{1, 2, 3}, LinearGDConfig{IterConfig: IterConfig{Iter: 3}})
-	wantErrMentions(t, "zero features", err, "every feature vector is zero")
+	wantErrMentions(t, "zero features", err, "feature vector zero")
 	_, err = LinearGD(ctx, x, y, LinearGDConfig{IterConfig: IterConfig{Iter: 3, StepSize: 1e6}})
 	wantErrMentions(t, "diverging step", err, "diverges")
 	_, err = LinearRLS(ctx, x, y[:19], LinearRLSConfig{Lambda: 1e-3})

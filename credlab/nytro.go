@@ -46,13 +46,9 @@ func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fi
 	if err != nil {
 		return nil, err
 	}
-	gamma, user, err := cfg.stepSize(cfg.Kernel, fs.xt, fs.wt)
-	if err != nil {
-		return nil, err
-	}
 	fit := &Fit{Method: "NYTRO", Rank: ny.Rank(), Model: &Model{Kernel: cfg.Kernel, Centers: ny.Centers}}
 	fit.Timing.Kernel = fs.featureTime
-	if err := fs.gd(ctx, cfg.IterConfig, gamma, user, fit, ny.Coef); err != nil {
+	if err := fs.gd(ctx, cfg.IterConfig, fit, ny.Coef); err != nil {
 		return nil, err
 	}
 	return fit, nil

@@ -136,7 +136,7 @@ func TestSGMStreamedBlockPath(t *testing.T) {
 		}
 	}
 	// Full batch on the fly, d >= 32: the whole training set is the batch.
-	es, err := EarlyStopping(context.Background(), x, y, EarlyStoppingConfig{Kernel: k, IterConfig: IterConfig{StepSize: 0.125, Iter: 5}})
+	es, err := EarlyStopping(context.Background(), x, y, EarlyStoppingConfig{Kernel: k, IterConfig: IterConfig{StepSize: 0.125, Iter: 5, Plain: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestSGMBatchPresetMatchesEarlyStopping(t *testing.T) {
 	const T = 40
 	keep := []int{1, 3, 17, T}
 	es, err := EarlyStopping(context.Background(), x, y, EarlyStoppingConfig{Kernel: k,
-		IterConfig: IterConfig{StepSize: 1.0 / 8, Iter: T, Keep: keep}})
+		IterConfig: IterConfig{StepSize: 1.0 / 8, Iter: T, Plain: true, Keep: keep}})
 	if err != nil {
 		t.Fatal(err)
 	}

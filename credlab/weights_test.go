@@ -272,31 +272,30 @@ func TestEarlyStoppingWeighted(t *testing.T) {
 	w := crWeights(rng, n, 0.2, 6)
 	x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), w...)
 	k := refMatrix(refGaussian(sigma), x, x)
-	maxW := 0.0
-	for _, v := range w {
-		maxW = math.Max(maxW, v)
-	}
 	keep := []int{1, 2, 9, T}
 	for _, tc := range []struct {
-		name  string
-		step  float64
-		gamma float64
+		name string
+		step float64 // 0: the default, reported in Fit.StepSize
 	}{
-		{"default step 1/max w_i k(x_i,x_i)", 0, 1 / maxW}, // k(x, x) = 1
-		{"user step", 0.05, 0.05},
+		{"default step", 0},
+		{"user step", 0.05},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fit, err := EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: sigma}, Weights: w,
-				IterConfig: IterConfig{Iter: T, StepSize: tc.step, Keep: keep}})
+				IterConfig: IterConfig{Iter: T, StepSize: tc.step, Plain: true, Keep: keep}})
 			if err != nil {
 				t.Fatal(err)
+			}
+			gamma := fit.StepSize
+			if tc.step != 0 && gamma != tc.step {
+				t.Fatalf("Fit.StepSize %g, want the user's %g", gamma, tc.step)
 			}
 			alpha := make([]float64, n)
 			for it := 1; it <= T; it++ {
 				r := matVec(k, alpha)
 				next := make([]float64, n)
 				for i := range r {
-					next[i] = alpha[i] - tc.gamma/n*w[i]*(r[i]-y[i])
+					next[i] = alpha[i] - gamma/n*w[i]*(r[i]-y[i])
 				}
 				alpha = next
 				if got, ok := fit.Iterates[it]; ok {
@@ -325,7 +324,7 @@ func TestEarlyStoppingWeighted(t *testing.T) {
 	const c = 0.01
 	gamma := 1.5 * n / (c * crLambdaMax(t, k))
 	fit, err := EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: sigma}, Weights: crConst(n, c),
-		IterConfig: IterConfig{Iter: T, StepSize: gamma}})
+		IterConfig: IterConfig{Iter: T, StepSize: gamma, Plain: true}})
 	if err != nil {
 		t.Fatalf("stable step for constant weights %g refused: %v", c, err)
 	}
@@ -356,7 +355,7 @@ func TestEarlyStoppingWeightedPath(t *testing.T) {
 	w := crWeights(rng, n, 0.3, 3)
 	h := Holdout{Seed: 8}
 	fit, err := EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: sigma}, Weights: w,
-		IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h}})
+		IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h, Plain: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,11 +363,7 @@ func TestEarlyStoppingWeightedPath(t *testing.T) {
 	xt, xv := rowsOf(x, tr), rowsOf(x, va)
 	yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 	ktt, kvt := refMatrix(refGaussian(sigma), xt, xt), refMatrix(refGaussian(sigma), xv, xt)
-	maxW := 0.0
-	for _, v := range wt {
-		maxW = math.Max(maxW, v)
-	}
-	gamma := 1 / maxW
+	gamma := fit.StepSize
 	alpha := make([]float64, len(tr))
 	bestVal, bestIt := math.Inf(1), 0
 	if len(fit.Path) != T {
@@ -476,29 +471,25 @@ func TestNYTROWeighted(t *testing.T) {
 	w := crWeights(rng, n, 0.2, 5)
 	xs := randData(rng, 10, 2, 1)
 	ref := refGaussian(sigma)
-	maxW := 0.0
-	for _, v := range w {
-		maxW = math.Max(maxW, v)
-	}
 	for _, tc := range []struct {
-		name        string
-		step, gamma float64
+		name string
+		step float64 // 0: the default, reported in Fit.StepSize
 	}{
-		{"default step", 0, 1 / maxW},
-		{"user step", 0.08, 0.08},
+		{"default step", 0},
+		{"user step", 0.08},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), w...)
 			keep := []int{1, 7, T}
 			fit, err := NYTRO(ctx, x, y, NYTROConfig{Kernel: GaussianKernel{Sigma: sigma}, Nystrom: NystromConfig{M: m, Seed: 6},
-				Weights: w, IterConfig: IterConfig{Iter: T, StepSize: tc.step, Keep: keep}})
+				Weights: w, IterConfig: IterConfig{Iter: T, StepSize: tc.step, Plain: true, Keep: keep}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			idx, _ := NystromCenters(x, m, nil, 6)
 			feat := crNystrom(t, ref, x, idx)
 			a, as := feat(x), feat(xs)
-			iters := crGD(a, w, y, tc.gamma, T)
+			iters := crGD(a, w, y, fit.StepSize, T)
 			for _, it := range keep {
 				got := crPredictKernel(ref, fit.Model.Centers, fit.Iterates[it], xs)
 				if d := crRelDiff(got, matVec(as, iters[it-1])); d > 1e-9 {
@@ -516,7 +507,7 @@ func TestNYTROWeighted(t *testing.T) {
 	t.Run("path", func(t *testing.T) {
 		h := Holdout{Seed: 5}
 		fit, err := NYTRO(ctx, x, y, NYTROConfig{Kernel: GaussianKernel{Sigma: sigma}, Nystrom: NystromConfig{M: m, Seed: 6},
-			Weights: w, IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h}})
+			Weights: w, IterConfig: IterConfig{MaxIter: T, Threshold: -1, Holdout: h, Plain: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -526,11 +517,7 @@ func TestNYTROWeighted(t *testing.T) {
 		idx, _ := NystromCenters(xt, m, nil, 6)
 		feat := crNystrom(t, ref, xt, idx)
 		at, av := feat(xt), feat(xv)
-		mw := 0.0
-		for _, v := range wt {
-			mw = math.Max(mw, v)
-		}
-		for i, beta := range crGD(at, wt, yt, 1/mw, T) {
+		for i, beta := range crGD(at, wt, yt, fit.StepSize, T) {
 			val := crWRMSE(matVec(av, beta), yv, wv)
 			if pt := fit.Path[i]; math.Abs(pt.ValRMSE-val) > 1e-10*val {
 				t.Errorf("iteration %d: ValRMSE %v, want weighted %v", i+1, pt.ValRMSE, val)

@@ -162,7 +162,7 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 	}{
 		{"FeatureMap", s.FeatureMap != ""}, {"Widths", len(s.Widths) > 0}, {"NoBias", s.NoBias},
 		{"Iters", s.Iters != 0}, {"MaxIter", s.MaxIter != 0}, {"Threshold", s.Threshold != 0},
-		{"StepSize", s.StepSize != 0}, {"Accelerated", s.Accelerated}, {"Passes", s.Passes != 0},
+		{"StepSize", s.StepSize != 0}, {"Plain", s.Plain}, {"Passes", s.Passes != 0},
 		{"Batch", s.Batch != 0}, {"Decay", s.Decay != 0}, {"Preset", s.Preset != ""},
 	} {
 		if c.set {
@@ -285,11 +285,12 @@ func (r *runner) warnings(fit *credlab.Fit) []string {
 	if r.constant {
 		out = append(out, fmt.Sprintf("the target %q is constant on the training rows: the model predicts that constant", r.s.Target))
 	}
-	if r.mi.path == pathIter && r.s.Iters == 0 && !math.IsNaN(fit.ValRMSE) && len(fit.Path) > 1 && fit.Iter == fit.Path[len(fit.Path)-1].Iter {
-		if r.sgm != nil {
+	if r.mi.path == pathIter && r.s.Iters == 0 && !math.IsNaN(fit.ValRMSE) {
+		switch {
+		case r.sgm != nil && len(fit.Path) > 1 && fit.Iter == fit.Path[len(fit.Path)-1].Iter:
 			out = append(out, fmt.Sprintf("validation error still falling after %.4g passes (%d steps), the last run: raise Passes (-passes)", r.sgm.Passes, fit.Iter))
-		} else {
-			out = append(out, fmt.Sprintf("validation error still falling at %d steps, the last run: raise MaxIter (-max-iter)", fit.Iter))
+		case r.sgm == nil && fit.AtCap:
+			out = append(out, fmt.Sprintf("validation error still falling at %d steps, near the cap: raise MaxIter (-max-iter)", fit.Iter))
 		}
 	}
 	return out
@@ -370,7 +371,7 @@ func (r *runner) holdout() credlab.Holdout {
 
 func (r *runner) iter() credlab.IterConfig {
 	return credlab.IterConfig{StepSize: r.s.StepSize, Iter: r.s.Iters, MaxIter: r.s.MaxIter,
-		Threshold: r.s.Threshold, Holdout: r.holdout(), Accelerated: r.s.Accelerated}
+		Threshold: r.s.Threshold, Holdout: r.holdout(), Plain: r.s.Plain}
 }
 
 func (r *runner) nystrom() credlab.NystromConfig {

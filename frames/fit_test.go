@@ -93,13 +93,14 @@ func TestFitMethods(t *testing.T) {
 		{Spec{Method: "krls", Sigma: 0.4}, 0.15},
 		{Spec{Method: "KRLS", Lambda: 1e-4, Sigma: 0.4}, 0.15},
 		{Spec{Method: "kols", Sigma: 2}, 0.25}, // rank-truncated interpolation
-		{Spec{Method: "gd", Sigma: 0.4, Accelerated: true}, 0.2},
-		{Spec{Method: "earlystopping", Sigma: 0.4, Iters: 50, Accelerated: true}, 0.25},
+		{Spec{Method: "gd", Sigma: 0.4}, 0.2},
+		{Spec{Method: "earlystopping", Sigma: 0.4, Iters: 50}, 0.25},
 		{Spec{Method: "nkrls", M: 60, Sigma: 0.4}, 0.2},
-		{Spec{Method: "nytro", M: 60, Sigma: 0.4, Accelerated: true}, 0.2},
+		{Spec{Method: "nytro", M: 60, Sigma: 0.4}, 0.2},
+		{Spec{Method: "nytro", M: 60, Sigma: 0.4, Plain: true}, 0.2},
 		{Spec{Method: "linear", FeatureMap: "fourier", M: 150, Sigma: 0.4}, 0.2},
 		{Spec{Method: "linear", FeatureMap: "nystrom", M: 60, Sigma: 0.4}, 0.2},
-		{Spec{Method: "lineargd", FeatureMap: "fourier", M: 150, Sigma: 0.4, Accelerated: true}, 0.3},
+		{Spec{Method: "lineargd", FeatureMap: "fourier", M: 150, Sigma: 0.4}, 0.3},
 		{Spec{Method: "linear"}, 0.7}, // a linear fit of a nonlinear target
 		{Spec{Method: "linear", FeatureMap: "relu", Widths: []int{50}}, 0.7},
 		{Spec{Method: "krls", Kernel: "laplacian", Sigma: 1}, 0.2},
@@ -440,7 +441,7 @@ func TestFitWarnings(t *testing.T) {
 		!strings.Contains(m.Summary(), "warning: validation error still falling") {
 		t.Errorf("iterations %d, warnings %q", m.Iter, m.Warnings)
 	}
-	if m, err = Fit(df, Spec{Target: "y", Method: "gd", Sigma: 0.5, MaxIter: 400, Accelerated: true}); err != nil || len(m.Warnings) != 0 {
+	if m, err = Fit(df, Spec{Target: "y", Method: "gd", Sigma: 0.5, MaxIter: 400}); err != nil || len(m.Warnings) != 0 {
 		t.Errorf("an early-stopped fit warns: %v %q", err, m.Warnings)
 	}
 	c := df.Mutate(series.New(onesN(60), series.Float, "y"))

@@ -95,8 +95,9 @@ type Spec struct {
 	MaxIter   int     `json:"max_iter,omitempty"`
 	Threshold float64 `json:"threshold,omitempty"`
 	StepSize  float64 `json:"step_size,omitempty"`
-	// Accelerated uses the nu-method instead of plain gradient descent.
-	Accelerated bool `json:"accelerated,omitempty"`
+	// Plain runs plain gradient descent (the papers' Landweber iteration)
+	// instead of the default nu-method.
+	Plain bool `json:"plain,omitempty"`
 
 	// Passes bounds an sgm run (default 100 passes over the data); the
 	// number of passes is chosen on the hold-out split unless Iters fixes

@@ -62,7 +62,7 @@ func TestSweep(t *testing.T) {
 	wantFloats(t, col(t, sw, "sigma")[6:8], []float64{0.3, 1})
 	wantFloats(t, col(t, sw, "iter")[:2], []float64{0, 0})
 
-	sw, err = Sweep(df, Spec{Target: "y", Method: "nytro", Sigma: 0.4, MaxIter: 30, Accelerated: true}, Grid{M: []int{20, 40}})
+	sw, err = Sweep(df, Spec{Target: "y", Method: "nytro", Sigma: 0.4, MaxIter: 30}, Grid{M: []int{20, 40}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -403,22 +403,24 @@ func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w
 
 // nytFit runs one method with the reproduction's settings: credlab's
 // defaults (20% hold-out, LogGrid(1e-15, 1, 100), MaxIter 500, 5%
-// threshold, step 1/max k(x, x)) and seed for the split and the centers.
+// threshold) with the paper's plain steps of size 1/max k(x, x) = 1
+// (Gaussian kernel), set explicitly, and seed for the split and the centers.
 func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma float64, m int, seed uint64) (*credlab.Fit, error) {
 	k := credlab.GaussianKernel{Sigma: sigma}
 	h := credlab.Holdout{Seed: seed}
 	ny := credlab.NystromConfig{M: m, Seed: seed}
+	paper := credlab.IterConfig{Holdout: h, StepSize: 1, Plain: true}
 	switch meth {
 	case nytKOLS:
 		return credlab.KOLS(ctx, x, y, credlab.KOLSConfig{Kernel: k})
 	case nytKRLS:
 		return credlab.KRLS(ctx, x, y, credlab.KRLSConfig{Kernel: k, Holdout: h})
 	case nytES:
-		return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: credlab.IterConfig{Holdout: h}})
+		return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper})
 	case nytNKRLS:
 		return credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
 	case nytNYTRO:
-		return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: credlab.IterConfig{Holdout: h}})
+		return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper})
 	}
 	return nil, fmt.Errorf("unknown method %q", meth)
 }
@@ -485,7 +487,7 @@ func nytRunFig2(ctx context.Context, fc nytFig2Config, w io.Writer) ([]nytFig2Ru
 					fit, err = credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
 				} else {
 					fit, err = credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny,
-						IterConfig: credlab.IterConfig{Holdout: h, MaxIter: 500, Threshold: -1}})
+						IterConfig: credlab.IterConfig{Holdout: h, MaxIter: 500, Threshold: -1, StepSize: 1, Plain: true}})
 				}
 				if err != nil {
 					return nil, 0, fmt.Errorf("%s, m = %d, seed %d: %w", meth, m, s, err)

@@ -15,7 +15,7 @@ import (
 func ExampleLearningCurves() {
 	x, y, _ := credlab.SmoothRegression(400, 2, 0.1, 1)
 	k := credlab.GaussianKernel{Sigma: 0.4}
-	iter := credlab.IterConfig{MaxIter: 100, Threshold: -1, Accelerated: true}
+	iter := credlab.IterConfig{MaxIter: 100, Threshold: -1}
 	nytro, _ := credlab.NYTRO(context.Background(), x, y, credlab.NYTROConfig{Kernel: k, Nystrom: credlab.NystromConfig{M: 50}, IterConfig: iter})
 	es, _ := credlab.EarlyStopping(context.Background(), x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: iter})
 	fig, err := viz.LearningCurves([]viz.Curve{viz.CurveFromFit("NYTRO", nytro), viz.CurveFromFit("early stopping", es)}, viz.Options{LogX: true})

@@ -216,8 +216,8 @@ func nytroPart(ctx context.Context, p *progress, n, d int, noise, sigma float64,
 	k := credlab.GaussianKernel{Sigma: sigma}
 	h := credlab.Holdout{Seed: seed}
 	ny := credlab.NystromConfig{M: m, Seed: seed}
-	iter := credlab.IterConfig{Holdout: h}
-	nu := credlab.IterConfig{Holdout: h, Accelerated: true}
+	iter := credlab.IterConfig{Holdout: h, Plain: true}
+	nu := credlab.IterConfig{Holdout: h}
 	grid := credlab.LogGrid(1e-9, 1e-1, 20)
 	methods := []struct {
 		name string

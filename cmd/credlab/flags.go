@@ -76,7 +76,7 @@ type modelFlags struct {
 	target, method, selection, kernel, weight, columns, exclude, featureMap, preset string
 	m, iters, maxIter, passes, batch                                                int
 	lambda, sigma, eta, validation, threshold, decay                                float64
-	accelerated, standardize, intercept, oneHot, dropNA                             bool
+	plain, standardize, intercept, oneHot, dropNA                                   bool
 	seed                                                                            uint64
 }
 
@@ -95,7 +95,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.Float64Var(&f.eta, "eta", 0, "step size of gd, nytro, lineargd and sgm (0: the solver's safe step)")
 	fs.Float64Var(&f.threshold, "threshold", 0, "early stopping once the validation error exceeds (1+threshold) times its best (0: 0.05; negative: never)")
 	fs.Float64Var(&f.decay, "decay", 0, "sgm step-size decay theta in [0, 1), eta_t = eta t^-theta (0: constant step)")
-	fs.BoolVar(&f.accelerated, "accelerated", false, "nu-method instead of plain gradient descent (gd, nytro, lineargd; default off)")
+	fs.BoolVar(&f.plain, "plain", false, "plain gradient descent (the papers' Landweber iteration) instead of the nu-method (gd, nytro, lineargd)")
 	fs.BoolVar(&f.standardize, "standardize", true, "center and scale each feature to unit variance on the training rows, leaving out constant columns (the model remembers the scaling); -standardize=false uses the columns as they are")
 	fs.BoolVar(&f.intercept, "intercept", true, "center the target and keep its mean as the intercept; -intercept=false fits without")
 	fs.BoolVar(&f.oneHot, "onehot", false, "encode string feature columns as 0/1 columns, one per level")
@@ -164,7 +164,7 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap,
 		Preset: f.preset, M: f.m, Iters: f.iters, MaxIter: f.maxIter, Passes: f.passes, Batch: f.batch,
 		Lambda: f.lambda, Sigma: f.sigma, StepSize: f.eta, Threshold: f.threshold, Decay: f.decay,
-		Validation: f.validation, Accelerated: f.accelerated, Scale: scale, NoIntercept: !f.intercept,
+		Validation: f.validation, Plain: f.plain, Scale: scale, NoIntercept: !f.intercept,
 		OneHot: f.oneHot, DropNA: f.dropNA, Seed: f.seed}
 	return s, nil
 }

@@ -3,11 +3,16 @@ package fastblas_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
+	"gonum.org/v1/gonum/floats"
+	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"github.com/credlab/credlab/internal/fastblas"
@@ -127,6 +132,109 @@ func BenchmarkPotrf(b *testing.B) {
 					}
 				}
 				reportGflops(b, float64(n)*float64(n)*float64(n)/3)
+			})
+		}
+	}
+}
+
+// before is fastblas as it was before its level-2 routines: gonum's Dsymv,
+// Dsyr2 and Dsyr2k; the benchmarks compare against it in the same run.
+type before struct{ fastblas.Implementation }
+
+func (before) Dsymv(ul blas.Uplo, n int, alpha float64, a []float64, lda int, x []float64, incX int, beta float64, y []float64, incY int) {
+	gonum.Implementation{}.Dsymv(ul, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (before) Dsyr2(ul blas.Uplo, n int, alpha float64, x []float64, incX int, y []float64, incY int, a []float64, lda int) {
+	gonum.Implementation{}.Dsyr2(ul, n, alpha, x, incX, y, incY, a, lda)
+}
+
+func (before) Dsyr2k(ul blas.Uplo, tA blas.Transpose, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	gonum.Implementation{}.Dsyr2k(ul, tA, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// reportGBs reports bytes read per iteration as GB/s.
+func reportGBs(b *testing.B, bytes float64) {
+	b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+}
+
+// BenchmarkStream is the streaming read bandwidth that bounds Dsymv: a
+// sum over 256 MiB split over GOMAXPROCS goroutines.
+func BenchmarkStream(b *testing.B) {
+	x := randSlice(32<<20, 1)
+	p := runtime.GOMAXPROCS(0)
+	sums := make([]float64, p)
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for t := range p {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sums[t] = floats.Sum(x[t*len(x)/p : (t+1)*len(x)/p])
+			}()
+		}
+		wg.Wait()
+	}
+	reportGBs(b, 8*float64(len(x)))
+}
+
+// BenchmarkDsymv runs the lower Dsymv as Dlatrd calls it in Dsytrd: x a
+// column of A (stride lda), y a column of the n×32 W (stride 32).
+// GB/s counts the triangle, n(n+1)/2 values, read once.
+func BenchmarkDsymv(b *testing.B) {
+	for _, n := range []int{1000, 2000, 4000} {
+		a := randSlice(n*n, 1)
+		y := randSlice(n*32, 2)
+		for _, be := range []backend{backends[0], {"go", fastblas.Implementation{}, ""}} {
+			b.Run(fmt.Sprintf("n=%d/%s", n, be.name), func(b *testing.B) {
+				for b.Loop() {
+					be.impl.Dsymv(blas.Lower, n-1, 1, a[n+1:], n, a[n:], n, 0, y, 32)
+				}
+				reportGBs(b, 8*float64(n)*float64(n-1)/2)
+			})
+		}
+	}
+}
+
+// BenchmarkSytrd times gonum's Dsytrd (lower, as credlab's tridiagonalize
+// calls it) and a Cholesky factorization of the same matrix, and reports
+// their ratio: the number of Choleskys one reduction costs, the
+// break-even grid size of the tridiagonal lambda path. "before" is
+// fastblas without its level-2 routines. Dsytrd with Dorgtr (forming Q)
+// is reported as "choleskys+Q".
+func BenchmarkSytrd(b *testing.B) {
+	defer blas64.Use(blas64.Implementation())
+	bes := append([]backend{{"go-before", before{}, "avx512"}}, backends...)
+	for _, n := range []int{1000, 2000, 4000} {
+		a := spd(n, uint64(n))
+		work := make([]float64, n*n)
+		d, e, tau := make([]float64, n), make([]float64, n), make([]float64, n)
+		w := make([]float64, 64*n)
+		for _, be := range bes {
+			b.Run(fmt.Sprintf("n=%d/%s", n, be.name), func(b *testing.B) {
+				be.use(b)
+				blas64.Use(be.impl)
+				var tChol, tTrd, tQ time.Duration
+				for b.Loop() {
+					b.StopTimer()
+					copy(work, a)
+					t0 := time.Now()
+					lapack64.Potrf(blas64.Symmetric{N: n, Stride: n, Data: work, Uplo: blas.Lower})
+					tChol += time.Since(t0)
+					copy(work, a)
+					b.StartTimer()
+					t0 = time.Now()
+					lapackgo.Implementation{}.Dsytrd(blas.Lower, n, work, n, d, e, tau, w, len(w))
+					tTrd += time.Since(t0)
+					b.StopTimer()
+					t0 = time.Now()
+					lapackgo.Implementation{}.Dorgtr(blas.Lower, n, work, n, tau, w, len(w))
+					tQ += time.Since(t0)
+					b.StartTimer()
+				}
+				b.ReportMetric(tTrd.Seconds()/tChol.Seconds(), "choleskys")
+				b.ReportMetric((tTrd+tQ).Seconds()/tChol.Seconds(), "choleskys+Q")
+				b.ReportMetric(tChol.Seconds()/float64(b.N)*1e3, "potrf-ms")
 			})
 		}
 	}

@@ -5,9 +5,9 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// Implementation is gonum's BLAS with faster level-3 routines (Dgemm,
-// Dsyrk, Dtrsm, Dtrmm) where Available reports true. Invalid arguments
-// panic with gonum's messages.
+// Implementation is gonum's BLAS with faster routines (Dgemm, Dsyrk,
+// Dsyr2k, Dtrsm, Dtrmm, Dsymv, Dsyr2) where Available reports true.
+// Invalid arguments panic with gonum's messages.
 type Implementation struct{ gonum.Implementation }
 
 var _ blas.Float64 = Implementation{}

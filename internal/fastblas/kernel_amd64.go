@@ -52,3 +52,15 @@ func trsmLL6x8(b *float64, ldb int, w *float64, alpha float64)
 
 //go:noescape
 func trsmLU6x8(b *float64, ldb int, w *float64, alpha float64)
+
+// symv4 adds four rows of a symmetric matrix-vector product (Dsymv): for
+// the rows a[r*lda : r*lda+n], r < 4, n a multiple of 4, d[r] = Σ_j
+// a[r*lda+j]·x[j] and p[j] += Σ_r a[r*lda+j]·xs[r]. 16·n flops.
+//
+//go:noescape
+func symv4(n int, a *float64, lda int, x, p, xs, d *float64)
+
+// axpy2 sets a[j] += s·u[j] + t·v[j] for j < n (Dsyr2). 4·n flops.
+//
+//go:noescape
+func axpy2(n int, a, u, v *float64, s, t float64)

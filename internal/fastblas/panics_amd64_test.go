@@ -20,6 +20,15 @@ func TestPanics(t *testing.T) {
 		"Dtrsm short": func(b blas.Float64) {
 			b.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, 20, 20, 1, x[1:], 20, x, 20)
 		},
+		"Dsymv incx":  func(b blas.Float64) { b.Dsymv(blas.Lower, 20, 1, x, 20, x, 0, 0, x, 1) },
+		"Dsymv short": func(b blas.Float64) { b.Dsymv(blas.Upper, 20, 1, x, 20, x, 30, 0, x, 1) },
+		"Dsymv uplo":  func(b blas.Float64) { b.Dsymv(blas.All, 20, 1, x, 20, x, 1, 0, x, 1) },
+		"Dsyr2 lda":   func(b blas.Float64) { b.Dsyr2(blas.Lower, 20, 1, x, 1, x, 1, x, 19) },
+		"Dsyr2 short": func(b blas.Float64) { b.Dsyr2(blas.Lower, 20, 1, x, 1, x, -30, x, 20) },
+		"Dsyr2k ldb":  func(b blas.Float64) { b.Dsyr2k(blas.Lower, blas.NoTrans, 20, 20, 1, x, 20, x, 19, 0, x, 20) },
+		"Dsyr2k trans": func(b blas.Float64) {
+			b.Dsyr2k(blas.Upper, 'X', 20, 20, 1, x, 20, x, 20, 0, x, 20)
+		},
 		"Dtrmm diag": func(b blas.Float64) { b.Dtrmm(blas.Right, blas.Upper, blas.Trans, 'X', 20, 20, 1, x, 20, x, 20) },
 		"Dtrmm m":    func(b blas.Float64) { b.Dtrmm(blas.Right, blas.Upper, blas.Trans, blas.Unit, -1, 20, 1, x, 20, x, 20) },
 	}

@@ -10,8 +10,8 @@
 // prints one JSON line: the median of R timed fits, every time, the
 // validation RMSE (hold-out tasks), the test RMSE on a separate noisy test
 // set, and Fit.Timing of the median run. Only the fit is timed; test
-// predictions are not. Methods named "+nu" run the nu-method
-// (IterConfig.Accelerated); iterative methods use credlab's default step,
+// predictions are not. Methods named "+nu" run the nu-method (credlab's
+// default), the others plain steps (IterConfig.Plain); iterative methods use credlab's default step,
 // MaxIter and stopping threshold unless -maxiter is given.
 //
 // The tune task is model selection from scratch: -gen writes, for the
@@ -456,9 +456,9 @@ func run(dir string, repeats int, only, tasks string, maxIter int, budget float6
 			fit  func() (*credlab.Fit, error)
 		}
 		var ms []method
-		it := credlab.IterConfig{MaxIter: maxIter, Holdout: credlab.Holdout{Fraction: valFrac, Seed: splitSeed}}
-		itNu := it
-		itNu.Accelerated = true // the nu-method
+		itNu := credlab.IterConfig{MaxIter: maxIter, Holdout: credlab.Holdout{Fraction: valFrac, Seed: splitSeed}}
+		it := itNu
+		it.Plain = true // plain gradient descent
 		nyc := credlab.NystromConfig{M: t.M, Seed: nySeed}
 		switch t.Name {
 		case "krls_fit":
