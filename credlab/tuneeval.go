@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"fmt"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -29,6 +30,9 @@ type exactEvaluator struct {
 	sq     []float64 // W^1/2 of the training rows; nil without weights
 	b      []float64 // W^1/2 y of the training rows
 	yv, wv []float64
+	// last is the reduction of lastSigma, valid until the next eval.
+	last      *ridgePath
+	lastSigma float64
 }
 
 func (t *tuner) exactEval() (*exactEvaluator, error) {
@@ -50,6 +54,7 @@ func (t *tuner) exactEval() (*exactEvaluator, error) {
 		e.sq = sqrtWeights(gather(t.w, t.train))
 	}
 	e.b = scaled(gather(t.y, t.train), e.sq)
+	t.lastExact = e
 	return e, nil
 }
 
@@ -79,6 +84,7 @@ func (e *exactEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore
 		return nil, err
 	}
 	rp := reduceRidge(e.kb[:nt*nt], nt, e.b, e.t.crit == CriterionLOO)
+	e.last, e.lastSigma = rp, sigma
 	// W^1/2 (K alpha - y) = -mu z at the solution.
 	pr := ridgeProblem{n: nt, sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
 	if e.nv > 0 {
@@ -159,4 +165,15 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 		rp.rightQ(pr.w)
 	}
 	return pr.scorePath(rp, e.t.grid, e.t.crit, e.t.extraDF), nil
+}
+
+// fit returns KRLS at lambda from the last reduction: alpha = W^1/2 Q z^,
+// O(n^2).
+func (e *exactEvaluator) fit(k Kernel, lambda float64) (*Fit, error) {
+	zh := make([]float64, e.nt)
+	if !e.last.solve(lambda*float64(e.nt), zh) {
+		return nil, fmt.Errorf("credlab: KRLS: the tridiagonal solve failed at lambda = %g", lambda)
+	}
+	return &Fit{Method: "KRLS", Rank: e.nt, Lambda: lambda,
+		Model: &Model{Kernel: k, Centers: gatherRows(e.t.x, e.t.train), Coef: scaled(e.last.toZ(zh), e.sq)}}, nil
 }
