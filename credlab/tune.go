@@ -607,7 +607,7 @@ func (t *tuner) run(ctx context.Context) error {
 				mr = m
 			}
 			ev, err := t.nystromEval(mr)
-			if err := search("refine", ev, err, init, nearExtensions, 1, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
+			if err := search("refine", ev, err, init, 1, 0, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
 				return err
 			}
 			init = neighbours(res, b)
@@ -621,7 +621,7 @@ func (t *tuner) run(ctx context.Context) error {
 		if smallExact {
 			ext, refine = sigmaExtensions, refineRounds
 		}
-		ev, err := t.exactEval()
+		ev, err := t.exactEval(len(init) + 2*refine)
 		if err := search("exact", ev, err, init, ext, refine, "the exact KRLS path"); err != nil {
 			return err
 		}
