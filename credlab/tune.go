@@ -45,7 +45,9 @@ type TuneConfig struct {
 	Sigma  float64
 	Sigmas []float64
 	// Lambda, when positive, fixes lambda; otherwise lambda is searched
-	// over Lambdas (default LogGrid(1e-14, 10, 76), 5 values a decade;
+	// over Lambdas (default LogGrid(1e-10, 10, 56), 5 values a decade: a
+	// condition number of K + lambda n I up to about 1e10, since smaller
+	// lambdas extrapolate wildly on rows unlike the training rows;
 	// every lambda costs O(n) once sigma is reduced). A best value at an
 	// end of the grid is listed in Choice.Edges with a warning.
 	Lambda  float64
@@ -306,7 +308,7 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 		t.grid = append([]float64(nil), cfg.Lambdas...)
 		sort.Float64s(t.grid)
 	default:
-		t.grid = LogGrid(1e-14, 10, 76)
+		t.grid = LogGrid(1e-10, 10, 56)
 	}
 	// Center the target: the intercept is the weighted mean.
 	c := 0.0
@@ -579,8 +581,8 @@ func (t *tuner) run(ctx context.Context) error {
 		}
 	}
 	var (
-		res []sigmaResult
-		b   int
+		res, first []sigmaResult // the last stage's and the first's (widest) results
+		b, firstB  int
 	)
 	// search runs one stage and leaves its results in res and b.
 	search := func(stage string, ev sigmaEval, err error, grid []float64, ext, refine int, what string) error {
@@ -591,6 +593,9 @@ func (t *tuner) run(ctx context.Context) error {
 		res, b, err = t.searchSigma(ctx, ev, grid, stage, ext, refine)
 		if err != nil {
 			return err
+		}
+		if first == nil {
+			first, firstB = res, b
 		}
 		t.stage("%s: %d sigmas on %s, %d rows, %d lambdas: %v", stage, len(res), what, ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
 		return nil
@@ -664,6 +669,14 @@ func (t *tuner) run(ctx context.Context) error {
 			}
 		}
 	}
+	if len(first) > 1 && t.cfg.Sigma == 0 {
+		if firstB == 0 {
+			ch.Edges = append(ch.Edges, "sigma min")
+		}
+		if firstB == len(first)-1 {
+			ch.Edges = append(ch.Edges, "sigma max")
+		}
+	}
 	if err := t.checkChoice(res, best); err != nil {
 		return err
 	}
@@ -685,7 +698,7 @@ func neighbours(res []sigmaResult, b int) []float64 {
 }
 
 // checkChoice returns an error when the criterion is NaN everywhere or
-// flat, and records grid edges hit.
+// flat over the last stage, and records lambda grid edges hit.
 func (t *tuner) checkChoice(res []sigmaResult, best sigmaResult) error {
 	ch := &t.out.Choice
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -701,14 +714,6 @@ func (t *tuner) checkChoice(res []sigmaResult, best sigmaResult) error {
 	}
 	if len(res)*len(t.grid) > 1 && hi-lo <= 1e-9*math.Abs(lo) {
 		return &TuneError{Problem: fmt.Sprintf("the %s criterion is flat (%.6g) over every sigma and lambda tried: the features carry no signal the kernel can use", t.crit, lo), Err: ErrFlatCriterion}
-	}
-	if len(res) > 1 && t.cfg.Sigma == 0 {
-		if best.sigma <= res[0].sigma {
-			ch.Edges = append(ch.Edges, "sigma min")
-		}
-		if best.sigma >= res[len(res)-1].sigma {
-			ch.Edges = append(ch.Edges, "sigma max")
-		}
 	}
 	if len(t.grid) > 1 {
 		if best.best == 0 {
