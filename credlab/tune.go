@@ -65,12 +65,12 @@ type TuneConfig struct {
 	// automatic method uses exact KRLS; default DefaultMaxExactRows.
 	MaxExactRows int
 	// M, when positive, fixes the number of Nyström centers of NKRLS;
-	// otherwise m starts at 500 (or n) and doubles while the criterion
+	// otherwise m starts at 1000 (or n) and doubles while the criterion
 	// improves by more than 1%, up to MaxM (default 8000) and the memory
 	// limit.
 	M    int
 	MaxM int
-	// Seed seeds the Nyström centers and the subsample of the sigma search.
+	// Seed seeds the Nyström centers (of the search stages and of NKRLS).
 	Seed uint64
 	// NoIntercept fits without the intercept: the target is not centered.
 	NoIntercept bool
@@ -84,15 +84,16 @@ type TuneConfig struct {
 }
 
 // DefaultMaxExactRows is the default TuneConfig.MaxExactRows: the size up to
-// which the exact path (one O(10/3 n^3) tridiagonal reduction per sigma)
-// takes seconds rather than minutes on two cores.
+// which the exact stage (one O(4/3 n^3) tridiagonal reduction of the n x n
+// kernel matrix) takes seconds rather than minutes on two cores.
 const DefaultMaxExactRows = 6000
 
 // TuneFit is the result of Tune.
 type TuneFit struct {
-	// Fit is the chosen model fitted on all rows (on the training rows for
-	// CriterionHoldout), with Path the criterion's lambda path at the chosen
-	// sigma and m; Model.Intercept holds the intercept.
+	// Fit is the chosen model fitted on all rows (CriterionHoldout too), with
+	// Path the criterion's lambda path at the chosen sigma and m (ValRMSE
+	// is sqrt of the criterion) and ValRMSE the choice's; Model.Intercept
+	// holds the intercept.
 	Fit *Fit
 	// Choice records what was chosen and why.
 	Choice Choice
