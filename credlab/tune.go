@@ -142,7 +142,8 @@ type TunePoint struct {
 	Score     float64
 	ValRMSE   float64
 	TrainRMSE float64
-	// Stage names the search stage: "coarse", "refine" or "final".
+	// Stage names the search stage: "coarse" and "refine" (Nyström paths),
+	// "exact" (the exact KRLS path) or "grow" (NKRLS's growing m).
 	Stage string
 }
 
