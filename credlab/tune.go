@@ -15,11 +15,12 @@ import (
 type Criterion string
 
 const (
-	// CriterionGCV is generalized cross-validation (Golub, Heath and Wahba),
-	// computed on all rows:
-	//   GCV(lambda) = n ||W^1/2 (y - f)||^2 / (n - 1 - tr H)^2,
-	// H the (weighted) hat matrix and 1 the intercept's degree of freedom.
-	// It is the default.
+	// CriterionGCV is generalized cross-validation (Golub, Heath and Wahba)
+	// in the modified form of Kim and Gu (2004), computed on all rows:
+	//   GCV(lambda) = n ||W^1/2 (y - f)||^2 / (n - 1 - 1.4 tr H)^2,
+	// H the (weighted) hat matrix and 1 the intercept's degree of freedom;
+	// the factor 1.4 counters plain GCV's tendency to choose too small a
+	// lambda. It is the default.
 	CriterionGCV Criterion = "gcv"
 	// CriterionHoldout trains on a seeded share of the rows (Holdout) and
 	// scores the mean squared error on the rest.
@@ -137,7 +138,8 @@ type TunePoint struct {
 	M      int // Nyström rank; 0 for exact KRLS
 	Rows   int // rows the criterion was computed on
 	// Score is the criterion (mean squared error estimate), NaN where the
-	// solve failed; ValRMSE is sqrt(Score) (the hold-out RMSE for
+	// solve failed, +Inf where GCV's denominator n - 1 - 1.4 tr H is not
+	// positive; ValRMSE is sqrt(Score) (the hold-out RMSE for
 	// CriterionHoldout) and TrainRMSE the training RMSE.
 	Score     float64
 	ValRMSE   float64
@@ -712,7 +714,7 @@ func (t *tuner) checkChoice(res []sigmaResult, best sigmaResult) error {
 		}
 	}
 	if best.best < 0 || math.IsInf(lo, 1) {
-		return &TuneError{Problem: fmt.Sprintf("the %s criterion is NaN at every sigma and lambda tried (lambdas %g to %g): the systems could not be solved", t.crit, t.grid[0], t.grid[len(t.grid)-1]), Err: ErrFlatCriterion}
+		return &TuneError{Problem: fmt.Sprintf("the %s criterion is NaN or infinite at every sigma and lambda tried (lambdas %g to %g): the systems could not be solved or are too flexible to score", t.crit, t.grid[0], t.grid[len(t.grid)-1]), Err: ErrFlatCriterion}
 	}
 	if len(res)*len(t.grid) > 1 && hi-lo <= 1e-9*math.Abs(lo) {
 		return &TuneError{Problem: fmt.Sprintf("the %s criterion is flat (%.6g) over every sigma and lambda tried: the features carry no signal the kernel can use", t.crit, lo), Err: ErrFlatCriterion}
