@@ -167,29 +167,30 @@ var ErrFlatCriterion = errors.New("the criterion cannot choose")
 // Search sizes. The sigma grid starts with sigmaPoints values over a
 // sigmaSpan-fold range around the median heuristic; each extension adds
 // two points beyond the end where the best value sits, at most
-// sigmaExtensions times a side; refinement adds the geometric midpoints
-// around the best value, refineRounds times.
+// sigmaExtensions times a side in the coarse stage and nearExtensions in
+// the later, narrow ones; refinement adds the geometric midpoints around
+// the best value.
 const (
 	sigmaPoints     = 8
 	sigmaSpan       = 16
 	sigmaExtensions = 6
+	nearExtensions  = 2
 	refineRounds    = 2
 	// coarseM is the number of Nyström centers of the coarse sigma search
-	// (on all rows); finalM that of the lambda choice on rows beyond
-	// exactPathRows; startM the first m of NKRLS's growth.
+	// (on all rows), refineM that of the narrow refinement and the first m
+	// of NKRLS's growth.
 	coarseM = 500
-	finalM  = 2000
-	startM  = 1000
+	refineM = 1000
 	maxM    = 8000
 )
 
-// exactPathRows is the largest number of rows on which the final stage
-// computes the criterion exactly, one O(4/3 n^3) tridiagonal reduction for
-// each of about three sigmas; beyond it the final lambda is chosen on a
-// Nyström path with finalM centers and the exact model is solved once by
-// Cholesky. The reduction's Dsymv half is memory-bound (measured on main's
-// gonum Dsymv, single-threaded at 1-3 GB/s: 0.4 s at n = 1000, 4 s at
-// n = 2000, 74 s at n = 4000 on 2 loaded cores).
+// exactPathRows is the largest number of rows on which the exact stage
+// scores three sigmas (one O(4/3 n^3) tridiagonal reduction each); beyond
+// it the exact stage reduces the kernel matrix of the refined sigma only,
+// chooses lambda on its path and solves for the model from the same
+// reduction. The reduction's Dsymv half is memory-bound: with main's gonum
+// Dsymv (one thread, 1-3 GB/s) a reduction took 0.4 s at n = 1000, 4 s at
+// n = 2000 and 74 s at n = 4000 on 2 loaded cores.
 var exactPathRows = 1500
 
 // Tune fits a kernel ridge regression with sigma, lambda and the method
@@ -197,24 +198,25 @@ var exactPathRows = 1500
 //
 //   - the target is centered by its (weighted) mean, an unpenalized
 //     intercept kept in Model.Intercept;
-//   - a coarse sigma search runs on a Nyström path with 500 centers on all
+//   - coarse: a sigma search on a Nyström path with 500 centers on all
 //     rows: a log grid of 8 values over a 16-fold range around the median
-//     heuristic (the median distance between rows), extended while the best
-//     value sits at an end, refined twice around the best value. Each sigma
-//     costs O(n m^2) for the features and their Gram matrix and one
+//     heuristic (the median distance between rows), extended while the
+//     best value sits at an end, refined twice around the best value. Each
+//     sigma costs O(n m^2) for the features and their Gram matrix and one
 //     O(4/3 m^3) tridiagonal reduction, then O(m) per lambda for GCV;
-//   - exact KRLS (up to MaxExactRows rows): the final stage evaluates the
-//     exact criterion at the best sigma and its two neighbours (one
-//     tridiagonal reduction of the n x n kernel matrix each, built from
-//     squared distances computed once, then O(n) per lambda), extended if
-//     the best is at an end, then solves for the model by one Cholesky
-//     factorization, O(n^3/3). Beyond exactPathRows rows the final stage
-//     uses a Nyström path with 2000 centers instead of the reductions;
+//   - refine: the same with 1000 centers on the best sigma and its
+//     neighbours' midpoints;
+//   - exact KRLS (up to MaxExactRows rows and the memory limit): lambda is
+//     chosen on the exact path, one tridiagonal reduction of the n x n
+//     kernel matrix (from squared distances computed once) then O(n) per
+//     lambda, at the refined sigma (and its two neighbours up to
+//     exactPathRows rows); the model comes from the same reduction;
 //   - NKRLS beyond: m starts at 1000 and doubles while the criterion
 //     improves by more than 1%.
 //
-// x and y are not modified. Tune works on raw features; standardizing them
-// first (as frames.Fit does) usually helps.
+// Problems with at most 500 rows skip the Nyström stages: every sigma is
+// scored on the exact path. x and y are not modified. Tune works on raw
+// features; standardizing them first (as frames.Fit does) usually helps.
 func Tune(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig) (*TuneFit, error) {
 	start := time.Now()
 	t, err := newTuner(x, y, cfg)
@@ -244,6 +246,8 @@ type tuner struct {
 	val     []int // hold-out rows; nil unless CriterionHoldout
 	done    int
 	out     *TuneFit
+	// lastExact is the exact evaluator, which keeps its last reduction.
+	lastExact *exactEvaluator
 }
 
 func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
@@ -445,10 +449,10 @@ func (t *tuner) evalSigma(ctx context.Context, ev sigmaEval, sigma float64, stag
 
 // searchSigma evaluates the sigmas of init (increasing), extends the grid
 // while the best value sits at an end (two points of the end's spacing
-// each time, up to sigmaExtensions times a side) and refines around the
+// each time, up to maxExt times a side) and refines around the
 // best value (geometric midpoints, refineRounds times). It returns all
 // results sorted by sigma and the index of the best.
-func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, stage string, refine int) ([]sigmaResult, int, error) {
+func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, stage string, maxExt, refine int) ([]sigmaResult, int, error) {
 	total := len(init) + 2*refine + 4
 	var res []sigmaResult
 	for _, s := range init {
@@ -474,9 +478,9 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 		b := best()
 		side := -1
 		switch {
-		case b == 0 && ext[0] < sigmaExtensions:
+		case b == 0 && ext[0] < maxExt:
 			side = 0
-		case b == len(res)-1 && ext[1] < sigmaExtensions:
+		case b == len(res)-1 && ext[1] < maxExt:
 			side = 1
 		}
 		if side < 0 || math.IsInf(res[b].score(), 1) {
@@ -554,71 +558,79 @@ func (t *tuner) stage(format string, args ...any) {
 func (t *tuner) run(ctx context.Context) error {
 	ch := &t.out.Choice
 	nt := len(t.train)
-	// Stage 1: coarse sigma search on a Nyström path over all rows.
 	init := t.cfg.Sigmas
-	if t.cfg.Sigma > 0 {
+	switch {
+	case t.cfg.Sigma > 0:
 		init = []float64{t.cfg.Sigma}
-	} else if init == nil {
+	case init == nil:
 		s0 := medianSigma(t.x)
 		init = LogGrid(s0/math.Sqrt(sigmaSpan), s0*math.Sqrt(sigmaSpan), sigmaPoints)
-	} else {
+	default:
 		init = append([]float64(nil), init...)
 		sort.Float64s(init)
 	}
-	var res []sigmaResult
-	var b int
-	mc := min(nt, coarseM)
-	if t.cfg.M > 0 && !t.exact {
-		mc = min(nt, t.cfg.M)
-	}
-	smallExact := t.exact && (nt <= mc || t.crit == CriterionLOO && nt <= exactPathRows)
-	if len(init) > 1 && !smallExact {
-		t0 := time.Now()
-		ev, err := t.nystromEval(mc)
-		if err != nil {
-			return err
-		}
-		res, b, err = t.searchSigma(ctx, ev, init, "coarse", refineRounds)
-		if err != nil {
-			return err
-		}
-		t.stage("coarse: %d sigmas on a Nyström path with m = %d centers, %d rows, %d lambdas: %v", len(res), mc, ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
-		init = neighbours(res, b)
-	}
-	// Stage 2: the final criterion.
-	t0 := time.Now()
-	var ev sigmaEval
-	var what string
-	var err error
+	// smallExact: every sigma is scored on the exact path.
+	smallExact := t.exact && (nt <= coarseM || t.crit == CriterionLOO && nt <= exactPathRows)
 	m := 0
-	switch {
-	case t.exact && nt <= exactPathRows || smallExact:
-		ev, err = t.exactEval()
-		what = "exact KRLS path"
-	case t.exact:
-		m = min(nt, finalM)
-		ev, err = t.nystromEval(m)
-		what = fmt.Sprintf("Nyström path with m = %d centers (the exact model is solved once at the chosen sigma and lambda)", m)
-	default:
-		m = min(nt, startM)
+	if !t.exact {
+		m = min(nt, refineM)
 		if t.cfg.M > 0 {
 			m = min(nt, t.cfg.M)
 		}
-		ev, err = t.nystromEval(m)
-		what = fmt.Sprintf("Nyström path with m = %d centers", m)
 	}
-	if err != nil {
-		return err
+	var (
+		res []sigmaResult
+		b   int
+	)
+	// search runs one stage and leaves its results in res and b.
+	search := func(stage string, ev sigmaEval, err error, grid []float64, ext, refine int, what string) error {
+		if err != nil {
+			return err
+		}
+		t0 := time.Now()
+		res, b, err = t.searchSigma(ctx, ev, grid, stage, ext, refine)
+		if err != nil {
+			return err
+		}
+		t.stage("%s: %d sigmas on %s, %d rows, %d lambdas: %v", stage, len(res), what, ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
+		return nil
 	}
-	refine := 0
-	if smallExact {
-		refine = refineRounds
+	if len(init) > 1 && !smallExact {
+		mc := min(nt, coarseM)
+		ev, err := t.nystromEval(mc)
+		if err := search("coarse", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", mc)); err != nil {
+			return err
+		}
+		init = neighbours(res, b)
+		if mr := min(nt, refineM); !t.exact || mr > mc {
+			if !t.exact {
+				mr = m
+			}
+			ev, err := t.nystromEval(mr)
+			if err := search("refine", ev, err, init, 1, 0, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
+				return err
+			}
+			init = neighbours(res, b)
+		}
+		if t.exact && nt > exactPathRows {
+			init = []float64{res[b].sigma}
+		}
 	}
-	res, b, err = t.searchSigma(ctx, ev, init, "final", refine)
-	if err != nil {
-		return err
+	if t.exact {
+		ext, refine := nearExtensions, 0
+		if smallExact {
+			ext, refine = sigmaExtensions, refineRounds
+		}
+		ev, err := t.exactEval(len(init) + 2*refine)
+		if err := search("exact", ev, err, init, ext, refine, "the exact KRLS path"); err != nil {
+			return err
+		}
+	} else if res == nil {
+		ev, err := t.nystromEval(m)
+		if err := search("refine", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", m)); err != nil {
+			return err
+		}
 	}
-	t.stage("final: %d sigmas on the %s, %d rows: %v", len(res), what, ev.rows(), time.Since(t0).Round(time.Millisecond))
 	best := res[b]
 	// NKRLS: grow m at the chosen sigma.
 	if !t.exact && t.cfg.M == 0 {
@@ -629,20 +641,17 @@ func (t *tuner) run(ctx context.Context) error {
 		for m < min(nt, limit) {
 			t0 := time.Now()
 			m2 := min(2*m, nt, limit)
-			if checkAlloc("Nyström feature matrix", t.n, m2) != nil {
-				ch.Warnings = append(ch.Warnings, fmt.Sprintf("m stopped at %d centers: %d do not fit the memory limit", m, m2))
-				break
-			}
 			ev, err := t.nystromEval(m2)
 			if err != nil {
-				return err
+				ch.Warnings = append(ch.Warnings, fmt.Sprintf("m stopped at %d centers: %v", m, err))
+				break
 			}
 			r, err := t.evalSigma(ctx, ev, best.sigma, "grow", 0)
 			if err != nil {
 				return err
 			}
 			gain := (best.score() - r.score()) / best.score()
-			t.stage("grow: m = %d gives %.4g (%+.2f%%): %v", m2, r.score(), -100*gain, time.Since(t0).Round(time.Millisecond))
+			t.stage("grow: m = %d scores %.4g (%+.2f%%): %v", m2, r.score(), -100*gain, time.Since(t0).Round(time.Millisecond))
 			m = m2
 			if r.score() < best.score() {
 				best = r
@@ -650,15 +659,15 @@ func (t *tuner) run(ctx context.Context) error {
 			if !(gain > 0.01) {
 				break
 			}
-		}
-		if m == min(nt, limit) && m < nt {
-			ch.Warnings = append(ch.Warnings, fmt.Sprintf("m reached MaxM = %d centers with the criterion still improving by more than 1%%", m))
+			if m == min(nt, limit) && m < nt {
+				ch.Warnings = append(ch.Warnings, fmt.Sprintf("m reached MaxM = %d centers with the criterion still improving by more than 1%%", m))
+			}
 		}
 	}
 	if err := t.checkChoice(res, best); err != nil {
 		return err
 	}
-	return t.finish(ctx, best, res)
+	return t.finish(ctx, best)
 }
 
 // neighbours returns the sigma of res[b] and its two neighbours' geometric
@@ -716,7 +725,7 @@ func (t *tuner) checkChoice(res []sigmaResult, best sigmaResult) error {
 }
 
 // finish fits the chosen model on all rows and fills the Choice.
-func (t *tuner) finish(ctx context.Context, best sigmaResult, res []sigmaResult) error {
+func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	ch := &t.out.Choice
 	ls := best.scores[best.best]
 	ch.Sigma, ch.Lambda, ch.Kernel = best.sigma, ls.lambda, t.fam(best.sigma)
@@ -728,7 +737,10 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult, res []sigmaResult)
 	// tridiagonal solve succeeded: move up the grid until one succeeds.
 	for j := best.best; j < len(best.scores); j++ {
 		l := best.scores[j].lambda
-		if t.exact {
+		if e := t.lastExact; e != nil && e.nv == 0 && e.lastSigma == best.sigma {
+			// The last exact reduction is the chosen sigma's: solve from it.
+			fit, err = e.fit(ch.Kernel, l)
+		} else if t.exact {
 			fit, err = KRLS(ctx, t.x, t.y, KRLSConfig{Kernel: ch.Kernel, Lambda: l, Weights: t.w})
 		} else {
 			fit, err = NKRLS(ctx, t.x, t.y, NKRLSConfig{Kernel: ch.Kernel, Lambda: l, Weights: t.w,

@@ -36,3 +36,25 @@ func BenchmarkRidgePath(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTune runs Tune with its defaults (GCV, automatic method) and
+// reports the criterion's RMSE estimate and the test RMSE on 2000 fresh
+// points of the same problem.
+func BenchmarkTune(b *testing.B) {
+	for _, n := range []int{1000, 2000, 4000} {
+		x, y, _ := SmoothRegression(n, benchD, benchNoise, 1)
+		xt, yt, _ := SmoothRegression(2000, benchD, benchNoise, 2)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			var res *TuneFit
+			var err error
+			for i := 0; i < b.N; i++ {
+				if res, err = Tune(b.Context(), x, y, TuneConfig{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			p, _ := res.Fit.Model.Predict(xt)
+			b.ReportMetric(res.Choice.ValRMSE, "val-rmse")
+			b.ReportMetric(RMSE(p, yt), "test-rmse")
+		})
+	}
+}

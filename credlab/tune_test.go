@@ -88,6 +88,21 @@ func TestTuneExactGCV(t *testing.T) {
 	if len(res.Fit.Path) != 17 || res.Fit.Lambda != ch.Lambda {
 		t.Errorf("fit path has %d points (want 17), lambda %g (want %g)", len(res.Fit.Path), res.Fit.Lambda, ch.Lambda)
 	}
+	// One sigma: the model comes from the path's own reduction (LOO: from
+	// its eigenvectors).
+	for _, crit := range []Criterion{CriterionGCV, CriterionLOO} {
+		one, err := Tune(t.Context(), x, y, TuneConfig{Sigma: 0.6, Criterion: crit, Lambdas: LogGrid(1e-8, 1, 17)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fit, err := KRLS(t.Context(), x, yc, KRLSConfig{Kernel: GaussianKernel{Sigma: 0.6}, Lambda: one.Choice.Lambda})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(one.Fit.Model.Coef, fit.Model.Coef); d > 1e-9 {
+			t.Errorf("%s, one sigma: coefficients differ from KRLS at the choice by %.2g", crit, d)
+		}
+	}
 }
 
 // TestTuneHoldout checks the hold-out scores against KRLS's own hold-out

@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"fmt"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -18,29 +19,40 @@ func (sqDistKernel) String() string               { return "squared distance" }
 func (sqDistKernel) fromSqDist(s float64) float64 { return s }
 
 // exactEvaluator scores exact KRLS at each sigma: the kernel matrix is
-// mapped from squared distances computed once, O(n^2) per sigma, then
+// mapped from squared distances computed once, O(n^2) per sigma (or, for a
+// single sigma, computed directly without the distance matrix), then
 // reduced once, O(4/3 n^3), and scored in O(n) per lambda (O(n^2) for
 // LOO, O(n_v n) for hold-out after one O(2 n_v n^2) application of Q).
 type exactEvaluator struct {
 	t      *tuner
 	nt, nv int
-	sqd    []float64 // (nt+nv) x nt squared distances, training rows first
+	xt, xv *mat.Dense
+	sqd    []float64 // (nt+nv) x nt squared distances, training rows first; nil for one sigma
 	kb     []float64 // kernel buffer of the same shape
 	sq     []float64 // W^1/2 of the training rows; nil without weights
 	b      []float64 // W^1/2 y of the training rows
 	yv, wv []float64
+	// last is the reduction of lastSigma, valid until the next eval.
+	last      *ridgePath
+	lastSigma float64
 }
 
-func (t *tuner) exactEval() (*exactEvaluator, error) {
+func (t *tuner) exactEval(sigmas int) (*exactEvaluator, error) {
 	nt, nv := len(t.train), len(t.val)
-	if err := checkAlloc("distance and kernel matrices", 2*(nt+nv), nt); err != nil {
+	cache := sigmas > 1
+	mats := map[bool]int{true: 2, false: 1}[cache]
+	if err := checkAlloc("kernel and distance matrices", mats*(nt+nv), nt); err != nil {
 		return nil, err
 	}
-	e := &exactEvaluator{t: t, nt: nt, nv: nv, sqd: make([]float64, (nt+nv)*nt), kb: make([]float64, (nt+nv)*nt)}
-	xt := gatherRows(t.x, t.train)
-	kernelSym(mat.NewDense(nt, nt, e.sqd[:nt*nt]), sqDistKernel{}, xt)
+	e := &exactEvaluator{t: t, nt: nt, nv: nv, kb: make([]float64, (nt+nv)*nt), xt: gatherRows(t.x, t.train)}
 	if nv > 0 {
-		kernelBlock(mat.NewDense(nv, nt, e.sqd[nt*nt:]), sqDistKernel{}, gatherRows(t.x, t.val), xt, nil, nil)
+		e.xv = gatherRows(t.x, t.val)
+	}
+	if cache {
+		e.sqd = make([]float64, (nt+nv)*nt)
+		e.fill(e.sqd, sqDistKernel{})
+	}
+	if nv > 0 {
 		e.yv = gather(t.y, t.val)
 		if t.w != nil {
 			e.wv = gather(t.w, t.val)
@@ -50,13 +62,49 @@ func (t *tuner) exactEval() (*exactEvaluator, error) {
 		e.sq = sqrtWeights(gather(t.w, t.train))
 	}
 	e.b = scaled(gather(t.y, t.train), e.sq)
+	t.lastExact = e
 	return e, nil
 }
 
 func (e *exactEvaluator) rows() int { return e.nt }
 func (e *exactEvaluator) rank() int { return 0 }
 
+// fill sets dst to [K(Xt, Xt); K(Xv, Xt)].
+func (e *exactEvaluator) fill(dst []float64, k Kernel) {
+	kernelSym(mat.NewDense(e.nt, e.nt, dst[:e.nt*e.nt]), k, e.xt)
+	if e.nv > 0 {
+		kernelBlock(mat.NewDense(e.nv, e.nt, dst[e.nt*e.nt:]), k, e.xv, e.xt, nil, nil)
+	}
+}
+
 func (e *exactEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore, error) {
+	nt := e.nt
+	if e.sqd == nil {
+		e.fill(e.kb, e.t.fam(sigma))
+		scaleSym(mat.NewDense(nt, nt, e.kb[:nt*nt]), e.sq)
+	} else {
+		e.mapSqDist(sigma)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rp := reduceRidge(e.kb[:nt*nt], nt, e.b, e.t.crit == CriterionLOO)
+	e.last, e.lastSigma = rp, sigma
+	// W^1/2 (K alpha - y) = -mu z at the solution.
+	pr := ridgeProblem{n: nt, sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
+	if e.nv > 0 {
+		pr.w, pr.yv, pr.wv = mat.NewDense(e.nv, nt, e.kb[nt*nt:]), e.yv, e.wv
+		if e.sqd == nil {
+			scaleCols(pr.w, e.sq)
+		}
+		rp.rightQ(pr.w)
+	}
+	return pr.scorePath(rp, e.t.grid, e.t.crit, e.t.extraDF), nil
+}
+
+// mapSqDist sets the kernel buffer from the squared distances: W^1/2 K
+// W^1/2 on the training rows, K W^1/2 on the validation rows.
+func (e *exactEvaluator) mapSqDist(sigma float64) {
 	k := e.t.fam(sigma).(distKernel)
 	nt := e.nt
 	parallelRows(nt+e.nv, func(lo, hi int) {
@@ -75,17 +123,6 @@ func (e *exactEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore
 			}
 		}
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	rp := reduceRidge(e.kb[:nt*nt], nt, e.b, e.t.crit == CriterionLOO)
-	// W^1/2 (K alpha - y) = -mu z at the solution.
-	pr := ridgeProblem{n: nt, sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
-	if e.nv > 0 {
-		pr.w, pr.yv, pr.wv = mat.NewDense(e.nv, nt, e.kb[nt*nt:]), e.yv, e.wv
-		rp.rightQ(pr.w)
-	}
-	return pr.scorePath(rp, e.t.grid, e.t.crit, e.t.extraDF), nil
 }
 
 // nystromEvaluator scores NKRLS with m fixed centers at each sigma: the
@@ -159,4 +196,15 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 		rp.rightQ(pr.w)
 	}
 	return pr.scorePath(rp, e.t.grid, e.t.crit, e.t.extraDF), nil
+}
+
+// fit returns KRLS at lambda from the last reduction: alpha = W^1/2 Q z^,
+// O(n^2).
+func (e *exactEvaluator) fit(k Kernel, lambda float64) (*Fit, error) {
+	zh := make([]float64, e.nt)
+	if !e.last.solve(lambda*float64(e.nt), zh) {
+		return nil, fmt.Errorf("credlab: KRLS: the tridiagonal solve failed at lambda = %g", lambda)
+	}
+	return &Fit{Method: "KRLS", Rank: e.nt, Lambda: lambda,
+		Model: &Model{Kernel: k, Centers: gatherRows(e.t.x, e.t.train), Coef: scaled(e.last.toZ(zh), e.sq)}}, nil
 }
