@@ -45,7 +45,9 @@ type TuneConfig struct {
 	Sigma  float64
 	Sigmas []float64
 	// Lambda, when positive, fixes lambda; otherwise lambda is searched
-	// over Lambdas (default LogGrid(1e-14, 10, 76), 5 values a decade;
+	// over Lambdas (default LogGrid(1e-10, 10, 56), 5 values a decade: a
+	// condition number of K + lambda n I up to about 1e10, since smaller
+	// lambdas extrapolate wildly on rows unlike the training rows;
 	// every lambda costs O(n) once sigma is reduced). A best value at an
 	// end of the grid is listed in Choice.Edges with a warning.
 	Lambda  float64
@@ -63,12 +65,12 @@ type TuneConfig struct {
 	// automatic method uses exact KRLS; default DefaultMaxExactRows.
 	MaxExactRows int
 	// M, when positive, fixes the number of Nyström centers of NKRLS;
-	// otherwise m starts at 500 (or n) and doubles while the criterion
+	// otherwise m starts at 1000 (or n) and doubles while the criterion
 	// improves by more than 1%, up to MaxM (default 8000) and the memory
 	// limit.
 	M    int
 	MaxM int
-	// Seed seeds the Nyström centers and the subsample of the sigma search.
+	// Seed seeds the Nyström centers (of the search stages and of NKRLS).
 	Seed uint64
 	// NoIntercept fits without the intercept: the target is not centered.
 	NoIntercept bool
@@ -82,15 +84,16 @@ type TuneConfig struct {
 }
 
 // DefaultMaxExactRows is the default TuneConfig.MaxExactRows: the size up to
-// which the exact path (one O(10/3 n^3) tridiagonal reduction per sigma)
-// takes seconds rather than minutes on two cores.
+// which the exact stage (one O(4/3 n^3) tridiagonal reduction of the n x n
+// kernel matrix) takes seconds rather than minutes on two cores.
 const DefaultMaxExactRows = 6000
 
 // TuneFit is the result of Tune.
 type TuneFit struct {
-	// Fit is the chosen model fitted on all rows (on the training rows for
-	// CriterionHoldout), with Path the criterion's lambda path at the chosen
-	// sigma and m; Model.Intercept holds the intercept.
+	// Fit is the chosen model fitted on all rows (CriterionHoldout too), with
+	// Path the criterion's lambda path at the chosen sigma and m (ValRMSE
+	// is sqrt of the criterion) and ValRMSE the choice's; Model.Intercept
+	// holds the intercept.
 	Fit *Fit
 	// Choice records what was chosen and why.
 	Choice Choice
@@ -139,7 +142,8 @@ type TunePoint struct {
 	Score     float64
 	ValRMSE   float64
 	TrainRMSE float64
-	// Stage names the search stage: "coarse", "refine" or "final".
+	// Stage names the search stage: "coarse" and "refine" (Nyström paths),
+	// "exact" (the exact KRLS path) or "grow" (NKRLS's growing m).
 	Stage string
 }
 
@@ -306,7 +310,7 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 		t.grid = append([]float64(nil), cfg.Lambdas...)
 		sort.Float64s(t.grid)
 	default:
-		t.grid = LogGrid(1e-14, 10, 76)
+		t.grid = LogGrid(1e-10, 10, 56)
 	}
 	// Center the target: the intercept is the weighted mean.
 	c := 0.0
@@ -579,8 +583,8 @@ func (t *tuner) run(ctx context.Context) error {
 		}
 	}
 	var (
-		res []sigmaResult
-		b   int
+		res, first []sigmaResult // the last stage's and the first's (widest) results
+		b, firstB  int
 	)
 	// search runs one stage and leaves its results in res and b.
 	search := func(stage string, ev sigmaEval, err error, grid []float64, ext, refine int, what string) error {
@@ -591,6 +595,9 @@ func (t *tuner) run(ctx context.Context) error {
 		res, b, err = t.searchSigma(ctx, ev, grid, stage, ext, refine)
 		if err != nil {
 			return err
+		}
+		if first == nil {
+			first, firstB = res, b
 		}
 		t.stage("%s: %d sigmas on %s, %d rows, %d lambdas: %v", stage, len(res), what, ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
 		return nil
@@ -664,6 +671,14 @@ func (t *tuner) run(ctx context.Context) error {
 			}
 		}
 	}
+	if len(first) > 1 && t.cfg.Sigma == 0 {
+		if firstB == 0 {
+			ch.Edges = append(ch.Edges, "sigma min")
+		}
+		if firstB == len(first)-1 {
+			ch.Edges = append(ch.Edges, "sigma max")
+		}
+	}
 	if err := t.checkChoice(res, best); err != nil {
 		return err
 	}
@@ -685,7 +700,7 @@ func neighbours(res []sigmaResult, b int) []float64 {
 }
 
 // checkChoice returns an error when the criterion is NaN everywhere or
-// flat, and records grid edges hit.
+// flat over the last stage, and records lambda grid edges hit.
 func (t *tuner) checkChoice(res []sigmaResult, best sigmaResult) error {
 	ch := &t.out.Choice
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -701,14 +716,6 @@ func (t *tuner) checkChoice(res []sigmaResult, best sigmaResult) error {
 	}
 	if len(res)*len(t.grid) > 1 && hi-lo <= 1e-9*math.Abs(lo) {
 		return &TuneError{Problem: fmt.Sprintf("the %s criterion is flat (%.6g) over every sigma and lambda tried: the features carry no signal the kernel can use", t.crit, lo), Err: ErrFlatCriterion}
-	}
-	if len(res) > 1 && t.cfg.Sigma == 0 {
-		if best.sigma <= res[0].sigma {
-			ch.Edges = append(ch.Edges, "sigma min")
-		}
-		if best.sigma >= res[len(res)-1].sigma {
-			ch.Edges = append(ch.Edges, "sigma max")
-		}
 	}
 	if len(t.grid) > 1 {
 		if best.best == 0 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -55,6 +57,38 @@ func BenchmarkTune(b *testing.B) {
 			p, _ := res.Fit.Model.Predict(xt)
 			b.ReportMetric(res.Choice.ValRMSE, "val-rmse")
 			b.ReportMetric(RMSE(p, yt), "test-rmse")
+		})
+	}
+}
+
+// BenchmarkApplyQ compares the two ways to map the validation kernel
+// block W (nv x n, nv = n/4) into the tridiagonal basis, W Q: Dormqr with
+// the reflectors kept (ridgePath.rightQ, 2 nv n^2 flops) against forming Q
+// by Dorgtr (4/3 n^3) and one Gemm (2 nv n^2).
+func BenchmarkApplyQ(b *testing.B) {
+	for _, n := range []int{1000, 2000} {
+		x, y, _ := SmoothRegression(n, benchD, benchNoise, 1)
+		xv, _, _ := SmoothRegression(n/4, benchD, benchNoise, 2)
+		k, _ := KernelMatrix(benchKernel(), x, nil)
+		w, _ := KernelMatrix(benchKernel(), xv, x)
+		rp := newRidgePath(k, y, false)
+		b.Run(fmt.Sprintf("dormqr/n=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				rp.rightQ(mat.DenseCopyOf(w))
+			}
+		})
+		b.Run(fmt.Sprintf("dorgtr+gemm/n=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				q := mat.NewDense(n, n, append([]float64(nil), rp.refl...))
+				impl := gonum.Implementation{}
+				work := []float64{0}
+				qr := q.RawMatrix()
+				impl.Dorgtr(blas.Lower, n, qr.Data, qr.Stride, rp.tau, work, -1)
+				work = make([]float64, int(work[0]))
+				impl.Dorgtr(blas.Lower, n, qr.Data, qr.Stride, rp.tau, work, len(work))
+				var out mat.Dense
+				out.Mul(w, q)
+			}
 		})
 	}
 }

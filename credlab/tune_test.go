@@ -35,11 +35,20 @@ func TestTuneExactGCV(t *testing.T) {
 	for i := range y {
 		y[i] += 3 // an intercept to recover
 	}
-	res, err := Tune(t.Context(), x, y, TuneConfig{Lambdas: LogGrid(1e-8, 1, 17)})
+	calls, last := 0, 0
+	res, err := Tune(t.Context(), x, y, TuneConfig{Lambdas: LogGrid(1e-8, 1, 17), Progress: func(done, total int) {
+		if done != last+1 || total < done {
+			t.Errorf("progress (%d, %d) after %d", done, total, last)
+		}
+		calls, last = calls+1, done
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ch := res.Choice
+	if sigmas := len(res.Table) / 17; calls != sigmas {
+		t.Errorf("%d progress calls for %d sigmas", calls, sigmas)
+	}
 	if ch.Method != "KRLS" || ch.Criterion != CriterionGCV || ch.M != 0 {
 		t.Errorf("choice %s %s m = %d, want KRLS gcv m = 0", ch.Method, ch.Criterion, ch.M)
 	}

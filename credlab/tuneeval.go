@@ -125,7 +125,8 @@ func (e *exactEvaluator) mapSqDist(sigma float64) {
 	})
 }
 
-// nystromEvaluator scores NKRLS with m fixed centers at each sigma: the
+// nystromEvaluator scores NKRLS with m fixed centers at each sigma (by GCV
+// when the criterion is LOO, which the Nyström stages do not compute): the
 // factor of K_mm, O(m^2 d + m^3/3), the features A = W^1/2 K_nm L^-T and
 // their Gram matrix, O(n m d + 2 n m^2), one reduction of A^T A,
 // O(4/3 m^3), then O(m) per lambda (O(n_v m) for hold-out).
@@ -195,7 +196,11 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 		ny.featuresInto(pr.w, e.xv)
 		rp.rightQ(pr.w)
 	}
-	return pr.scorePath(rp, e.t.grid, e.t.crit, e.t.extraDF), nil
+	crit := e.t.crit
+	if crit == CriterionLOO { // needs the n x n eigenvectors: GCV stands in
+		crit = CriterionGCV
+	}
+	return pr.scorePath(rp, e.t.grid, crit, e.t.extraDF), nil
 }
 
 // fit returns KRLS at lambda from the last reduction: alpha = W^1/2 Q z^,
