@@ -104,7 +104,7 @@ func TestFitAuto(t *testing.T) {
 		r := yc.AtVec(i) - f.AtVec(i)
 		sse += r * r
 	}
-	den := float64(n) - 1 - mat.Trace(&h)
+	den := float64(n) - 1 - 1.4*mat.Trace(&h) // modified GCV (Kim and Gu 2004)
 	gcv := float64(n) * sse / (den * den)
 	if math.Abs(c.Score-gcv) > 1e-6*gcv {
 		t.Errorf("GCV score %v, by hand %v", c.Score, gcv)

@@ -122,3 +122,28 @@ func ExampleSweep() {
 	// 24 rows
 	// best: sigma 0.3, lambda 0.001, validation RMSE 0.132
 }
+
+// Fit with only the target: the features are standardized (a constant
+// column is left out with a warning), the target centered, and the method,
+// sigma and lambda chosen by generalized cross-validation.
+func ExampleFit_defaults() {
+	x, y, f := credlab.SmoothRegression(400, 2, 0.1, 5)
+	df, _ := frames.FromMatrix(x, "a", "b")
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	df = df.Mutate(series.New(make([]float64, 400), series.Float, "unused"))
+	m, err := frames.Fit(df, frames.Spec{Target: "y"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, _ := m.PredictValues(df)
+	fmt.Println("method:", m.Spec.Method, "chosen by", m.Choice.Criterion)
+	fmt.Println("features:", m.Features, "standardized:", m.Mean != nil)
+	fmt.Println("warning:", m.Warnings[0])
+	fmt.Println("RMSE against the true function below 0.05:", credlab.RMSE(p, f) < 0.05)
+	// Output:
+	// method: krls chosen by gcv
+	// features: [a b] standardized: true
+	// warning: column "unused" is constant (0) on the 400 training rows: left out of the features
+	// RMSE against the true function below 0.05: true
+}
