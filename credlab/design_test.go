@@ -129,7 +129,7 @@ func TestDesignUnbiased(t *testing.T) {
 	for j := range f {
 		f[j] = math.Sin(float64(j)) + 2*rng.Float64()
 	}
-	f[1] = 10 // a large value on a heavy row
+	f[1] = 10       // a large value on a heavy row
 	f[len(f)-1] = 0 // no design draws the row with q = 0
 	poolMean := sum(f) / float64(len(f))
 	const reps = 4000
