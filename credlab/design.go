@@ -189,15 +189,8 @@ func SampleDesign(q, scores []float64, budget int, d Design, prev *Selection, se
 	if budget <= 0 {
 		return nil, &BudgetError{Name: "budget", Value: budget, Want: "must be positive"}
 	}
-	if prev != nil {
-		if len(prev.Prob) != len(prev.Index) || len(prev.Weight) != len(prev.Index) {
-			return nil, fmt.Errorf("credlab: previous selection has %d rows but %d probabilities and %d weights", len(prev.Index), len(prev.Prob), len(prev.Weight))
-		}
-		for _, j := range prev.Index {
-			if j < 0 || j >= n {
-				return nil, &BudgetError{Name: "previous row", Value: j, Want: fmt.Sprintf("already-labeled rows must be rows of the pool [0, %d)", n)}
-			}
-		}
+	if err := checkPrevious(prev, n, true); err != nil {
+		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x73656c))
 	switch d {
@@ -350,6 +343,24 @@ func pivotalDesign(q, scores []float64, budget int, prev *Selection, rng *rand.R
 		sel.Weight[i] = (float64(size[b])/p + float64(later[b])) / float64(n)
 	}
 	return sel, nil
+}
+
+// checkPrevious checks that prev's slices match its rows and that its rows
+// lie in a pool of n rows; withProb also requires Prob and Weight.
+func checkPrevious(prev *Selection, n int, withProb bool) error {
+	if prev == nil {
+		return nil
+	}
+	k := len(prev.Index)
+	if (withProb && (len(prev.Prob) != k || len(prev.Weight) != k)) || (prev.Batch != nil && len(prev.Batch) != k) || (prev.Count != nil && len(prev.Count) != k) {
+		return fmt.Errorf("credlab: previous selection has %d rows but %d probabilities, %d weights, %d batch numbers and %d counts", k, len(prev.Prob), len(prev.Weight), len(prev.Batch), len(prev.Count))
+	}
+	for _, j := range prev.Index {
+		if j < 0 || j >= n {
+			return &BudgetError{Name: "previous row", Value: j, Want: fmt.Sprintf("already-labeled rows must be rows of the pool [0, %d)", n)}
+		}
+	}
+	return nil
 }
 
 // prevBatch returns the batch numbers of prev's rows (all 0 when prev has
