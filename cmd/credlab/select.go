@@ -13,8 +13,10 @@ import (
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("select", "select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv [flags]", stderr)
 	pool := fs.String("pool", "", "CSV file of the unlabeled pool (required; .gz is decompressed)")
-	budget := fs.Int("budget", 0, "number of rows to label, drawn with replacement (required, > 0)")
-	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores) or uniform")
+	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
+	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform or greedy (GSx: each next row farthest from those chosen)")
+	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
+	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool: its rows are kept, the next batch continues the design, and -out gets the union with a batch column")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
 	out := fs.String("out", "", "output CSV: the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
 	lambda := fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores")
@@ -24,7 +26,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	m := fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom)")
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")
-	noRepl := fs.Bool("without-replacement", false, "draw distinct rows (uniform only; -budget must not exceed the pool)")
+	noRepl := fs.Bool("without-replacement", false, "same as -design without")
 	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
@@ -47,13 +49,18 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usagef("select: flag -sigma must be positive, or 0 for the median heuristic (got %g)", *sigma)
 	}
 	switch strings.ToLower(*method) {
-	case "cred", "uniform":
+	case "cred", "uniform", "greedy":
 	default:
-		return usagef("select: flag -method %q: choose cred or uniform", *method)
+		return usagef("select: flag -method %q: choose cred, uniform or greedy", *method)
+	}
+	switch strings.ToLower(*design) {
+	case "replacement", "distinct", "without":
+	default:
+		return usagef("select: flag -design %q: choose replacement, distinct or without", *design)
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: splitList(*exclude),
 		Kernel: *kernel, Sigma: *sigma, LambdaQ: *lambda, WithoutReplacement: *noRepl, Seed: *seed,
-		Standardize: *standardize, DropNA: *dropNA}
+		Standardize: *standardize, DropNA: *dropNA, Design: *design}
 	switch strings.ToLower(*features) {
 	case "exact":
 	case "rf", "fourier":
@@ -66,6 +73,13 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	df, err := loadCSV("pool", *pool)
 	if err != nil {
 		return err
+	}
+	if *labeled != "" {
+		prev, err := loadCSV("labeled", *labeled)
+		if err != nil {
+			return err
+		}
+		spec.Labeled = &prev
 	}
 	for _, c := range spec.Features {
 		if err := hasColumn(df, *pool, "columns", c); err != nil {
