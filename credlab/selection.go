@@ -115,19 +115,7 @@ func (c CREDSelector) Select(ctx context.Context, pool *mat.Dense, budget int, s
 	if p := c.Previous; p != nil && len(p.Q) == n {
 		return SampleDesign(p.Q, p.Scores, budget, c.Design, p, seed)
 	}
-	lq := c.LambdaQ
-	if lq == 0 {
-		lq = 1e-6
-	}
-	var s []float64
-	switch {
-	case c.Features != nil:
-		s, err = FeatureLeverageScores(ctx, c.Features, pool, lq, c.Block)
-	case c.Kernel != nil:
-		s, err = LeverageScores(ctx, c.Kernel, pool, lq)
-	default:
-		return nil, fmt.Errorf("credlab: CRED needs a Kernel or a feature map")
-	}
+	s, err := c.Scores(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +124,23 @@ func (c CREDSelector) Select(ctx context.Context, pool *mat.Dense, budget int, s
 		return nil, err
 	}
 	return SampleDesign(q, s, budget, c.Design, c.Previous, seed)
+}
+
+// Scores returns the leverage scores of the pool rows that Select draws
+// from: FeatureLeverageScores with Features, else LeverageScores with
+// Kernel, at LambdaQ (default 1e-6).
+func (c CREDSelector) Scores(ctx context.Context, pool *mat.Dense) ([]float64, error) {
+	lq := c.LambdaQ
+	if lq == 0 {
+		lq = 1e-6
+	}
+	switch {
+	case c.Features != nil:
+		return FeatureLeverageScores(ctx, c.Features, pool, lq, c.Block)
+	case c.Kernel != nil:
+		return LeverageScores(ctx, c.Kernel, pool, lq)
+	}
+	return nil, fmt.Errorf("credlab: CRED needs a Kernel or a feature map")
 }
 
 // CREDDistribution returns q_j = (s_j + mean(s)) / (2 sum(s)) for
