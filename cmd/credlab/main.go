@@ -65,6 +65,9 @@ Usage:
         DIR/report.html (default ./credlab-demo)
   credlab select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv
         choose N rows of a pool to label; adds the columns row, prob and weight
+  credlab budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL]
+        before labeling: effective dimension, how uneven the leverage scores are,
+        CRED's variance gain, and learning curves projected from a pilot batch
   credlab fit -data FILE.csv -target COL -method krls|kols|gd|nkrls|nytro|sgm|... -out MODEL.json
         fit a model, choosing its parameter on a hold-out split
   credlab predict -model MODEL.json -data FILE.csv -out FILE.csv
@@ -84,6 +87,7 @@ Output files are written to a temporary name and renamed when complete.
 var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{
 	"demo":      demo,
 	"select":    selectCmd,
+	"budget":    budgetCmd,
 	"fit":       fitCmd,
 	"predict":   predictCmd,
 	"sweep":     sweepCmd,
