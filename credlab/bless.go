@@ -23,6 +23,10 @@ type BLESSConfig struct {
 	Seed uint64
 	// Block is the number of rows scored at once, default DefaultBlock.
 	Block int
+	// MaxDeff, when positive, stops lowering lambda at the first step
+	// whose estimated effective dimension reaches MaxDeff: the scores are
+	// then those at that larger lambda.
+	MaxDeff float64
 }
 
 // ApproxLeverageScores returns approximate ridge leverage scores of the rows
@@ -95,7 +99,8 @@ func ApproxLeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda fl
 		if d, err = newBLESSDict(k, x, cand, l, r, lh, n, rng); err != nil {
 			return nil, err
 		}
-		if lh == lambda {
+		if lh == lambda || (cfg.MaxDeff > 0 && deff >= cfg.MaxDeff) {
+			lambda = lh
 			break
 		}
 	}
@@ -212,7 +217,10 @@ func (d *blessDict) scores(k Kernel, x *mat.Dense, idx []int, diag []float64, la
 type LeverageCenters struct {
 	// Kernel is the kernel of the scores (required; use the model's).
 	Kernel Kernel
-	// Lambda is the ridge of the scores, default 1e-4.
+	// Lambda is the ridge of the scores. By default it is the largest
+	// lambda (down to 1e-9) at which the estimated effective dimension
+	// reaches m/2: below that, m centers cannot cover what the scores
+	// weight, and scores at a smaller lambda oversample isolated rows.
 	Lambda float64
 	// BLESS configures the score approximation; its Dict defaults to
 	// max(400, 2m) and its Seed to the sampler's seed.
@@ -226,10 +234,10 @@ func (c LeverageCenters) SampleCenters(x *mat.Dense, m int, seed uint64) ([]int,
 		return nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, n = %d]", m, n)
 	}
 	lambda := c.Lambda
-	if lambda == 0 {
-		lambda = 1e-4
-	}
 	cfg := c.BLESS
+	if lambda == 0 {
+		lambda, cfg.MaxDeff = 1e-9, float64(m)/2
+	}
 	if cfg.Dict == 0 {
 		cfg.Dict = max(400, 2*m)
 	}
