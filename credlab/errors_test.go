@@ -166,7 +166,6 @@ func TestBadParameters(t *testing.T) {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: GaussianKernel{}, Nystrom: nc})
 			return err
 		}, []string{"sigma"}},
-		{"KRLS nil kernel", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Lambda: 1}); return err }, []string{"kernel"}},
 		// Lambda.
 		{"KRLS lambda < 0", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: -1}); return err }, []string{"lambda"}},
 		{"KRLS lambda NaN", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: math.NaN()}); return err }, []string{"lambda"}},

@@ -380,7 +380,6 @@ func TestSGMBadInput(t *testing.T) {
 	wantErrMentions(t, "passes", run(SGMConfig{Kernel: k, Passes: -2}), "Passes = -2")
 	wantErrMentions(t, "iter", run(SGMConfig{Kernel: k, Iter: -2}), "Iter = -2")
 	wantErrMentions(t, "every", run(SGMConfig{Kernel: k, Every: -1}), "Every = -1")
-	wantErrMentions(t, "kernel", run(SGMConfig{}), "no kernel")
 	wantErrMentions(t, "sigma", run(SGMConfig{Kernel: GaussianKernel{}}), "sigma")
 	bad := mat.DenseCopyOf(x)
 	bad.Set(3, 1, math.NaN())

@@ -68,7 +68,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err := checkFrame(pool, "pool"); err != nil {
 		return nil, err
 	}
-	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Standardize: spec.Standardize, DropNA: spec.DropNA}
+	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
 	if spec.Target != "" {
 		fs.Exclude = append(append([]string(nil), fs.Exclude...), spec.Target)
 	}

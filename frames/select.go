@@ -60,7 +60,7 @@ type SelectSpec struct {
 	WithoutReplacement bool
 	// Seed seeds the draw and the random features.
 	Seed uint64
-	// OneHot, Standardize and DropNA act as in Spec. Rows dropped for a
+	// OneHot and DropNA act as in Spec; Standardize is Spec.Scale "standardize". Rows dropped for a
 	// missing value are never chosen.
 	OneHot, Standardize, DropNA bool
 	// Selector, if set, is used instead of Method (for example a
@@ -128,7 +128,7 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 // selection and the pool rows behind the matrix rows.
 func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec SelectSpec) (*credlab.Selection, []int, error) {
 	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot,
-		Standardize: spec.Standardize, DropNA: spec.DropNA}
+		Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
 	p, err := prepare(pool, &fs, "pool")
 	if err != nil {
 		return nil, nil, err

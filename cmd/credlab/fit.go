@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/frames"
 )
 
 func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("fit", "fit -data FILE.csv -target COL -method M -out MODEL.json [flags]", stderr)
+	fs := newFlags("fit", "fit -data FILE.csv -target COL -out MODEL.json [flags]", stderr)
 	data := fs.String("data", "", "CSV file of the training rows (required)")
 	out := fs.String("out", "", "model file to write, JSON (required)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
@@ -29,6 +28,9 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	exact := mf.validation == 0
+	if exact && strings.EqualFold(mf.method, "auto") {
+		return usagef("fit: -validation 0 fits with exactly the given settings: name a -method (for example krls with -lambda and -sigma)")
+	}
 	if exact && mf.lambda == 0 && mf.iters == 0 && !strings.EqualFold(mf.method, "kols") {
 		return usagef("fit: -validation 0 fits with exactly the given settings: give -lambda (krls, nkrls, linear) or -iters (gd, nytro, lineargd, sgm)")
 	}
@@ -54,32 +56,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := writeAtomic(ctx, *out, model.Save); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, describeModel(model))
+	fmt.Fprint(stdout, model.Summary())
 	p.done(fmt.Sprintf("fit: %s on %d rows of %s, model written to %s", model.Spec.Method, model.Rows, *data, *out))
 	return nil
-}
-
-// describeModel prints the selected parameter and the validation RMSE.
-func describeModel(m *frames.Model) string {
-	var param []string
-	if m.Spec.Sigma > 0 {
-		param = append(param, "sigma="+strconv.FormatFloat(m.Spec.Sigma, 'g', 4, 64))
-	}
-	if m.Lambda > 0 {
-		param = append(param, "lambda="+strconv.FormatFloat(m.Lambda, 'g', 4, 64))
-	}
-	if m.Iter > 0 {
-		param = append(param, "iterations="+strconv.Itoa(m.Iter))
-	}
-	if m.Passes > 0 {
-		param = append(param, "passes="+strconv.FormatFloat(m.Passes, 'g', 4, 64))
-	}
-	if len(param) == 0 {
-		param = append(param, "none")
-	}
-	val := "none (fitted on all rows)"
-	if !math.IsNaN(m.ValRMSE) {
-		val = strconv.FormatFloat(m.ValRMSE, 'g', 6, 64)
-	}
-	return fmt.Sprintf("method %s\nselected %s\nvalidation RMSE %s", m.Spec.Method, strings.Join(param, " "), val)
 }

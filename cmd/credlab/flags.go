@@ -38,16 +38,17 @@ func hasColumn(df dataframe.DataFrame, file, flagName, col string) error {
 
 // modelFlags are the Spec settings shared by fit and sweep.
 type modelFlags struct {
-	target, method, kernel, weight, columns, exclude, featureMap, preset string
-	m, iters, maxIter, passes, batch                                     int
-	lambda, sigma, eta, validation, threshold, decay                     float64
-	accelerated, standardize, oneHot, dropNA                             bool
-	seed                                                                 uint64
+	target, method, selection, kernel, weight, columns, exclude, featureMap, preset string
+	m, iters, maxIter, passes, batch                                                int
+	lambda, sigma, eta, validation, threshold, decay                                float64
+	accelerated, standardize, intercept, oneHot, dropNA                             bool
+	seed                                                                            uint64
 }
 
 func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.target, "target", "", "column to predict (required)")
-	fs.StringVar(&f.method, "method", "krls", "method: "+strings.Join(frames.MethodNames(), ", ")+" (aliases: gd = earlystopping, ridge = linear, sgd = sgm)")
+	fs.StringVar(&f.method, "method", "auto", "method: auto (exact or Nyström KRLS with sigma, lambda and m chosen by -selection), "+strings.Join(frames.MethodNames(), ", ")+" (aliases: gd = earlystopping, ridge = linear, sgd = sgm)")
+	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: gcv (the default: generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
 	fs.StringVar(&f.kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, linear or polynomial")
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights, such as the weight column select writes")
 	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every numeric column except the target, the weight and select's row, prob and weight)")
@@ -60,18 +61,19 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.Float64Var(&f.threshold, "threshold", 0, "early stopping once the validation error exceeds (1+threshold) times its best (0: 0.05; negative: never)")
 	fs.Float64Var(&f.decay, "decay", 0, "sgm step-size decay theta in [0, 1), eta_t = eta t^-theta (0: constant step)")
 	fs.BoolVar(&f.accelerated, "accelerated", false, "nu-method instead of plain gradient descent (gd, nytro, lineargd; default off)")
-	fs.BoolVar(&f.standardize, "standardize", false, "center and scale each feature to unit variance (the model remembers the scaling)")
+	fs.BoolVar(&f.standardize, "standardize", true, "center and scale each feature to unit variance on the training rows, leaving out constant columns (the model remembers the scaling); -standardize=false uses the columns as they are")
+	fs.BoolVar(&f.intercept, "intercept", true, "center the target and keep its mean as the intercept; -intercept=false fits without")
 	fs.BoolVar(&f.oneHot, "onehot", false, "encode string feature columns as 0/1 columns, one per level")
 	fs.BoolVar(&f.dropNA, "dropna", false, "drop rows with a missing value in a used column (otherwise an error)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the hold-out split, the Nyström centers, random features and sgm")
 	if sweep {
 		return
 	}
-	fs.IntVar(&f.m, "m", 0, "Nyström centers (nkrls, nytro: required) or random features (-feature-map fourier, nystrom: 0 means 100)")
+	fs.IntVar(&f.m, "m", 0, "Nyström centers (nkrls, nytro: required; auto: 0 grows m while the criterion improves) or random features (-feature-map fourier, nystrom: 0 means 100)")
 	fs.IntVar(&f.iters, "iters", 0, "exact number of gradient steps (gd, nytro, lineargd, sgm), fitted on all rows (0: chosen on the hold-out split)")
 	fs.IntVar(&f.passes, "passes", 0, "most passes over the data for sgm (0: 100)")
-	fs.Float64Var(&f.lambda, "lambda", 0, "fixed regularization of krls, nkrls and linear, fitted on all rows (0: chosen on the hold-out split from 1e-15..1)")
-	fs.Float64Var(&f.sigma, "sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)")
+	fs.Float64Var(&f.lambda, "lambda", 0, "fixed regularization of auto, krls, nkrls and linear (0: chosen by -selection for auto, on the hold-out split from 1e-15..1 for a named method)")
+	fs.Float64Var(&f.sigma, "sigma", 0, "Gaussian or Laplacian bandwidth (0: searched by auto; the median distance between rows for a named method)")
 	fs.Float64Var(&f.validation, "validation", 0.2, "fraction of rows held out to choose the parameter; 0 fits on all rows with exactly the given settings (needs -lambda or -iters, except for kols)")
 }
 
@@ -82,7 +84,20 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		return s, usagef("%s: flag -target is required", cmd)
 	}
 	if f.method == "" {
-		return s, usagef("%s: flag -method is empty", cmd)
+		return s, usagef("%s: flag -method is empty (auto chooses the method)", cmd)
+	}
+	if strings.EqualFold(f.method, "auto") {
+		switch strings.ToLower(f.kernel) {
+		case "gaussian", "rbf", "laplacian", "laplace":
+		default:
+			return s, usagef("%s: flag -kernel %s: -method auto searches the bandwidth of a gaussian or laplacian kernel; name a -method (for example krls) for other kernels", cmd, f.kernel)
+		}
+	}
+	switch sel := strings.ToLower(f.selection); {
+	case sel != "" && sel != "gcv" && sel != "holdout" && sel != "loo":
+		return s, usagef("%s: flag -selection %q: choose gcv, holdout or loo", cmd, f.selection)
+	case !strings.EqualFold(f.method, "auto") && sel != "" && sel != "holdout":
+		return s, usagef("%s: flag -selection %s applies to -method auto; -method %s selects on the hold-out split", cmd, f.selection, f.method)
 	}
 	for _, c := range []struct {
 		name string
@@ -98,11 +113,15 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 			return s, usagef("%s: flag -%s: value out of range (see 'credlab %s -h')", cmd, c.name, cmd)
 		}
 	}
-	s = frames.Spec{Target: f.target, Method: f.method, Kernel: f.kernel, Weight: f.weight,
+	scale := frames.ScaleStandardize
+	if !f.standardize {
+		scale = frames.ScaleNone
+	}
+	s = frames.Spec{Target: f.target, Method: f.method, Selection: f.selection, Kernel: f.kernel, Weight: f.weight,
 		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap,
 		Preset: f.preset, M: f.m, Iters: f.iters, MaxIter: f.maxIter, Passes: f.passes, Batch: f.batch,
 		Lambda: f.lambda, Sigma: f.sigma, StepSize: f.eta, Threshold: f.threshold, Decay: f.decay,
-		Validation: f.validation, Accelerated: f.accelerated, Standardize: f.standardize,
+		Validation: f.validation, Accelerated: f.accelerated, Scale: scale, NoIntercept: !f.intercept,
 		OneHot: f.oneHot, DropNA: f.dropNA, Seed: f.seed}
 	return s, nil
 }
