@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/credlab/credlab/frames"
 	"github.com/credlab/credlab/viz"
@@ -20,11 +18,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "output directory: summary.csv, deff.csv, scores.csv, curves.csv and the figures effective_dimension.svg, score_concentration.svg (and learning_curves.svg with -pilot) (required)")
 	pilot := fs.String("pilot", "", "CSV of a small uniformly drawn labeled batch (a select -method uniform output with the labels added): projects learning curves for uniform and CRED labeling")
 	target := fs.String("target", "", "label column of the pilot (required with -pilot; left out of the pool's features)")
-	lambda := fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores")
-	kernel := fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear")
-	sigma := fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)")
-	features := fs.String("features", "exact", "leverage scores from the exact kernel matrix (exact), random Fourier features (rf) or Nyström features (nystrom); use rf or nystrom beyond a few thousand rows")
-	m := fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom)")
+	sf := newScoreFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
 	seed := fs.Uint64("seed", 1, "random seed of random features and of the learning-curve subsamples")
@@ -40,26 +34,12 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *pilot != "" && *target == "" {
 		return usagef("budget: flag -pilot needs -target, the column of the pilot's labels")
 	}
-	if !(*lambda > 0) || math.IsInf(*lambda, 0) {
-		return usagef("budget: flag -lambda must be positive (got %g)", *lambda)
+	fm, m, err := sf.check("budget")
+	if err != nil {
+		return err
 	}
-	if !(*sigma >= 0) || math.IsInf(*sigma, 0) {
-		return usagef("budget: flag -sigma must be positive, or 0 for the median heuristic (got %g)", *sigma)
-	}
-	if *m <= 0 {
-		return usagef("budget: flag -m must be positive (got %d)", *m)
-	}
-	spec := frames.BudgetSpec{Features: splitList(*columns), Exclude: splitList(*exclude), Kernel: *kernel, Sigma: *sigma,
-		LambdaQ: *lambda, Target: *target, Seed: *seed, Standardize: *standardize, DropNA: *dropNA}
-	switch strings.ToLower(*features) {
-	case "exact":
-	case "rf", "fourier":
-		spec.FeatureMap, spec.M = "fourier", *m
-	case "nystrom":
-		spec.FeatureMap, spec.M = "nystrom", *m
-	default:
-		return usagef("budget: flag -features %q: choose exact, rf or nystrom", *features)
-	}
+	spec := frames.BudgetSpec{Features: splitList(*columns), Exclude: splitList(*exclude), Kernel: *sf.kernel, Sigma: *sf.sigma,
+		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Standardize: *standardize, DropNA: *dropNA}
 	df, err := loadCSV("pool", *pool)
 	if err != nil {
 		return err
