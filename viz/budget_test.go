@@ -1,10 +1,7 @@
 package viz
 
 import (
-	"bytes"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,34 +33,14 @@ func budgetFigures() map[string]func() (*Figure, error) {
 	}
 }
 
-// Golden SVGs of the budget figures (go test ./viz -regen rewrites them).
-func TestBudgetGolden(t *testing.T) {
+// goldenFigures are the figures TestGolden checks: figures() and the
+// budget figures.
+func goldenFigures() map[string]func() (*Figure, error) {
+	all := figures()
 	for name, build := range budgetFigures() {
-		t.Run(name, func(t *testing.T) {
-			f, err := build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			svg := f.SVG()
-			if g, _ := build(); g.SVG() != svg || strings.Contains(svg, "NaN") {
-				t.Fatal("renderings differ or contain NaN")
-			}
-			path := filepath.Join("testdata", name+".svg")
-			if *regen {
-				if err := f.WriteSVG(path); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./viz -regen to create it)", err)
-			}
-			if !bytes.Equal(want, []byte(svg)) {
-				t.Errorf("%s differs from the rendering; inspect it and run go test ./viz -regen if the change is intended", path)
-			}
-		})
+		all[name] = build
 	}
+	return all
 }
 
 func TestBudgetFigureErrors(t *testing.T) {
