@@ -13,7 +13,8 @@ import (
 // USPS and Fashion-MNIST with the paper's CRED (with replacement), CRED
 // with distinct labels, GSx and KRR, and logs the median test RMSE per
 // cell. It runs only with CREDLAB_DATA=/path/to/shared/data and
-// CREDLAB_FIG3=quick or full (CREDLAB_FIG3_SETS=usps: USPS only).
+// CREDLAB_FIG3=quick or full (CREDLAB_FIG3_SETS=usps or fashion: one set;
+// CREDLAB_FIG3_METHODS: a comma-separated list of methods).
 func TestMeasureFig3Budgets(t *testing.T) {
 	dir, size := os.Getenv("CREDLAB_DATA"), os.Getenv("CREDLAB_FIG3")
 	if dir == "" || size == "" {
@@ -21,11 +22,17 @@ func TestMeasureFig3Budgets(t *testing.T) {
 	}
 	c := credDefaults(size == "quick").Fig3
 	c.Methods = []string{BenchCRED, BenchCREDDistinct, BenchGSx, BenchKRR}
-	us, err := credLoadUSPS(dir)
-	if err != nil {
-		t.Fatal(err)
+	if m := os.Getenv("CREDLAB_FIG3_METHODS"); m != "" {
+		c.Methods = strings.Split(m, ",")
 	}
-	sets := []*credImageSet{us}
+	var sets []*credImageSet
+	if os.Getenv("CREDLAB_FIG3_SETS") != "fashion" {
+		us, err := credLoadUSPS(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, us)
+	}
 	if os.Getenv("CREDLAB_FIG3_SETS") != "usps" {
 		fm, err := credLoadFashionMNIST(dir)
 		if err != nil {
