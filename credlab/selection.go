@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -13,12 +12,19 @@ import (
 // Selection is a labeling plan: which pool rows to label and the
 // importance weights that make a fit on them unbiased.
 type Selection struct {
-	// Index holds the chosen pool rows in draw order; with replacement a
-	// row can appear more than once.
+	// Index holds the chosen pool rows in draw order (WithReplacement: a
+	// row can appear more than once) or in increasing order within a batch
+	// (WithoutReplacement).
 	Index []int
-	// Prob is the sampling probability q of each chosen row, Weight its
-	// importance weight 1/(N q).
+	// Prob is each chosen row's sampling probability q_j (with
+	// replacement) or inclusion probability pi_j in its batch (without);
+	// Weight its importance weight (see Design).
 	Prob, Weight []float64
+	// Count is each row's number of draws (DistinctRows only).
+	Count []int
+	// Batch numbers the batches (0, 1, ...) when a selection continues a
+	// previous one; nil for a single batch.
+	Batch []int
 	// Q is the sampling distribution over all N pool rows; Scores the
 	// leverage scores it was built from (nil for uniform selection).
 	Q, Scores []float64
@@ -31,9 +37,16 @@ type Selector interface {
 
 // UniformSelector labels rows drawn uniformly, with weights 1.
 type UniformSelector struct {
-	// WithoutReplacement draws distinct rows; the budget must then not
-	// exceed the pool. By default rows are drawn with replacement.
+	// WithoutReplacement draws distinct rows, a simple random sample; the
+	// budget must then not exceed the pool. By default rows are drawn with
+	// replacement.
 	WithoutReplacement bool
+	// Design, when not WithReplacement, overrides WithoutReplacement
+	// (SampleDesign with q_j = 1/N).
+	Design Design
+	// Previous, when set, is a selection of the same design to continue
+	// with a next batch (SampleDesign); Select then returns the union.
+	Previous *Selection
 }
 
 // Select implements Selector in O(N + budget) time.
@@ -46,8 +59,12 @@ func (u UniformSelector) Select(ctx context.Context, pool *mat.Dense, budget int
 	for i := range q {
 		q[i] = 1 / float64(n)
 	}
-	if !u.WithoutReplacement {
-		return drawSelection(q, nil, budget, seed)
+	d := u.Design
+	if d == WithReplacement && u.WithoutReplacement {
+		d = WithoutReplacement
+	}
+	if d != WithoutReplacement || u.Previous != nil {
+		return SampleDesign(q, nil, budget, d, u.Previous, seed)
 	}
 	if budget > n {
 		return nil, fmt.Errorf("credlab: budget %d is larger than the pool of %d rows, which sampling without replacement cannot draw", budget, n)
@@ -55,7 +72,7 @@ func (u UniformSelector) Select(ctx context.Context, pool *mat.Dense, budget int
 	idx := rand.New(rand.NewPCG(seed, 0x73656c)).Perm(n)[:budget]
 	sel := &Selection{Index: idx, Prob: make([]float64, budget), Weight: make([]float64, budget), Q: q}
 	for i := range idx {
-		sel.Prob[i], sel.Weight[i] = q[0], 1
+		sel.Prob[i], sel.Weight[i] = float64(budget)/float64(n), 1 // a simple random sample: pi = n / N
 	}
 	return sel, nil
 }
@@ -79,30 +96,26 @@ type CREDSelector struct {
 	LambdaQ float64
 	// Block is the streaming block size, default DefaultBlock.
 	Block int
+	// Design is how rows are drawn from q (default WithReplacement, the
+	// paper's); WithoutReplacement gives exactly budget distinct labels.
+	Design Design
+	// Previous, when set, is a selection of the same design on the same
+	// pool to continue with a next batch (SampleDesign); Select returns
+	// the union. Its Q, when set, is reused instead of rescoring the pool.
+	Previous *Selection
 }
 
-// Select implements Selector. A budget larger than the pool is allowed,
-// since rows are drawn with replacement.
+// Select implements Selector. With replacement a budget larger than the
+// pool is allowed.
 func (c CREDSelector) Select(ctx context.Context, pool *mat.Dense, budget int, seed uint64) (*Selection, error) {
-	if _, err := checkPool(pool, budget); err != nil {
+	n, err := checkPool(pool, budget)
+	if err != nil {
 		return nil, err
 	}
-	lq := c.LambdaQ
-	if lq == 0 {
-		lq = 1e-6
+	if p := c.Previous; p != nil && len(p.Q) == n {
+		return SampleDesign(p.Q, p.Scores, budget, c.Design, p, seed)
 	}
-	var (
-		s   []float64
-		err error
-	)
-	switch {
-	case c.Features != nil:
-		s, err = FeatureLeverageScores(ctx, c.Features, pool, lq, c.Block)
-	case c.Kernel != nil:
-		s, err = LeverageScores(ctx, c.Kernel, pool, lq)
-	default:
-		return nil, fmt.Errorf("credlab: CRED needs a Kernel or a feature map")
-	}
+	s, err := c.Scores(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +123,24 @@ func (c CREDSelector) Select(ctx context.Context, pool *mat.Dense, budget int, s
 	if err != nil {
 		return nil, err
 	}
-	return drawSelection(q, s, budget, seed)
+	return SampleDesign(q, s, budget, c.Design, c.Previous, seed)
+}
+
+// Scores returns the leverage scores of the pool rows that Select draws
+// from: FeatureLeverageScores with Features, else LeverageScores with
+// Kernel, at LambdaQ (default 1e-6).
+func (c CREDSelector) Scores(ctx context.Context, pool *mat.Dense) ([]float64, error) {
+	lq := c.LambdaQ
+	if lq == 0 {
+		lq = 1e-6
+	}
+	switch {
+	case c.Features != nil:
+		return FeatureLeverageScores(ctx, c.Features, pool, lq, c.Block)
+	case c.Kernel != nil:
+		return LeverageScores(ctx, c.Kernel, pool, lq)
+	}
+	return nil, fmt.Errorf("credlab: CRED needs a Kernel or a feature map")
 }
 
 // CREDDistribution returns q_j = (s_j + mean(s)) / (2 sum(s)) for
@@ -138,7 +168,8 @@ func CREDDistribution(s []float64) ([]float64, error) {
 // distribution q over the pool (non-negative, summing to 1, as
 // CREDDistribution returns it), each with its importance weight 1/(N q_j):
 // the draw CREDSelector.Select makes from its q, for callers that compute q
-// themselves. Selection.Scores is nil. The same seed gives the same rows.
+// themselves (SampleDesign with WithReplacement). Selection.Scores is nil.
+// The same seed gives the same rows.
 func DrawSelection(q []float64, budget int, seed uint64) (*Selection, error) {
 	if len(q) == 0 {
 		return nil, fmt.Errorf("credlab: empty sampling distribution")
@@ -156,30 +187,7 @@ func DrawSelection(q []float64, budget int, seed uint64) (*Selection, error) {
 	if math.Abs(sum-1) > 1e-9 {
 		return nil, fmt.Errorf("credlab: sampling probabilities sum to %v, not 1", sum)
 	}
-	return drawSelection(q, nil, budget, seed)
-}
-
-// drawSelection draws budget rows independently from q.
-func drawSelection(q, scores []float64, budget int, seed uint64) (*Selection, error) {
-	n := len(q)
-	cum := make([]float64, n)
-	acc := 0.0
-	for j, v := range q {
-		acc += v
-		cum[j] = acc
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x73656c))
-	sel := &Selection{Index: make([]int, budget), Prob: make([]float64, budget), Weight: make([]float64, budget), Q: q, Scores: scores}
-	for i := range sel.Index {
-		u := rng.Float64() * acc
-		j := min(sort.Search(n, func(j int) bool { return cum[j] > u }), n-1)
-		w := 1 / float64(n) / q[j] // exactly 1 for q[j] = 1/N; N * fl(1/N) is not 1 for N = 49
-		if !(q[j] > 0) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("credlab: row %d has sampling probability %v: its importance weight 1/(N q) overflows", j, q[j])
-		}
-		sel.Index[i], sel.Prob[i], sel.Weight[i] = j, q[j], w
-	}
-	return sel, nil
+	return SampleDesign(q, nil, budget, WithReplacement, nil, seed)
 }
 
 func checkPool(pool *mat.Dense, budget int) (int, error) {

@@ -183,10 +183,16 @@ func TestSelectionConsistent(t *testing.T) {
 					if j < 0 || j >= n {
 						t.Fatalf("Index[%d] = %d out of range", i, j)
 					}
-					if sel.Prob[i] != sel.Q[j] {
+					// Without replacement Prob is the inclusion probability
+					// pi = budget q and the weight budget/(N pi).
+					scale := 1.0
+					if u, ok := tc.sel.(UniformSelector); ok && u.WithoutReplacement {
+						scale = float64(budget)
+					}
+					if sel.Prob[i] != scale*sel.Q[j] && sel.Prob[i] != float64(budget)/float64(n) {
 						t.Errorf("Prob[%d] = %v, Q[Index] = %v", i, sel.Prob[i], sel.Q[j])
 					}
-					if w := 1 / (float64(n) * sel.Prob[i]); math.Abs(sel.Weight[i]-w) > 1e-15*w {
+					if w := scale / (float64(n) * sel.Prob[i]); math.Abs(sel.Weight[i]-w) > 1e-15*w {
 						t.Errorf("Weight[%d] = %v, want 1/(N Prob) = %v", i, sel.Weight[i], w)
 					}
 				}

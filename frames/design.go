@@ -31,7 +31,7 @@ type design struct {
 
 // bookkeeping reports whether name is one of Select's columns.
 func bookkeeping(name string) bool {
-	return name == RowColumn || name == ProbColumn || name == WeightColumn
+	return name == RowColumn || name == ProbColumn || name == WeightColumn || name == BatchColumn || name == CountColumn
 }
 
 // resolveFeatures returns the feature columns of spec on df.

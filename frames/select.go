@@ -3,6 +3,7 @@ package frames
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -11,11 +12,33 @@ import (
 	"github.com/go-gota/gota/series"
 )
 
+// Columns Select adds besides RowColumn, ProbColumn and WeightColumn: the
+// batch of each row when a selection continues Labeled rows, and the draw
+// count of each row under the "distinct" design.
+const (
+	BatchColumn = "batch"
+	CountColumn = "count"
+)
+
 // SelectSpec says how Select chooses rows to label.
 type SelectSpec struct {
 	// Method is "cred" (default: the CRED paper's importance sampling by
-	// leverage scores, with replacement) or "uniform".
+	// leverage scores), "uniform" or "greedy" (GSx, greedy sampling in
+	// input space, credlab.GreedySelector: distinct rows, weights 1).
 	Method string
+	// Design is how rows are drawn from the sampling distribution
+	// (credlab.Design): "replacement" (default, the paper's: budget draws,
+	// a row drawn twice appears twice), "distinct" (the same draws, each
+	// distinct row once with its draws in "count" and in its weight) or
+	// "without" (exactly budget distinct rows, inclusion probability
+	// proportional to the CRED distribution, Horvitz-Thompson weights).
+	Design string
+	// Labeled, when set, is an earlier Select result on the same pool
+	// (with the same spec): its rows are not labeled again, the next
+	// batch continues its design, and Select returns the union, old rows
+	// first, with re-computed weights and a "batch" column (see
+	// credlab.SampleDesign for what the weights guarantee).
+	Labeled *dataframe.DataFrame
 	// Features names the columns the selector sees. Default: every numeric
 	// column (and, with OneHot, string column) except the bookkeeping
 	// columns and those in Exclude.
@@ -34,8 +57,7 @@ type SelectSpec struct {
 	Widths     []int
 	// LambdaQ is CRED's lambda_q (default 1e-6).
 	LambdaQ float64
-	// WithoutReplacement draws distinct rows (uniform only); the budget
-	// must then not exceed the pool.
+	// WithoutReplacement is Design "without".
 	WithoutReplacement bool
 	// Seed seeds the draw and the random features.
 	Seed uint64
@@ -49,10 +71,11 @@ type SelectSpec struct {
 
 // Select chooses budget rows of pool to label and returns them, in draw
 // order, with three added columns: "row", the row's index in pool; "prob",
-// its sampling probability; and "weight", its importance weight 1/(N q)
-// for a weighted Fit (Spec.Weight = "weight"). With replacement (CRED, and
-// uniform by default) a row can appear more than once. pool is not
-// modified.
+// its sampling probability q (with replacement) or inclusion probability
+// pi (without); and "weight", its importance weight (1/(N q) with
+// replacement, budget/(N pi) without) for a weighted Fit (Spec.Weight =
+// "weight"). With replacement (the default) a row can appear more than
+// once. pool is not modified.
 func Select(pool dataframe.DataFrame, budget int, spec SelectSpec) (dataframe.DataFrame, error) {
 	return SelectContext(context.Background(), pool, budget, spec)
 }
@@ -63,7 +86,7 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 	if err := checkFrame(pool, "pool"); err != nil {
 		return none, err
 	}
-	for _, c := range []string{RowColumn, ProbColumn, WeightColumn} {
+	for _, c := range []string{RowColumn, ProbColumn, WeightColumn, BatchColumn, CountColumn} {
 		for _, n := range pool.Names() {
 			if n == c {
 				return none, fmt.Errorf("frames: the pool already has a column %q, which Select adds; rename or drop it", c)
@@ -85,10 +108,17 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 	if out.Err != nil {
 		return none, fmt.Errorf("frames: taking the chosen rows: %w", out.Err)
 	}
-	out = out.CBind(dataframe.New(
+	cols := []series.Series{
 		series.New(idx, series.Int, RowColumn),
 		series.New(sel.Prob, series.Float, ProbColumn),
-		series.New(sel.Weight, series.Float, WeightColumn)))
+		series.New(sel.Weight, series.Float, WeightColumn)}
+	if sel.Batch != nil {
+		cols = append(cols, series.New(sel.Batch, series.Int, BatchColumn))
+	}
+	if sel.Count != nil {
+		cols = append(cols, series.New(sel.Count, series.Int, CountColumn))
+	}
+	out = out.CBind(dataframe.New(cols...))
 	if out.Err != nil {
 		return none, fmt.Errorf("frames: adding the selection columns: %w", out.Err)
 	}
@@ -104,11 +134,17 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 	if err != nil {
 		return nil, nil, err
 	}
+	prev, err := labeledSelection(spec.Labeled, p.rows, pool.Nrow())
+	if err != nil {
+		return nil, nil, err
+	}
 	sel := spec.Selector
 	if sel == nil {
-		if sel, err = selectorOf(spec, p); err != nil {
+		if sel, err = selectorOf(spec, p, prev); err != nil {
 			return nil, nil, err
 		}
+	} else if prev != nil {
+		return nil, nil, fmt.Errorf("frames: Labeled needs a Method, not a custom Selector (set the selector's Previous instead)")
 	}
 	s, err := sel.Select(ctx, p.x, budget, spec.Seed)
 	if err != nil {
@@ -117,17 +153,95 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 	return s, p.rows, nil
 }
 
+// designOf parses SelectSpec.Design.
+func designOf(spec SelectSpec) (credlab.Design, error) {
+	switch strings.ToLower(spec.Design) {
+	case "", "replacement", "with-replacement":
+		if spec.WithoutReplacement {
+			return credlab.WithoutReplacement, nil
+		}
+		return credlab.WithReplacement, nil
+	case "distinct":
+		return credlab.DistinctRows, nil
+	case "without", "without-replacement":
+		return credlab.WithoutReplacement, nil
+	}
+	return 0, fmt.Errorf("frames: unknown design %q: choose replacement, distinct or without", spec.Design)
+}
+
+// labeledSelection turns an earlier Select result into the credlab
+// Selection it came from, in design-matrix rows (rows maps those to pool
+// rows; the pool has n rows).
+func labeledSelection(df *dataframe.DataFrame, rows []int, n int) (*credlab.Selection, error) {
+	if df == nil {
+		return nil, nil
+	}
+	if err := checkFrame(*df, "labeled rows"); err != nil {
+		return nil, err
+	}
+	at := make(map[int]int, len(rows))
+	for i, r := range rows {
+		at[r] = i
+	}
+	sel := &credlab.Selection{}
+	var err error
+	get := func(name string, must bool) []float64 {
+		for _, c := range df.Names() {
+			if c == name {
+				v, e := Column(*df, name)
+				if e != nil && err == nil {
+					err = fmt.Errorf("frames: labeled rows: %w", e)
+				}
+				return v
+			}
+		}
+		if must && err == nil {
+			err = fmt.Errorf("frames: labeled rows have no %q column: pass an earlier Select result", name)
+		}
+		return nil
+	}
+	r, p, w, b, c := get(RowColumn, true), get(ProbColumn, true), get(WeightColumn, true), get(BatchColumn, false), get(CountColumn, false)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range r {
+		j, ok := at[int(v)]
+		if v != math.Trunc(v) || !ok {
+			return nil, &credlab.BudgetError{Name: "labeled row", Value: int(v),
+				Want: fmt.Sprintf("row %d of the labeled rows names no row of the pool's %d that the selector sees (rows 0..%d, without rows dropped for missing values)", i, n, n-1)}
+		}
+		sel.Index = append(sel.Index, j)
+	}
+	sel.Prob, sel.Weight = p, w
+	if b != nil {
+		sel.Batch = make([]int, len(b))
+		for i, v := range b {
+			sel.Batch[i] = int(v)
+		}
+	}
+	if c != nil {
+		sel.Count = make([]int, len(c))
+		for i, v := range c {
+			sel.Count[i] = int(v)
+		}
+	}
+	return sel, nil
+}
+
 // selectorOf builds the credlab selector of spec.
-func selectorOf(spec SelectSpec, p *prepared) (credlab.Selector, error) {
+func selectorOf(spec SelectSpec, p *prepared, prev *credlab.Selection) (credlab.Selector, error) {
+	d, err := designOf(spec)
+	if err != nil {
+		return nil, err
+	}
 	switch strings.ToLower(spec.Method) {
 	case "uniform":
-		return credlab.UniformSelector{WithoutReplacement: spec.WithoutReplacement}, nil
+		return credlab.UniformSelector{Design: d, Previous: prev}, nil
+	case "greedy", "gsx":
+		return credlab.GreedySelector{Previous: prev}, nil
 	case "", "cred":
 	default:
-		return nil, &credlab.ParamError{Name: "SelectSpec.Method", Value: strconv.Quote(spec.Method), Want: "cred or uniform"}
-	}
-	if spec.WithoutReplacement {
-		return nil, &credlab.ParamError{Name: "SelectSpec.WithoutReplacement", Value: true, Want: "false with CRED, which draws with replacement (it applies to uniform selection only)"}
+		return nil, &credlab.ParamError{Name: "SelectSpec.Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform or greedy"}
 	}
 	// Reuse the fitting runner for the kernel and feature map defaults.
 	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}
@@ -136,7 +250,7 @@ func selectorOf(spec SelectSpec, p *prepared) (credlab.Selector, error) {
 	if err := r.resolve(); err != nil {
 		return nil, err
 	}
-	c := credlab.CREDSelector{Kernel: r.k, LambdaQ: spec.LambdaQ}
+	c := credlab.CREDSelector{Kernel: r.k, LambdaQ: spec.LambdaQ, Design: d, Previous: prev}
 	if r.fm != nil {
 		c.Features = r.fm
 	}

@@ -65,6 +65,8 @@ func TestSelect(t *testing.T) {
 func TestSelectErrors(t *testing.T) {
 	pool := regFrame(t, 50, 4).Select([]string{"a", "b"})
 	withRow := pool.Mutate(series.New(make([]int, 50), series.Int, "row"))
+	outside := dataframe.New(series.New([]int{3, 77}, series.Int, "row"), series.New([]float64{0.1, 0.1}, series.Float, "prob"), series.New([]float64{1, 1}, series.Float, "weight"))
+	noProb := outside.Select([]string{"row", "weight"})
 	for _, c := range []struct {
 		name   string
 		pool   dataframe.DataFrame
@@ -75,8 +77,11 @@ func TestSelectErrors(t *testing.T) {
 		{"budget beyond pool", pool, 51, SelectSpec{Method: "uniform", WithoutReplacement: true}, "budget 51 is larger than the pool of 50 rows"},
 		{"zero budget", pool, 0, SelectSpec{}, "budget = 0"},
 		{"row column", withRow, 5, SelectSpec{}, `already has a column "row"`},
-		{"unknown method", pool, 5, SelectSpec{Method: "greedy"}, `SelectSpec.Method = "greedy"`},
-		{"cred distinct", pool, 5, SelectSpec{WithoutReplacement: true}, "SelectSpec.WithoutReplacement = true"},
+		{"unknown method", pool, 5, SelectSpec{Method: "bogus"}, `SelectSpec.Method = "bogus"`},
+		{"unknown design", pool, 5, SelectSpec{Design: "bogus"}, `unknown design "bogus"`},
+		{"cred without, budget beyond pool", pool, 51, SelectSpec{WithoutReplacement: true, Sigma: 1}, "budget = 51: sampling without replacement needs at most the 50 rows with positive probability"},
+		{"labeled row outside pool", pool, 5, SelectSpec{Labeled: &outside}, "labeled row = 77: row 1 of the labeled rows names no row of the pool's 50"},
+		{"labeled without prob", pool, 5, SelectSpec{Labeled: &noProb}, `no "prob" column`},
 		{"missing feature", pool, 5, SelectSpec{Features: []string{"c"}}, `no feature column named "c"`},
 		{"empty pool", dataframe.New(series.New([]float64{}, series.Float, "a")), 5, SelectSpec{}, "empty pool frame"},
 		{"bad lambda_q", pool, 5, SelectSpec{LambdaQ: -1}, "lambda_q = -1"},
@@ -141,5 +146,50 @@ func TestSelectLabelFit(t *testing.T) {
 	}
 	if r := credlab.RMSE(p, f); r > 0.2 {
 		t.Errorf("RMSE to the true function %.3f", r)
+	}
+}
+
+// Batches through frames: label 30 without replacement, then 20 more; the
+// union has 50 distinct rows, the first batch's rows first, and a batch
+// column. The distinct design adds a count column; greedy is deterministic.
+func TestSelectBatches(t *testing.T) {
+	pool := regFrame(t, 120, 4).Select([]string{"a", "b"})
+	for _, method := range []string{"cred", "uniform", "greedy"} {
+		spec := SelectSpec{Method: method, Design: "without", Sigma: 0.5, Seed: 3}
+		first, err := Select(pool, 30, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec.Labeled = &first
+		both, err := Select(pool, 20, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantNames(t, both, "a", "b", "row", "prob", "weight", "batch")
+		r1, _ := first.Col("row").Int()
+		r2, _ := both.Col("row").Int()
+		b, _ := both.Col("batch").Int()
+		seen := map[int]bool{}
+		for i, r := range r2 {
+			if seen[r] || (i < 30 && r != r1[i]) || b[i] != min(i/30, 1) {
+				t.Fatalf("%s: union row %d = %d (batch %d), first batch %v", method, i, r, b[i], r1)
+			}
+			seen[r] = true
+		}
+		if len(r2) != 50 {
+			t.Errorf("%s: %d rows, want 50", method, len(r2))
+		}
+	}
+	d, err := Select(pool, 60, SelectSpec{Design: "distinct", Sigma: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames(t, d, "a", "b", "row", "prob", "weight", "count")
+	total := 0.0
+	for _, c := range col(t, d, "count") {
+		total += c
+	}
+	if total != 60 || d.Nrow() > 60 {
+		t.Errorf("distinct: %d rows with %v draws, want 60 draws", d.Nrow(), total)
 	}
 }

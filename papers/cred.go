@@ -242,6 +242,15 @@ const (
 	BenchKRR      = "KRR"
 	BenchKTR3     = "KTR3"
 	BenchSSSR     = "SSSR"
+	// BenchCREDDistinct is CRED with a budget of distinct labels: the
+	// same q, drawn without replacement (credlab.WithoutReplacement,
+	// pivotal method, Horvitz-Thompson weights), the budgets Ns labeled as
+	// successive batches (credlab.SampleDesign with a previous selection).
+	// Opt-in: run only when named in Methods.
+	BenchCREDDistinct = "CRED-distinct"
+	// BenchGSx is greedy sampling in the feature space (credlab.GreedySelector)
+	// fitted by ridge regression without weights. Opt-in.
+	BenchGSx = "GSx"
 )
 
 // BenchmarkSpec configures LabelingBenchmark. Zero fields take the
@@ -265,8 +274,8 @@ type BenchmarkSpec struct {
 	Ns        []int
 	NoiseVars []float64
 	Reps      int
-	// Methods is a subset of CRED, KRR, KTR3, SSSR and BenchCREDTied
-	// (default the first four).
+	// Methods is a subset of CRED, KRR, KTR3, SSSR, BenchCREDTied,
+	// BenchCREDDistinct and BenchGSx (default the first four).
 	Methods []string
 	// LambdaQs (CRED's lambda_q) and Lambdas (the ridge lambda of CRED,
 	// KRR and KTR3) are in units of the mean eigenvalue tr(C)/D of the
@@ -309,13 +318,13 @@ func (s *BenchmarkSpec) defaults() error {
 	s.Methods = append([]string(nil), s.Methods...)
 	for i, m := range s.Methods {
 		known := false
-		for _, k := range credFig3Methods {
+		for _, k := range credAllMethods() {
 			if strings.EqualFold(m, k) {
 				s.Methods[i], known = k, true
 			}
 		}
 		if !known {
-			return fmt.Errorf("papers: unknown benchmark method %q: choose %s", m, strings.Join(credFig3Methods, ", "))
+			return fmt.Errorf("papers: unknown benchmark method %q: choose %s", m, strings.Join(credAllMethods(), ", "))
 		}
 	}
 	if len(s.LambdaQs) == 0 {
@@ -476,7 +485,7 @@ func benchFrame(rows []credFig3Row) dataframe.DataFrame {
 // has reports whether the method runs.
 func (c credFig3Config) has(m string) bool {
 	if len(c.Methods) == 0 {
-		return true
+		return credMethodIndex(m) < len(credFig3Methods)
 	}
 	for _, x := range c.Methods {
 		if x == m {
@@ -530,11 +539,23 @@ type credFig3Info struct {
 
 var credFig3Methods = []string{BenchCRED, BenchCREDTied, BenchKRR, BenchKTR3, BenchSSSR}
 
+// credExtraMethods run only when named.
+var credExtraMethods = []string{BenchCREDDistinct, BenchGSx}
+
+func credAllMethods() []string {
+	return append(append([]string(nil), credFig3Methods...), credExtraMethods...)
+}
+
 // credLabeling is one labeled set: pool rows in draw order (prefixes give the
 // smaller budgets) and importance weights (nil for uniform labeling).
 type credLabeling struct {
-	Idx     []int
-	W       []float64
+	Idx []int
+	W   []float64
+	// Method, when set (BenchCREDDistinct, BenchGSx), evaluates the
+	// labeling as that method; Wn then holds the weights of Idx[:Ns[i]]
+	// at each budget (nil: unweighted).
+	Method  string
+	Wn      [][]float64
 	LambdaQ float64 // CRED's lambda_q; 0 for uniform
 	Num     int
 }
@@ -702,7 +723,7 @@ func (b credBestTable) offer(method, ni, si int, rmse float64, row credFig3Row) 
 }
 
 func credMethodIndex(m string) int {
-	for i, v := range credFig3Methods {
+	for i, v := range credAllMethods() {
 		if v == m {
 			return i
 		}
@@ -750,6 +771,31 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		}
 		labs = append(labs, credLabeling{Idx: sel.Index, W: sel.Weight, LambdaQ: lq, Num: k})
 	}
+	for k, lq := range c.LambdaQs {
+		if !c.has(BenchCREDDistinct) {
+			break
+		}
+		var sel *credlab.Selection
+		lab := credLabeling{Method: BenchCREDDistinct, LambdaQ: lq, Num: k}
+		prevN := 0
+		for _, n := range c.Ns {
+			var err error
+			if sel, err = credlab.SampleDesign(t.q[k], nil, n-prevN, credlab.WithoutReplacement, sel, c.Seed*1000037+uint64(rep*100+k)*64+uint64(prevN)); err != nil {
+				return nil, err
+			}
+			lab.Wn = append(lab.Wn, append([]float64(nil), sel.Weight...))
+			prevN = n
+		}
+		lab.Idx = sel.Index
+		labs = append(labs, lab)
+	}
+	if c.has(BenchGSx) {
+		sel, err := credlab.GreedySelector{}.Select(ctx, t.phi, nmax, 0)
+		if err != nil {
+			return nil, err
+		}
+		labs = append(labs, credLabeling{Method: BenchGSx, Idx: sel.Index})
+	}
 	for k := 0; k < c.Labelings; k++ {
 		if !c.has(BenchKRR) && !c.has(BenchKTR3) && !c.has(BenchSSSR) {
 			break
@@ -771,7 +817,7 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		}
 	}
 	var rows []credFig3Row
-	for mi, m := range credFig3Methods {
+	for mi, m := range credAllMethods() {
 		if !c.has(m) {
 			continue
 		}
@@ -809,6 +855,32 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 	D := t.D
 	g := mat.NewDense(D, D, nil)
 	bf, be := make([]float64, D), make([]float64, D)
+	if lab.Method != "" {
+		// Weights change with each batch: the Gram matrix is rebuilt per
+		// budget, and the method's best ridge lambda recorded.
+		mi := credMethodIndex(lab.Method)
+		for ni, n := range c.Ns {
+			g.Zero()
+			for i := range bf {
+				bf[i], be[i] = 0, 0
+			}
+			var w []float64
+			if lab.Wn != nil {
+				w = lab.Wn[ni]
+			}
+			accumulate(t.phi, g, bf, be, lab.Idx[:n], w, st.f, st.eps)
+			st.ridge(g, bf, be, n, func(li int, lam float64, rmse []float64) {
+				for si, e := range rmse {
+					lq := math.NaN()
+					if lab.Wn != nil {
+						lq = lab.LambdaQ
+					}
+					st.best.offer(mi, ni, si, e, credFig3Row{Method: lab.Method, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: lq, Lambda: lam})
+				}
+			}, 0)
+		}
+		return nil
+	}
 	gPrev := mat.NewDense(D, D, nil)
 	bfPrev, bePrev := make([]float64, D), make([]float64, D)
 	prev := 0

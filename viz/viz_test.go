@@ -108,7 +108,7 @@ func figures() map[string]func() (*Figure, error) {
 var fontSize = regexp.MustCompile(`font-size:([0-9.]+)px`)
 
 func TestGolden(t *testing.T) {
-	for name, build := range figures() {
+	for name, build := range goldenFigures() {
 		t.Run(name, func(t *testing.T) {
 			f, err := build()
 			if err != nil {

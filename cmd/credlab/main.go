@@ -65,6 +65,9 @@ Usage:
   credlab select -pool FILE -budget N -method cred|uniform -seed S -target COL -out FILE.csv
         choose N rows of a pool to label; adds the columns row, prob and weight,
         and an empty COL to fill in
+  credlab budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL]
+        before labeling: effective dimension, how uneven the leverage scores are,
+        CRED's variance gain, and learning curves projected from a pilot batch
   credlab fit -data FILE.csv -target COL -method krls|kols|gd|nkrls|nytro|sgm|... -out MODEL.json
         fit a model, choosing its parameter on a hold-out split; a file written
         by select is fitted with its weight column
@@ -91,6 +94,7 @@ Output files are written to a temporary name and renamed when complete.
 var commands = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) error{
 	"demo":      demo,
 	"select":    selectCmd,
+	"budget":    budgetCmd,
 	"fit":       fitCmd,
 	"predict":   predictCmd,
 	"sweep":     sweepCmd,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -11,20 +12,18 @@ import (
 )
 
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("select", "select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv [flags]", stderr)
+	fs := newFlags("select", "select -pool FILE -budget N -method cred|uniform|greedy -seed S -target COL -out FILE.csv [flags]", stderr)
 	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
-	budget := fs.Int("budget", 0, "number of rows to label, drawn with replacement (required, > 0)")
-	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores) or uniform")
+	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
+	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform or greedy (GSx: each next row farthest from those chosen)")
+	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
+	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool: its rows are kept, the next batch continues the design, and -out gets the union with a batch column")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
 	out := fs.String("out", "", "output CSV: the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
-	lambda := fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores")
-	kernel := fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear")
-	sigma := fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)")
-	features := fs.String("features", "exact", "leverage scores from the exact kernel matrix (exact), random Fourier features (rf) or Nyström features (nystrom); use rf or nystrom beyond a few thousand rows")
-	m := fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom)")
+	sf := newScoreFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")
-	noRepl := fs.Bool("without-replacement", false, "draw distinct rows (uniform only; -budget must not exceed the pool)")
+	noRepl := fs.Bool("without-replacement", false, "same as -design without")
 	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
@@ -43,39 +42,37 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *budget <= 0 {
 		return usagef("select: flag -budget must be a positive number of rows (got %d)", *budget)
 	}
-	if *m <= 0 {
-		return usagef("select: flag -m must be positive (got %d)", *m)
-	}
-	if !(*lambda > 0) || math.IsInf(*lambda, 0) {
-		return usagef("select: flag -lambda must be positive (got %g)", *lambda)
-	}
-	if !(*sigma >= 0) || math.IsInf(*sigma, 0) {
-		return usagef("select: flag -sigma must be positive, or 0 for the median heuristic (got %g)", *sigma)
+	fm, m, err := sf.check("select")
+	if err != nil {
+		return err
 	}
 	switch strings.ToLower(*method) {
-	case "cred", "uniform":
+	case "cred", "uniform", "greedy":
 	default:
-		return usagef("select: flag -method %q: choose cred or uniform", *method)
+		return usagef("select: flag -method %q: choose cred, uniform or greedy", *method)
+	}
+	switch strings.ToLower(*design) {
+	case "replacement", "distinct", "without":
+	default:
+		return usagef("select: flag -design %q: choose replacement, distinct or without", *design)
 	}
 	excl := splitList(*exclude)
 	if *target != "" {
 		excl = append(excl, *target)
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
-		Kernel: *kernel, Sigma: *sigma, LambdaQ: *lambda, WithoutReplacement: *noRepl, Seed: *seed,
-		Standardize: *standardize, DropNA: *dropNA}
-	switch strings.ToLower(*features) {
-	case "exact":
-	case "rf", "fourier":
-		spec.FeatureMap, spec.M = "fourier", *m
-	case "nystrom":
-		spec.FeatureMap, spec.M = "nystrom", *m
-	default:
-		return usagef("select: flag -features %q: choose exact, rf or nystrom", *features)
-	}
+		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
+		Standardize: *standardize, DropNA: *dropNA, Design: *design}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
+	}
+	if *labeled != "" {
+		prev, err := lf.load("labeled", *labeled)
+		if err != nil {
+			return err
+		}
+		spec.Labeled = &prev
 	}
 	for _, c := range spec.Features {
 		if err := hasColumn(df, *pool, "columns", c); err != nil {
@@ -95,7 +92,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p.clear()
 	warnFlat(stderr, chosen, *method)
-	warnSigma(stderr, chosen, *sigma, excl, *standardize)
+	warnSigma(stderr, chosen, *sf.sigma, excl, *standardize)
 	if *target != "" {
 		chosen = emptyTarget(chosen, *target)
 	}
@@ -104,4 +101,45 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
 	return nil
+}
+
+// scoreFlags are the flags of the leverage scores, shared by select and
+// budget.
+type scoreFlags struct {
+	lambda, sigma    *float64
+	kernel, features *string
+	m                *int
+}
+
+func newScoreFlags(fs *flag.FlagSet) scoreFlags {
+	return scoreFlags{
+		lambda:   fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores"),
+		kernel:   fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear"),
+		sigma:    fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)"),
+		features: fs.String("features", "exact", "leverage scores from the exact kernel matrix (exact), random Fourier features (rf) or Nyström features (nystrom); use rf or nystrom beyond a few thousand rows"),
+		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom)"),
+	}
+}
+
+// check validates the flags of command cmd and returns the frames feature
+// map ("" for exact scores) and its size.
+func (sf scoreFlags) check(cmd string) (string, int, error) {
+	if *sf.m <= 0 {
+		return "", 0, usagef("%s: flag -m must be positive (got %d)", cmd, *sf.m)
+	}
+	if !(*sf.lambda > 0) || math.IsInf(*sf.lambda, 0) {
+		return "", 0, usagef("%s: flag -lambda must be positive (got %g)", cmd, *sf.lambda)
+	}
+	if !(*sf.sigma >= 0) || math.IsInf(*sf.sigma, 0) {
+		return "", 0, usagef("%s: flag -sigma must be positive, or 0 for the median heuristic (got %g)", cmd, *sf.sigma)
+	}
+	switch strings.ToLower(*sf.features) {
+	case "exact":
+		return "", 0, nil
+	case "rf", "fourier":
+		return "fourier", *sf.m, nil
+	case "nystrom":
+		return "nystrom", *sf.m, nil
+	}
+	return "", 0, usagef("%s: flag -features %q: choose exact, rf or nystrom", cmd, *sf.features)
 }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/credlab/credlab/frames"
+	"github.com/credlab/credlab/viz"
+	"github.com/go-gota/gota/dataframe"
+)
+
+func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("budget", "budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL] [flags]", stderr)
+	pool := fs.String("pool", "", "CSV file of the unlabeled pool (required; .gz is decompressed)")
+	out := fs.String("out", "", "output directory: summary.csv, deff.csv, scores.csv, curves.csv and the figures effective_dimension.svg, score_concentration.svg (and learning_curves.svg with -pilot) (required)")
+	pilot := fs.String("pilot", "", "CSV of a small uniformly drawn labeled batch (a select -method uniform output with the labels added): projects learning curves for uniform and CRED labeling")
+	target := fs.String("target", "", "label column of the pilot (required with -pilot; left out of the pool's features)")
+	sf := newScoreFlags(fs)
+	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
+	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
+	seed := fs.Uint64("seed", 1, "random seed of random features and of the learning-curve subsamples")
+	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
+	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	var lf loadFlags
+	lf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
+		return err
+	}
+	if err := required(fs, "pool", "out"); err != nil {
+		return err
+	}
+	if *pilot != "" && *target == "" {
+		return usagef("budget: flag -pilot needs -target, the column of the pilot's labels")
+	}
+	fm, m, err := sf.check("budget")
+	if err != nil {
+		return err
+	}
+	spec := frames.BudgetSpec{Features: splitList(*columns), Exclude: splitList(*exclude), Kernel: *sf.kernel, Sigma: *sf.sigma,
+		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Standardize: *standardize, DropNA: *dropNA}
+	df, err := lf.load("pool", *pool)
+	if err != nil {
+		return err
+	}
+	if *pilot != "" {
+		pf, err := lf.load("pilot", *pilot)
+		if err != nil {
+			return err
+		}
+		if err := hasColumn(pf, *pilot, "target", *target); err != nil {
+			return err
+		}
+		spec.Pilot = &pf
+	}
+	p := newProgress(stderr, *quiet, 0)
+	stop := p.ticker("scoring the pool")
+	r, err := frames.Budget(ctx, df, spec)
+	stop()
+	if err != nil {
+		p.clear()
+		return fmt.Errorf("budget %s: %w", *pool, err)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	for name, f := range map[string]dataframe.DataFrame{"summary.csv": r.Summary, "deff.csv": r.Deff, "scores.csv": r.Scores, "curves.csv": r.Curves} {
+		if err := writeAtomic(ctx, filepath.Join(*out, name), func(w io.Writer) error { return frames.WriteCSV(w, f) }); err != nil {
+			return err
+		}
+	}
+	figs := map[string]func() (*viz.Figure, error){
+		"effective_dimension.svg": func() (*viz.Figure, error) { return viz.EffectiveDimension(r.Lambdas, r.DeffValues, viz.Options{}) },
+		"score_concentration.svg": func() (*viz.Figure, error) { return viz.ScoreConcentration(r.ScoreValues, viz.Options{}) },
+	}
+	if r.LearningCurves != nil {
+		figs["learning_curves.svg"] = func() (*viz.Figure, error) { return viz.ProjectedLearningCurves(r.LearningCurves, viz.Options{}) }
+	}
+	for name, build := range figs {
+		f, err := build()
+		if err != nil {
+			return fmt.Errorf("budget: figure %s: %w", name, err)
+		}
+		if err := writeAtomic(ctx, filepath.Join(*out, name), func(w io.Writer) error { _, err := f.WriteTo(w); return err }); err != nil {
+			return err
+		}
+	}
+	s := r.Summary
+	get := func(c string) float64 { v, _ := frames.Column(s, c); return v[0] }
+	fmt.Fprintf(stdout, "rows %d  d_eff %.4g  top-1%% share %.3f  TV from uniform %.3f  max/mean %.3g  CRED variance gain %.3gx\n",
+		int(get("rows")), get("d_eff"), get("top1_share"), get("tv"), get("max_over_mean"), get("variance_gain"))
+	for _, c := range r.LearningCurves {
+		fmt.Fprintf(stdout, "%-8s RMSE ~ %.3g n^-%.3f:", c.Method, c.A, c.B)
+		for i, n := range c.Project {
+			fmt.Fprintf(stdout, "  %d labels %.4g", n, c.Projected[i])
+		}
+		fmt.Fprintln(stdout)
+	}
+	p.done(fmt.Sprintf("budget: %d rows of %s, written to %s", df.Nrow(), *pool, *out))
+	return nil
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Two batches without replacement from the command line: the second run
+// keeps the first run's rows and adds distinct new ones; a labeled file
+// naming a row outside the pool is an error naming the row.
+func TestSelectBatchesCLI(t *testing.T) {
+	dir := t.TempDir()
+	one, two := filepath.Join(dir, "one.csv"), filepath.Join(dir, "two.csv")
+	for _, method := range []string{"cred", "greedy"} {
+		mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "8", "-method", method, "-design", "without",
+			"-exclude", "id", "-lambda", "0.01", "-quiet", "-out", one)
+		mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "5", "-method", method, "-design", "without",
+			"-exclude", "id", "-lambda", "0.01", "-quiet", "-labeled", one, "-out", two)
+		head, recs := readCSV(t, two)
+		if want := "id,x1,x2,row,prob,weight,batch"; strings.Join(head, ",") != want {
+			t.Fatalf("%s: header %v, want %s", method, head, want)
+		}
+		_, first := readCSV(t, one)
+		rows, batch := column(t, head, recs, "row"), column(t, head, recs, "batch")
+		seen := map[float64]bool{}
+		for i, r := range rows {
+			if seen[r] || (i < 8 && recs[i][3] != first[i][3]) || batch[i] != float64(min(i/8, 1)) {
+				t.Fatalf("%s: row %d = %v (batch %v)", method, i, r, batch[i])
+			}
+			seen[r] = true
+		}
+		if len(rows) != 13 {
+			t.Errorf("%s: %d rows, want 13", method, len(rows))
+		}
+	}
+	_, errs, code := runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "21", "-design", "without",
+		"-exclude", "id", "-quiet", "-out", two)
+	if code == 0 || !strings.Contains(errs, "budget = 21") {
+		t.Errorf("budget above the pool: exit %d, %s", code, errs)
+	}
+}

@@ -1,0 +1,184 @@
+package frames
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// BudgetSpec says how Budget scores a pool before any label is bought.
+// Features, Exclude, Kernel, Sigma, FeatureMap, M, Widths, LambdaQ, Seed,
+// OneHot, Standardize and DropNA act as in SelectSpec.
+type BudgetSpec struct {
+	Features, Exclude []string
+	Kernel            string
+	Sigma             float64
+	FeatureMap        string
+	M                 int
+	Widths            []int
+	LambdaQ           float64
+	// Lambdas is the grid of the effective dimension, default
+	// credlab.LogGrid(1e-9, 1, 19).
+	Lambdas []float64
+	// Pilot, when set, is a small batch of labeled pool rows drawn
+	// uniformly (for example a Select with Method "uniform"): its "row"
+	// column names pool rows and Target their labels. Budget then projects
+	// learning curves for uniform and CRED labeling
+	// (credlab.ProjectLearningCurve; at least credlab.MinPilot rows).
+	Pilot  *dataframe.DataFrame
+	Target string
+	// Lambda is the ridge of the learning-curve model; default: chosen by
+	// KRLS's hold-out search on the pilot.
+	Lambda float64
+	// Project lists label counts to project to (default 1 ... 16 times
+	// the pilot, doubling).
+	Project                     []int
+	Seed                        uint64
+	OneHot, Standardize, DropNA bool
+}
+
+// BudgetReport holds the budget diagnostics as frames (and the numbers
+// behind them, for figures: viz.EffectiveDimension, viz.ScoreConcentration,
+// viz.ProjectedLearningCurves).
+type BudgetReport struct {
+	// Summary has one row: rows, d_eff (at LambdaQ), tv, top1_share,
+	// max_over_mean, variance_gain (credlab.ScoreSummary).
+	Summary dataframe.DataFrame
+	// Deff has columns lambda and d_eff.
+	Deff dataframe.DataFrame
+	// Scores has columns row (pool row), score and prob (CRED's q).
+	Scores dataframe.DataFrame
+	// Curves has columns method, kind ("measured" or "projected"),
+	// labels and rmse; empty without a Pilot.
+	Curves dataframe.DataFrame
+
+	Lambdas, DeffValues, ScoreValues []float64
+	LearningCurves                   []credlab.LearningCurve
+}
+
+// Budget returns the budget diagnostics of pool: the effective dimension
+// against lambda, the pool's leverage scores and how far they are from
+// uniform, CRED's expected variance gain, and, with a pilot batch, the
+// projected learning curves. pool and the pilot are not modified.
+func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*BudgetReport, error) {
+	if err := checkFrame(pool, "pool"); err != nil {
+		return nil, err
+	}
+	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
+	if spec.Target != "" {
+		fs.Exclude = append(append([]string(nil), fs.Exclude...), spec.Target)
+	}
+	p, err := prepare(pool, &fs, "pool")
+	if err != nil {
+		return nil, err
+	}
+	sel, err := selectorOf(SelectSpec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M,
+		Widths: spec.Widths, LambdaQ: spec.LambdaQ, Seed: spec.Seed}, p, nil)
+	if err != nil {
+		return nil, err
+	}
+	c := sel.(credlab.CREDSelector)
+	s, err := c.Scores(ctx, p.x)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := credlab.SummarizeScores(s)
+	if err != nil {
+		return nil, err
+	}
+	q, _ := credlab.CREDDistribution(s)
+	lams := spec.Lambdas
+	if lams == nil {
+		lams = credlab.LogGrid(1e-9, 1, 19)
+	}
+	deff, err := credlab.EffectiveDimensions(ctx, c.Kernel, c.Features, p.x, lams)
+	if err != nil {
+		return nil, err
+	}
+	r := &BudgetReport{Lambdas: lams, DeffValues: deff, ScoreValues: s}
+	r.Summary = dataframe.New(
+		series.New([]int{sum.N}, series.Int, "rows"),
+		series.New([]float64{sum.Deff}, series.Float, "d_eff"),
+		series.New([]float64{sum.TV}, series.Float, "tv"),
+		series.New([]float64{sum.Top1}, series.Float, "top1_share"),
+		series.New([]float64{sum.MaxOverMean}, series.Float, "max_over_mean"),
+		series.New([]float64{sum.VarianceGain}, series.Float, "variance_gain"))
+	r.Deff = dataframe.New(series.New(lams, series.Float, "lambda"), series.New(deff, series.Float, "d_eff"))
+	r.Scores = dataframe.New(series.New(p.rows, series.Int, RowColumn), series.New(s, series.Float, "score"), series.New(q, series.Float, ProbColumn))
+	if spec.Pilot == nil {
+		r.Curves = dataframe.New(series.New([]string{}, series.String, "method"), series.New([]string{}, series.String, "kind"),
+			series.New([]int{}, series.Int, "labels"), series.New([]float64{}, series.Float, "rmse"))
+		return r, nil
+	}
+	if c.Kernel == nil {
+		return nil, fmt.Errorf("frames: the learning curve needs a kernel")
+	}
+	if err := checkFrame(*spec.Pilot, "pilot"); err != nil {
+		return nil, err
+	}
+	if spec.Target == "" {
+		return nil, fmt.Errorf("frames: a pilot needs Target, the column of its labels")
+	}
+	rows, err := Column(*spec.Pilot, RowColumn)
+	if err != nil {
+		return nil, fmt.Errorf("frames: pilot: %w", err)
+	}
+	y, err := Column(*spec.Pilot, spec.Target)
+	if err != nil {
+		return nil, fmt.Errorf("frames: pilot: %w", err)
+	}
+	at := make(map[int]int, len(p.rows))
+	for i, v := range p.rows {
+		at[v] = i
+	}
+	idx := make([]int, len(rows))
+	qp := make([]float64, len(rows))
+	for i, v := range rows {
+		j, ok := at[int(v)]
+		if v != math.Trunc(v) || !ok {
+			return nil, &credlab.BudgetError{Name: "pilot row", Value: int(v), Want: fmt.Sprintf("row %d of the pilot names no row of the pool's %d that the selector sees", i, pool.Nrow())}
+		}
+		if math.IsNaN(y[i]) {
+			return nil, fmt.Errorf("frames: pilot row %d has no label in %q", i, spec.Target)
+		}
+		idx[i], qp[i] = j, q[j]
+	}
+	if len(idx) < credlab.MinPilot {
+		return nil, &credlab.BudgetError{Name: "pilot labels", Value: len(idx), Want: fmt.Sprintf("a learning curve needs at least %d pilot labels", credlab.MinPilot)}
+	}
+	xp, err := credlab.GatherRows(p.x, idx)
+	if err != nil {
+		return nil, err
+	}
+	lambda := spec.Lambda
+	if lambda == 0 {
+		fit, err := credlab.KRLS(ctx, xp, y, credlab.KRLSConfig{Kernel: c.Kernel})
+		if err != nil {
+			return nil, fmt.Errorf("frames: choosing lambda on the pilot: %w", err)
+		}
+		lambda = fit.Lambda
+	}
+	curves, err := credlab.ProjectLearningCurve(ctx, xp, y, qp, credlab.LearningCurveConfig{Kernel: c.Kernel, Lambda: lambda, Project: spec.Project, Seed: spec.Seed})
+	if err != nil {
+		return nil, err
+	}
+	r.LearningCurves = curves
+	var method, kind []string
+	var labels []int
+	var rmse []float64
+	for _, lc := range curves {
+		for i, n := range lc.Labels {
+			method, kind, labels, rmse = append(method, lc.Method), append(kind, "measured"), append(labels, n), append(rmse, lc.RMSE[i])
+		}
+		for i, n := range lc.Project {
+			method, kind, labels, rmse = append(method, lc.Method), append(kind, "projected"), append(labels, n), append(rmse, lc.Projected[i])
+		}
+	}
+	r.Curves = dataframe.New(series.New(method, series.String, "method"), series.New(kind, series.String, "kind"),
+		series.New(labels, series.Int, "labels"), series.New(rmse, series.Float, "rmse"))
+	return r, nil
+}

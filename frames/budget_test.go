@@ -1,0 +1,52 @@
+package frames
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+)
+
+func TestBudget(t *testing.T) {
+	ctx := context.Background()
+	pool := regFrame(t, 300, 7)
+	before := snapshot(pool)
+	r, err := Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, LambdaQ: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames(t, r.Summary, "rows", "d_eff", "tv", "top1_share", "max_over_mean", "variance_gain")
+	wantNames(t, r.Deff, "lambda", "d_eff")
+	wantNames(t, r.Scores, "row", "score", "prob")
+	if r.Scores.Nrow() != 300 || r.Curves.Nrow() != 0 || snapshot(pool) != before {
+		t.Fatalf("%d scores, %d curve rows; pool modified: %v", r.Scores.Nrow(), r.Curves.Nrow(), snapshot(pool) != before)
+	}
+	d := col(t, r.Deff, "d_eff")
+	for i := 1; i < len(d); i++ {
+		if d[i] > d[i-1] {
+			t.Fatalf("d_eff rises with lambda: %v", d)
+		}
+	}
+	pilot, err := Select(pool, 60, SelectSpec{Method: "uniform", Design: "without", Exclude: []string{"y"}, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, LambdaQ: 1e-4, Pilot: &pilot, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames(t, r.Curves, "method", "kind", "labels", "rmse")
+	if len(r.LearningCurves) != 2 || r.Curves.Nrow() == 0 {
+		t.Fatalf("curves %+v", r.LearningCurves)
+	}
+	small := pilot.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	_, err = Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, Pilot: &small})
+	var be *credlab.BudgetError
+	if !errors.As(err, &be) || be.Name != "pilot labels" || be.Value != 10 {
+		t.Errorf("pilot of 10: %v", err)
+	}
+	wantErrText(t, err, "pilot labels = 10", "at least 30")
+	_, err = Budget(ctx, pool, BudgetSpec{Sigma: 0.5, Pilot: &pilot})
+	wantErrText(t, err, "Target")
+}
