@@ -366,8 +366,8 @@ func (p sgdParams) diverged(t, m int, r float64, j int, limit float64) error {
 	if p.full {
 		b = m
 	}
-	return fmt.Errorf("credlab: %s diverged at iteration %d (%.4g passes): residual %.3g at training row %d exceeds %g max|y| = %.3g; use a smaller step size than eta = %g (b = %d)",
-		p.method, t, p.passes(t, m), r, j, sgmDiverge, limit, p.step(t), b)
+	return &DivergedError{Method: p.method, Iter: t, Step: p.step(t),
+		Detail: fmt.Sprintf("%.4g passes, b = %d: residual %.3g at training row %d exceeds %g max|y| = %.3g", p.passes(t, m), b, r, j, sgmDiverge, limit)}
 }
 
 // sgdEngine runs recursion (4) on nt training rows with coefficients alpha

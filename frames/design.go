@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -54,7 +55,7 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 			case s.Weight != "" && f == s.Weight:
 				return nil, fmt.Errorf("frames: the weight column %q is among the features; remove it from Spec.Features", f)
 			case !isNumeric(types[j]) && !oneHot:
-				return nil, fmt.Errorf("frames: feature column %q holds strings (categorical): set Spec.OneHot to encode it, or leave it out", f)
+				return nil, &StringColumnsError{Columns: []string{f}}
 			}
 		}
 		return append([]string(nil), s.Features...), nil
@@ -77,12 +78,11 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 		}
 		out = append(out, n)
 	}
+	if len(skipped) > 0 {
+		return nil, &StringColumnsError{Columns: skipped}
+	}
 	if len(out) == 0 {
-		msg := "frames: no feature columns: the frame has no numeric column besides the target"
-		if len(skipped) > 0 {
-			msg += fmt.Sprintf("; the string columns %s can be one-hot encoded with Spec.OneHot", listNames(skipped, 10))
-		}
-		return nil, fmt.Errorf("%s", msg)
+		return nil, fmt.Errorf("frames: no feature columns: the frame has no column besides the target")
 	}
 	return out, nil
 }
@@ -95,7 +95,8 @@ type extracted struct {
 	na   []bool      // rows with a missing value in any used column
 	nNA  int
 	// missing describes the columns with missing values and their counts.
-	missing string
+	missing     string
+	missingCols []string
 }
 
 // extract reads the feature columns of d (learning the one-hot levels when
@@ -127,14 +128,10 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 			return nil, fmt.Errorf("frames: %s column %q holds strings, not numbers", role, name)
 		}
 		v := df.Col(name).Float()
-		inf := 0
-		for _, x := range v {
+		for i, x := range v {
 			if math.IsInf(x, 0) {
-				inf++
+				return nil, &credlab.NotFiniteError{Name: fmt.Sprintf("%s column %q", role, name), Row: i, Col: -1, Value: x}
 			}
-		}
-		if inf > 0 {
-			return nil, fmt.Errorf("frames: %s column %q has %d infinite values of %d rows", role, name, inf, n)
 		}
 		markNA(name, func(i int) bool { return math.IsNaN(v[i]) })
 		return v, nil
@@ -232,6 +229,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 	}
 	if len(missing) > 0 {
 		ex.missing = "missing (NaN) values in column " + strings.Join(missing, ", column ")
+		ex.missingCols = missing
 	}
 	return ex, nil
 }
@@ -418,7 +416,7 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 		return nil, err
 	}
 	if ex.nNA > 0 && !s.DropNA {
-		return nil, fmt.Errorf("frames: %s; set Spec.DropNA to drop those rows", ex.missing)
+		return nil, ex.missingError()
 	}
 	keep := keptRows(ex.na)
 	if len(keep) == 0 {

@@ -299,7 +299,7 @@ func (r *runner) warnings(fit *credlab.Fit) []string {
 func (r *runner) resolve() error {
 	s := &r.s
 	if s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0) {
-		return fmt.Errorf("frames: Sigma = %v: must be positive (or zero for the median heuristic)", s.Sigma)
+		return &credlab.ParamError{Name: "Spec.Sigma", Value: s.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
 	}
 	if s.Sigma == 0 && usesSigma(s, r.mi) {
 		s.Sigma = medianDistance(r.x)
@@ -308,10 +308,10 @@ func (r *runner) resolve() error {
 		return fmt.Errorf("frames: Threshold = %v: must be finite", s.Threshold)
 	}
 	if r.mi.usesM && s.M <= 0 {
-		return fmt.Errorf("frames: method %s needs Spec.M, the number of Nyström centers (got %d)", r.mi.name, s.M)
+		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number of Nyström centers for method " + r.mi.name}
 	}
 	if s.M < 0 {
-		return fmt.Errorf("frames: M = %d: must be positive", s.M)
+		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number"}
 	}
 	sigma := s.Sigma
 	if sigma == 0 {
@@ -361,7 +361,7 @@ func (r *runner) featureMap() (credlab.FeatureMap, error) {
 		}
 		return credlab.NewNystrom(r.k, r.x, idx, 0)
 	}
-	return nil, fmt.Errorf("frames: unknown feature map %q: choose raw, fourier, relu or nystrom", s.FeatureMap)
+	return nil, &credlab.ParamError{Name: "Spec.FeatureMap", Value: strconv.Quote(s.FeatureMap), Want: "raw, fourier, relu or nystrom"}
 }
 
 func (r *runner) holdout() credlab.Holdout {
@@ -417,7 +417,7 @@ func sgmPreset(p string) (credlab.SGMPreset, error) {
 	case "batch":
 		return credlab.SGMBatch, nil
 	}
-	return 0, fmt.Errorf("frames: unknown SGM preset %q: choose minibatch, simple or batch", p)
+	return 0, &credlab.ParamError{Name: "Spec.Preset", Value: strconv.Quote(p), Want: "minibatch, simple or batch"}
 }
 
 func runSGM(r *runner) (*credlab.Fit, error) {
@@ -513,7 +513,7 @@ func (m *Model) PredictValues(df dataframe.DataFrame) ([]float64, error) {
 		return nil, err
 	}
 	if ex.nNA > 0 && !m.Spec.DropNA {
-		return nil, fmt.Errorf("frames: %s; the model was fitted without DropNA, so it cannot predict those rows", ex.missing)
+		return nil, fmt.Errorf("%w; the model was fitted without DropNA, so it cannot predict those rows", ex.missingError())
 	}
 	out := make([]float64, df.Nrow())
 	keep := keptRows(ex.na)

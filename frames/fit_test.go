@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestMatrixRoundTrip(t *testing.T) {
 		cols []string
 		msg  string
 	}{
-		{[]string{"Rooms"}, `no  column named "Rooms" (did you mean "rooms"?)`},
+		{[]string{"Rooms"}, `no column named "Rooms" (did you mean "rooms"?)`},
 		{[]string{"city"}, `"city" holds strings`},
 		{[]string{"age"}, `"age" has 1 missing (NaN) values of 7 rows, the first in row 4`},
 	} {
@@ -80,7 +81,7 @@ func TestMatrixRoundTrip(t *testing.T) {
 	}
 	inf := dataframe.New(series.New([]float64{1, math.Inf(1)}, series.Float, "v"))
 	_, err = ToMatrix(inf)
-	wantErrText(t, err, `"v" has 1 infinite values`)
+	wantErrText(t, err, `"v" has the value +Inf in row 1`)
 }
 
 func TestFitMethods(t *testing.T) {
@@ -161,11 +162,12 @@ func TestFitErrors(t *testing.T) {
 		{"weight is target", df, Spec{Target: "y", Weight: "y", Method: "krls"}, []string{`"y" is also the target`}},
 		{"missing weight", df, Spec{Target: "y", Weight: "wt", Method: "krls"}, []string{`no weight column named "wt"`}},
 		{"zero weight", withW, Spec{Target: "y", Weight: "w", Method: "krls"}, []string{`weight column "w" has the value 0 in row 0`}},
-		{"string feature", houses, Spec{Target: "price", Features: []string{"rooms", "city"}, Method: "krls", DropNA: true}, []string{`feature column "city" holds strings`, "OneHot"}},
+		{"string feature", houses, Spec{Target: "price", Features: []string{"rooms", "city"}, Method: "krls", DropNA: true}, []string{`feature columns "city" hold strings`, "OneHot"}},
 		{"string target", houses, Spec{Target: "city", Method: "krls", DropNA: true}, []string{`target column "city" holds strings`}},
-		{"missing values", houses, Spec{Target: "price", Method: "krls"}, []string{`missing (NaN) values in column "age" (1 of 7 rows)`, "DropNA"}},
-		{"infinite", withInf, Spec{Target: "y", Method: "krls"}, []string{`feature column "c" has 1 infinite values`}},
-		{"unknown method", df, Spec{Target: "y", Method: "svm"}, []string{`unknown method "svm"`, "krls"}},
+		{"missing values", houses, Spec{Target: "price", Method: "krls", Exclude: []string{"city"}}, []string{`missing (NaN) values in column "age" (1 of 7 rows)`, "DropNA"}},
+		{"infinite", withInf, Spec{Target: "y", Method: "krls"}, []string{`feature column "c" has the value -Inf in row 0`}},
+		{"unknown method", df, Spec{Target: "y", Method: "svm"}, []string{`Spec.Method = "svm"`, "krls"}},
+		{"ktr3 not yet", df, Spec{Target: "y", Method: "KTR3"}, []string{`Spec.Method = "KTR3"`}},
 		{"auto kernel", df, Spec{Target: "y", Kernel: "polynomial"}, []string{`for kernel "polynomial" name a method`}},
 		{"auto iters", df, Spec{Target: "y", Iters: 5}, []string{"Spec.Iters does not apply to the automatic method"}},
 		{"auto sigma", df, Spec{Target: "y", Sigma: -2}, []string{"Sigma = -2"}},
@@ -173,18 +175,17 @@ func TestFitErrors(t *testing.T) {
 		{"selection of a named method", df, Spec{Target: "y", Method: "krls", Selection: "gcv"}, []string{`Selection "gcv" applies to the automatic method`}},
 		{"bad scale", df, Spec{Target: "y", Method: "krls", Scale: "minmax"}, []string{`unknown Scale "minmax"`, "none"}},
 		{"all constant", df.Mutate(series.New(onesN(30), series.Float, "a")).Mutate(series.New(onesN(30), series.Float, "b")), Spec{Target: "y", Method: "krls"}, []string{"every feature column is constant on the 30 training rows"}},
-		{"ktr3 not yet", df, Spec{Target: "y", Method: "KTR3"}, []string{`method "KTR3" is not available`}},
 		{"sgm weights", withW.Mutate(series.New(onesN(30), series.Float, "w")), Spec{Target: "y", Weight: "w", Method: "sgm"}, []string{"sgm takes no weights"}},
-		{"sgm preset", df, Spec{Target: "y", Method: "sgm", Preset: "fast"}, []string{`unknown SGM preset "fast"`}},
-		{"nystrom without m", df, Spec{Target: "y", Method: "nytro"}, []string{"needs Spec.M"}},
+		{"sgm preset", df, Spec{Target: "y", Method: "sgm", Preset: "fast"}, []string{`Spec.Preset = "fast"`}},
+		{"nystrom without m", df, Spec{Target: "y", Method: "nytro"}, []string{"Spec.M = 0"}},
 		{"m too large", df, Spec{Target: "y", Method: "nkrls", M: 1000}, []string{"m = 1000"}},
-		{"bad kernel", df, Spec{Target: "y", Method: "krls", Kernel: "cosine"}, []string{`unknown kernel "cosine"`}},
+		{"bad kernel", df, Spec{Target: "y", Method: "krls", Kernel: "cosine"}, []string{`Spec.Kernel = "cosine"`}},
 		{"bad sigma", df, Spec{Target: "y", Method: "krls", Sigma: -1}, []string{"Sigma = -1"}},
-		{"bad feature map", df, Spec{Target: "y", Method: "linear", FeatureMap: "wavelet"}, []string{`unknown feature map "wavelet"`}},
+		{"bad feature map", df, Spec{Target: "y", Method: "linear", FeatureMap: "wavelet"}, []string{`Spec.FeatureMap = "wavelet"`}},
 		{"bad threshold", df, Spec{Target: "y", Method: "gd", Threshold: math.NaN()}, []string{"Threshold = NaN"}},
 		{"kols weights", withW.Mutate(series.New(onesN(30), series.Float, "w")), Spec{Target: "y", Weight: "w", Method: "kols"}, []string{"kols takes no weights"}},
 		{"bad exclude", df, Spec{Target: "y", Method: "krls", Exclude: []string{"q"}}, []string{`no excluded column named "q"`}},
-		{"only strings", dataframe.New(series.New([]string{"u", "v"}, series.String, "s"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls"}, []string{"no feature columns", `"s"`, "OneHot"}},
+		{"only strings", dataframe.New(series.New([]string{"u", "v"}, series.String, "s"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls"}, []string{`"s"`, "OneHot"}},
 		{"all rows missing", dataframe.New(series.New([]float64{math.NaN(), math.NaN()}, series.Float, "a"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls", DropNA: true}, []string{"every row has a missing value"}},
 		{"solver error", df, Spec{Target: "y", Method: "krls", Validation: 1.5}, []string{"hold-out fraction = 1.5"}},
 	} {
@@ -293,11 +294,17 @@ func TestDefaultFeatures(t *testing.T) {
 	df := regFrame(t, 40, 3)
 	df = df.Mutate(series.New(make([]string, 40), series.String, "note"))
 	df = df.Mutate(series.New(onesN(40), series.Float, "extra"))
-	m, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, Exclude: []string{"extra"}})
+	// A string column is an error without OneHot, listing it.
+	_, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, Exclude: []string{"extra"}})
+	var se *StringColumnsError
+	if !errors.As(err, &se) || strings.Join(se.Columns, ",") != "note" {
+		t.Fatalf("got %v, want a *StringColumnsError listing note", err)
+	}
+	m, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, Exclude: []string{"extra", "note"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The string column is left out without OneHot; Exclude is honored.
+	// Exclude is honored.
 	if got := strings.Join(m.Features, ","); got != "a,b" {
 		t.Errorf("features %s", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -240,7 +241,7 @@ func selectorOf(spec SelectSpec, p *prepared, prev *credlab.Selection) (credlab.
 		return credlab.GreedySelector{Previous: prev}, nil
 	case "", "cred":
 	default:
-		return nil, fmt.Errorf("frames: unknown selection method %q: choose cred, uniform or greedy", spec.Method)
+		return nil, &credlab.ParamError{Name: "SelectSpec.Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform or greedy"}
 	}
 	// Reuse the fitting runner for the kernel and feature map defaults.
 	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}

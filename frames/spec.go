@@ -3,6 +3,7 @@ package frames
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -231,13 +232,11 @@ func lookupMethod(name string) (*methodInfo, error) {
 	if m, ok := methods[key]; ok {
 		return m, nil
 	}
-	if name == "" {
-		return nil, fmt.Errorf("frames: Spec.Method is empty: choose one of %s", strings.Join(MethodNames(), ", "))
-	}
+	want := "one of " + strings.Join(MethodNames(), ", ")
 	if why, ok := notYet[key]; ok {
-		return nil, fmt.Errorf("frames: method %q is not available: %s; choose one of %s", name, why, strings.Join(MethodNames(), ", "))
+		want += " (" + why + ")"
 	}
-	return nil, fmt.Errorf("frames: unknown method %q: choose one of %s", name, strings.Join(MethodNames(), ", "))
+	return nil, &credlab.ParamError{Name: "Spec.Method", Value: strconv.Quote(name), Want: want}
 }
 
 // kernelOf builds the kernel named by the spec with bandwidth sigma.
@@ -253,7 +252,7 @@ func kernelOf(s *Spec, sigma float64) (credlab.Kernel, error) {
 	case "polynomial", "poly":
 		k = credlab.PolynomialKernel{Degree: s.Degree, Gamma: s.Gamma, Coef0: s.Coef0}
 	default:
-		return nil, fmt.Errorf("frames: unknown kernel %q: choose gaussian, laplacian, linear or polynomial", s.Kernel)
+		return nil, &credlab.ParamError{Name: "Spec.Kernel", Value: strconv.Quote(s.Kernel), Want: "gaussian, laplacian, linear or polynomial"}
 	}
 	if err := k.Validate(); err != nil {
 		return nil, err

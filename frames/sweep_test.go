@@ -124,7 +124,7 @@ func TestSweepErrors(t *testing.T) {
 		{"passes", Spec{Method: "nytro", M: 5}, Grid{Passes: []int{1}}, "apply to sgm, not nytro"},
 		{"bad passes", Spec{Method: "sgm"}, Grid{Passes: []int{0}}, "Grid.Passes[0] = 0"},
 		{"bad batch", Spec{Method: "sgm"}, Grid{Batch: []int{-2}}, "Grid.Batch[0] = -2"},
-		{"unknown method", Spec{Method: "xgboost"}, Grid{}, `unknown method "xgboost"`},
+		{"unknown method", Spec{Method: "xgboost"}, Grid{}, `Spec.Method = "xgboost"`},
 		{"bad lambda", Spec{Method: "krls"}, Grid{Lambda: []float64{-1}}, "lambda[0] = -1"},
 		{"no target", Spec{Method: "krls", Target: "-"}, Grid{}, "no target column"},
 	} {

@@ -14,7 +14,7 @@ import (
 
 func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("budget", "budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL] [flags]", stderr)
-	pool := fs.String("pool", "", "CSV file of the unlabeled pool (required; .gz is decompressed)")
+	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
 	out := fs.String("out", "", "output directory: summary.csv, deff.csv, scores.csv, curves.csv and the figures effective_dimension.svg, score_concentration.svg (and learning_curves.svg with -pilot) (required)")
 	pilot := fs.String("pilot", "", "CSV of a small uniformly drawn labeled batch (a select -method uniform output with the labels added): projects learning curves for uniform and CRED labeling")
 	target := fs.String("target", "", "label column of the pilot (required with -pilot; left out of the pool's features)")
@@ -25,7 +25,12 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
 	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	var lf loadFlags
+	lf.register(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
 		return err
 	}
 	if err := required(fs, "pool", "out"); err != nil {
@@ -40,12 +45,12 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	spec := frames.BudgetSpec{Features: splitList(*columns), Exclude: splitList(*exclude), Kernel: *sf.kernel, Sigma: *sf.sigma,
 		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Standardize: *standardize, DropNA: *dropNA}
-	df, err := loadCSV("pool", *pool)
+	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
 	}
 	if *pilot != "" {
-		pf, err := loadCSV("pilot", *pilot)
+		pf, err := loadOutputCSV("pilot", *pilot)
 		if err != nil {
 			return err
 		}
@@ -60,7 +65,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("budget %s: %w", *pool, classify(err, "features"))
+		return fmt.Errorf("budget %s: %w", *pool, err)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err

@@ -12,12 +12,17 @@ import (
 
 func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fit", "fit -data FILE.csv -target COL -out MODEL.json [flags]", stderr)
-	data := fs.String("data", "", "CSV file of the training rows (required)")
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the training rows (required)")
 	out := fs.String("out", "", "model file to write, JSON (required)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	var lf loadFlags
+	lf.register(fs)
 	var mf modelFlags
 	mf.register(fs, false)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "out"); err != nil {
@@ -34,20 +39,23 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if exact && mf.lambda == 0 && mf.iters == 0 && !strings.EqualFold(mf.method, "kols") {
 		return usagef("fit: -validation 0 fits with exactly the given settings: give -lambda (krls, nkrls, linear) or -iters (gd, nytro, lineargd, sgm)")
 	}
-	df, err := loadCSV("data", *data)
+	df, err := lf.load("data", *data)
 	if err != nil {
 		return err
 	}
+	mf.weight = resolveWeight(df, mf.weight, stderr)
+	spec.Weight = mf.weight
 	if err := mf.checkColumns(df, *data); err != nil {
 		return err
 	}
+	warnSigma(stderr, df, mf.sigma, append([]string{mf.target, mf.weight}, splitList(mf.exclude)...), mf.standardize)
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("fitting " + mf.method)
 	model, err := frames.FitContext(ctx, df, spec)
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("fit %s: %w", *data, classify(err, "method"))
+		return fmt.Errorf("fit %s: %w", *data, err)
 	}
 	if exact && !math.IsNaN(model.ValRMSE) {
 		p.clear()

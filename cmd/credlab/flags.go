@@ -9,31 +9,66 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
 	"github.com/go-gota/gota/dataframe"
 )
 
-// loadCSV reads a CSV file through frames, naming the flag and file in a
-// missing-file error.
-func loadCSV(flagName, path string) (dataframe.DataFrame, error) {
+// loadFlags are the data-reading flags of every command that reads data.
+type loadFlags struct {
+	format, labels, memoryLimit string
+	badAsMissing                bool
+}
+
+func (l *loadFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&l.format, "format", "", "data format: "+strings.Join(frames.Formats, ", ")+" (default: from the file name; .gz is decompressed)")
+	fs.StringVar(&l.labels, "labels", "", "IDX label file read beside IDX images (-format idx)")
+	fs.BoolVar(&l.badAsMissing, "bad-as-missing", false, "read a cell that is not a number in a numeric column (abc, 1e999) as a missing value (otherwise an error naming it)")
+	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
+}
+
+// apply sets the memory limit; call it after parsing.
+func (l *loadFlags) apply() error {
+	if l.memoryLimit == "" {
+		return nil
+	}
+	v, err := credlab.ParseMemoryLimit(l.memoryLimit)
+	if err != nil {
+		return usagef("flag -memory-limit %q: want a positive size such as 512MiB, 4GiB or a number of bytes", l.memoryLimit)
+	}
+	credlab.MemoryLimit = v
+	return nil
+}
+
+// load reads the data file named by flag flagName, naming the flag and
+// file in a missing-file error.
+func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 	if _, err := os.Stat(path); err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("-%s %s: %w", flagName, path, errors.Unwrap(err))
 	}
-	df, err := frames.LoadCSV(path)
+	if l.format == "" && frames.DataFormat(path) == "" {
+		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
+	}
+	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing}})
 	if err != nil {
 		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}
 	return df, nil
 }
 
-// hasColumn checks that df has the column named by a flag.
+// hasColumn checks that df has the column named by a flag; otherwise it
+// returns a *frames.ColumnError whose role is the flag.
 func hasColumn(df dataframe.DataFrame, file, flagName, col string) error {
+	suggest := ""
 	for _, n := range df.Names() {
 		if n == col {
 			return nil
 		}
+		if strings.EqualFold(n, col) {
+			suggest = n
+		}
 	}
-	return fmt.Errorf("%s has no column %q (flag -%s); its columns are %s", file, col, flagName, strings.Join(df.Names(), ", "))
+	return fmt.Errorf("%s: %w", file, &frames.ColumnError{Name: col, Role: flagName, Suggestion: suggest, Columns: df.Names()})
 }
 
 // modelFlags are the Spec settings shared by fit and sweep.
@@ -100,17 +135,25 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		return s, usagef("%s: flag -selection %s applies to -method auto; -method %s selects on the hold-out split", cmd, f.selection, f.method)
 	}
 	for _, c := range []struct {
-		name string
-		bad  bool
+		name  string
+		value any
+		bad   bool
+		want  string
 	}{
-		{"m", f.m < 0}, {"iters", f.iters < 0}, {"max-iter", f.maxIter < 0}, {"passes", f.passes < 0},
-		{"batch", f.batch < 0}, {"lambda", !(f.lambda >= 0) || math.IsInf(f.lambda, 0)},
-		{"sigma", !(f.sigma >= 0) || math.IsInf(f.sigma, 0)}, {"eta", !(f.eta >= 0) || math.IsInf(f.eta, 0)},
-		{"decay", !(f.decay >= 0 && f.decay < 1)},
-		{"validation", !(f.validation >= 0 && f.validation < 1)},
+		{"m", f.m, f.m < 0, "a positive number of centers or features (0: the default)"},
+		{"iters", f.iters, f.iters < 0, "a positive number of steps (0: chosen on the hold-out split)"},
+		{"max-iter", f.maxIter, f.maxIter < 0, "a positive number of steps (0: 500)"},
+		{"passes", f.passes, f.passes < 0, "a positive number of passes (0: 100)"},
+		{"batch", f.batch, f.batch < 0, "a positive mini-batch size (0: the preset's)"},
+		{"lambda", f.lambda, !(f.lambda >= 0) || math.IsInf(f.lambda, 0), "a positive finite number, or 0 to choose it on the hold-out split from 1e-15..1"},
+		{"sigma", f.sigma, !(f.sigma >= 0) || math.IsInf(f.sigma, 0), "a positive finite bandwidth, or 0 for the median distance between rows"},
+		{"eta", f.eta, !(f.eta >= 0) || math.IsInf(f.eta, 0), "a positive finite step size, or 0 for the solver's safe step"},
+		{"decay", f.decay, !(f.decay >= 0 && f.decay < 1), "a value in [0, 1)"},
+		{"validation", f.validation, !(f.validation >= 0 && f.validation < 1), "a fraction in [0, 1)"},
+		{"threshold", f.threshold, math.IsNaN(f.threshold) || math.IsInf(f.threshold, 0), "a finite number"},
 	} {
 		if c.bad {
-			return s, usagef("%s: flag -%s: value out of range (see 'credlab %s -h')", cmd, c.name, cmd)
+			return s, usagef("%s: flag -%s %v: want %s", cmd, c.name, c.value, c.want)
 		}
 	}
 	scale := frames.ScaleStandardize
@@ -193,4 +236,14 @@ func (l *intList) Set(v string) error {
 		*l = append(*l, x)
 	}
 	return nil
+}
+
+// hasName reports whether df has a column named name.
+func hasName(df dataframe.DataFrame, name string) bool {
+	for _, n := range df.Names() {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

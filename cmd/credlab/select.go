@@ -9,11 +9,12 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
 )
 
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("select", "select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv [flags]", stderr)
-	pool := fs.String("pool", "", "CSV file of the unlabeled pool (required; .gz is decompressed)")
+	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
 	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
 	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform or greedy (GSx: each next row farthest from those chosen)")
 	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
@@ -27,7 +28,13 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	target := fs.String("target", "", "label column: left out of the scores and written empty, ready to fill in (for example by 'credlab label')")
+	var lf loadFlags
+	lf.register(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
 		return err
 	}
 	if err := required(fs, "pool", "out"); err != nil {
@@ -50,15 +57,19 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		return usagef("select: flag -design %q: choose replacement, distinct or without", *design)
 	}
-	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: splitList(*exclude),
+	excl := splitList(*exclude)
+	if *target != "" {
+		excl = append(excl, *target)
+	}
+	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
 		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
 		Standardize: *standardize, DropNA: *dropNA, Design: *design}
-	df, err := loadCSV("pool", *pool)
+	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
 	}
 	if *labeled != "" {
-		prev, err := loadCSV("labeled", *labeled)
+		prev, err := loadOutputCSV("labeled", *labeled)
 		if err != nil {
 			return err
 		}
@@ -69,19 +80,38 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	if *target != "" && !hasName(df, *target) {
+		spec.Exclude = splitList(*exclude)
+	}
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("selecting")
 	chosen, err := frames.SelectContext(ctx, df, *budget, spec)
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("select %s: %w", *pool, classify(err, "method"))
+		return fmt.Errorf("select %s: %w", *pool, err)
+	}
+	p.clear()
+	warnFlat(stderr, chosen, *method)
+	warnSigma(stderr, chosen, *sf.sigma, excl, *standardize)
+	if *target != "" {
+		chosen = emptyTarget(chosen, *target)
 	}
 	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, chosen) }); err != nil {
 		return err
 	}
 	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
 	return nil
+}
+
+// loadOutputCSV reads a CSV file written by credlab (a select output),
+// whatever -format says about the data.
+func loadOutputCSV(flagName, path string) (dataframe.DataFrame, error) {
+	df, err := frames.LoadCSV(path)
+	if err != nil {
+		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
+	}
+	return df, nil
 }
 
 // scoreFlags are the flags of the leverage scores, shared by select and

@@ -14,10 +14,12 @@ import (
 
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", "sweep -data FILE.csv -target COL -out FILE.csv [-method M] [-svg FILE.svg] [flags]", stderr)
-	data := fs.String("data", "", "CSV file of the training rows (required)")
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the training rows (required)")
 	out := fs.String("out", "", "output CSV: one row per setting and lambda, iteration or pass (-method auto: per sigma, lambda and m its search evaluated), with train_rmse, val_rmse, criterion, score and best (required)")
 	svg := fs.String("svg", "", "also write the plot: a regularization path (lambda methods) or learning curves (iterative methods)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	var lf loadFlags
+	lf.register(fs)
 	var mf modelFlags
 	mf.register(fs, true)
 	var g frames.Grid
@@ -35,6 +37,9 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := lf.apply(); err != nil {
+		return err
+	}
 	if err := required(fs, "data", "out"); err != nil {
 		return err
 	}
@@ -49,10 +54,13 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("sweep: flag -lambda-q needs -budget, a positive number of rows")
 	}
 	g.Lambda, g.Sigma, g.M, g.LambdaQ, g.Passes, g.Batch = lambdas, sigmas, ms, lqs, passes, batches
-	df, err := loadCSV("data", *data)
+	df, err := lf.load("data", *data)
 	if err != nil {
 		return err
 	}
+	mf.weight = resolveWeight(df, mf.weight, stderr)
+	spec.Weight = mf.weight
+	g.M = clipM(g.M, df.Nrow(), mf.validation, stderr)
 	if err := mf.checkColumns(df, *data); err != nil {
 		return err
 	}
@@ -62,7 +70,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("sweep %s: %w", *data, classify(err, "method"))
+		return fmt.Errorf("sweep %s: %w", *data, err)
 	}
 	var fig *viz.Figure
 	if *svg != "" {

@@ -277,8 +277,8 @@ func tuneSet(shared, name string, rows int) (dataframe.DataFrame, string, []stri
 		if err := need(); err != nil {
 			return df, "", nil, err
 		}
-		df, err = frames.LoadCSV(filepath.Join(shared, "abalone", "abalone.data"), dataframe.HasHeader(false),
-			dataframe.Names("sex", "length", "diameter", "height", "whole", "shucked", "viscera", "shell", "rings"))
+		df, err = frames.LoadCSV(filepath.Join(shared, "abalone", "abalone.data"), frames.CSVOptions{
+			Names: []string{"sex", "length", "diameter", "height", "whole", "shucked", "viscera", "shell", "rings"}})
 		return df, "rings", []string{"sex"}, err
 	}
 	return df, "", nil, fmt.Errorf("unknown tune set %q: choose synthetic, cadata, cpusmall or abalone", name)
