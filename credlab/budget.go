@@ -198,7 +198,7 @@ const MinPilot = 30
 // conditions); it ignores the noise floor, so far projections are
 // optimistic for both rules alike.
 //
-// A pilot of fewer than MinPilot rows is a *BudgetError. Cost: Repeats x
+// A pilot of fewer than MinPilot rows is a *ParamError named "pilot labels". Cost: Repeats x
 // len(Fractions) KRLS fits of at most |T| rows.
 func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg LearningCurveConfig) ([]LearningCurve, error) {
 	if err := checkXY(x, y); err != nil {
@@ -206,7 +206,7 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 	}
 	n, _ := x.Dims()
 	if n < MinPilot {
-		return nil, &BudgetError{Name: "pilot labels", Value: n, Want: fmt.Sprintf("a learning curve needs at least %d pilot labels", MinPilot)}
+		return nil, &ParamError{Name: "pilot labels", Value: n, Want: fmt.Sprintf("at least %d pilot labels for a learning curve", MinPilot)}
 	}
 	if len(q) != n {
 		return nil, fmt.Errorf("credlab: shape mismatch: %d pilot rows but %d CRED probabilities", n, len(q))
@@ -298,7 +298,7 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 			c.RMSE = append(c.RMSE, acc/float64(reps))
 		}
 		if len(c.Labels) < 2 {
-			return nil, &BudgetError{Name: "pilot labels", Value: n, Want: "too few for two subsample sizes of at least 5 rows; label more pilot rows"}
+			return nil, &ParamError{Name: "pilot labels", Value: n, Want: "enough for two subsample sizes of at least 5 rows; label more pilot rows"}
 		}
 		c.A, c.B = powerLaw(c.Labels, c.RMSE)
 		for _, p := range proj {

@@ -148,7 +148,7 @@ func TestProjectLearningCurve(t *testing.T) {
 		}
 	}
 	_, err = ProjectLearningCurve(ctx, x.Slice(0, 20, 0, 1).(*mat.Dense), y[:20], q[:20], LearningCurveConfig{Kernel: k, Lambda: 1e-3})
-	var be *BudgetError
+	var be *ParamError
 	if !errors.As(err, &be) || be.Name != "pilot labels" || be.Value != 20 {
 		t.Errorf("pilot of 20: %v", err)
 	}

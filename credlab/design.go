@@ -44,24 +44,11 @@ func (d Design) String() string {
 	return fmt.Sprintf("Design(%d)", int(d))
 }
 
-// BudgetError reports a selection request that the design cannot meet:
-// Name is the input at fault ("budget", "previous row", "pilot labels"),
-// Value its value and Want what it must satisfy.
-type BudgetError struct {
-	Name  string
-	Value int
-	Want  string
-}
-
-func (e *BudgetError) Error() string {
-	return fmt.Sprintf("credlab: %s = %d: %s", e.Name, e.Value, e.Want)
-}
-
 // InclusionProbabilities returns pi_j = min(1, c q_j) with c chosen so that
 // sum_j pi_j = n: rows whose share would exceed 1 are capped at 1 (always
 // labeled) and the rest rescaled, until no row exceeds 1. Rows with q_j = 0
 // get pi_j = 0, so n may not exceed the number of rows with q_j > 0 (a
-// *BudgetError). O(N) per capping round; rounds stop after at most n.
+// *ParamError named "budget"). O(N) per capping round; rounds stop after at most n.
 func InclusionProbabilities(q []float64, n int) ([]float64, error) {
 	pos := 0
 	for j, v := range q {
@@ -73,10 +60,10 @@ func InclusionProbabilities(q []float64, n int) ([]float64, error) {
 		}
 	}
 	if n <= 0 {
-		return nil, &BudgetError{Name: "budget", Value: n, Want: "must be positive"}
+		return nil, &ParamError{Name: "budget", Value: n, Want: "a positive number of labels"}
 	}
 	if n > pos {
-		return nil, &BudgetError{Name: "budget", Value: n, Want: fmt.Sprintf("sampling without replacement needs at most the %d rows with positive probability", pos)}
+		return nil, &ParamError{Name: "budget", Value: n, Want: fmt.Sprintf("at most the %d rows with positive probability (sampling without replacement labels each row once)", pos)}
 	}
 	pi := make([]float64, len(q))
 	capped := make([]bool, len(q))
@@ -183,11 +170,12 @@ func pivotalSample(pi []float64, rng *rand.Rand) []int {
 //     pi^(l)_j of each row's own batch.
 //
 // A prev row outside the pool, a row twice in a WithoutReplacement prev, or
-// a budget above the rows left with positive probability is a *BudgetError.
+// a budget above the rows left with positive probability is a *ParamError
+// (Name "previous row" or "budget").
 func SampleDesign(q, scores []float64, budget int, d Design, prev *Selection, seed uint64) (*Selection, error) {
 	n := len(q)
 	if budget <= 0 {
-		return nil, &BudgetError{Name: "budget", Value: budget, Want: "must be positive"}
+		return nil, &ParamError{Name: "budget", Value: budget, Want: "a positive number of labels"}
 	}
 	if err := checkPrevious(prev, n, true); err != nil {
 		return nil, err
@@ -282,7 +270,7 @@ func pivotalDesign(q, scores []float64, budget int, prev *Selection, rng *rand.R
 		rest = append([]float64(nil), q...)
 		for _, j := range prev.Index {
 			if rest[j] < 0 {
-				return nil, &BudgetError{Name: "previous row", Value: j, Want: "is labeled twice in the previous selection; a design without replacement labels each row once"}
+				return nil, &ParamError{Name: "previous row", Value: j, Want: "each row once (it is twice in the previous selection; a design without replacement labels a row once)"}
 			}
 			rest[j] = -1
 		}
@@ -293,8 +281,8 @@ func pivotalDesign(q, scores []float64, budget int, prev *Selection, rng *rand.R
 	}
 	pi, err := InclusionProbabilities(rest, budget)
 	if err != nil {
-		if be, ok := err.(*BudgetError); ok && prev != nil {
-			be.Want += fmt.Sprintf(" not yet labeled (%d rows are labeled already)", len(prev.Index))
+		if pe, ok := err.(*ParamError); ok && prev != nil {
+			pe.Want = fmt.Sprintf("at most the %d rows with positive probability not yet labeled (%d rows are labeled already)", len(pi0(rest)), len(prev.Index))
 		}
 		return nil, err
 	}
@@ -357,7 +345,7 @@ func checkPrevious(prev *Selection, n int, withProb bool) error {
 	}
 	for _, j := range prev.Index {
 		if j < 0 || j >= n {
-			return &BudgetError{Name: "previous row", Value: j, Want: fmt.Sprintf("already-labeled rows must be rows of the pool [0, %d)", n)}
+			return &ParamError{Name: "previous row", Value: j, Want: fmt.Sprintf("a row of the pool, in [0, %d)", n)}
 		}
 	}
 	return nil
@@ -390,6 +378,17 @@ func prevCount(prev *Selection) []int {
 		c[i] = 1
 	}
 	return c
+}
+
+// pi0 returns the indices of the positive entries of v.
+func pi0(v []float64) []int {
+	var out []int
+	for j, x := range v {
+		if x > 0 {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 func sum(v []float64) float64 {

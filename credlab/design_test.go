@@ -59,7 +59,7 @@ func TestInclusionProbabilities(t *testing.T) {
 		t.Errorf("n = 8: head rows %v, want the first two capped", pi[:3])
 	}
 	_, err := InclusionProbabilities(q, 30)
-	var be *BudgetError
+	var be *ParamError
 	if !errors.As(err, &be) || be.Name != "budget" || be.Value != 30 {
 		t.Errorf("budget above the 29 rows with positive probability: %v", err)
 	}
@@ -211,13 +211,13 @@ func TestDesignBatchWeightsUniform(t *testing.T) {
 	wantErrMentions(t, "budget above the unlabeled rows", err, "budget = 36", "35 rows", "15 rows are labeled already")
 	bad := &Selection{Index: []int{3, 50}, Prob: []float64{0.1, 0.1}, Weight: []float64{1, 1}}
 	_, err = CREDSelector{Kernel: GaussianKernel{Sigma: 1}, Design: WithoutReplacement, Previous: bad}.Select(ctx, pool, 5, 3)
-	var be *BudgetError
+	var be *ParamError
 	if !errors.As(err, &be) || be.Name != "previous row" || be.Value != 50 {
 		t.Errorf("labeled row outside the pool: %v", err)
 	}
 	twice := &Selection{Index: []int{3, 3}, Prob: []float64{0.1, 0.1}, Weight: []float64{1, 1}}
 	_, err = UniformSelector{Design: WithoutReplacement, Previous: twice}.Select(ctx, pool, 5, 3)
-	wantErrMentions(t, "row twice", err, "previous row = 3", "labeled twice")
+	wantErrMentions(t, "row twice", err, "previous row = 3", "twice in the previous selection")
 }
 
 // CRED without replacement and with distinct rows: exact n distinct rows,

@@ -49,7 +49,7 @@ func (g GreedySelector) Select(ctx context.Context, pool *mat.Dense, budget int,
 		}
 	}
 	if left := n - len(start); budget > left {
-		return nil, &BudgetError{Name: "budget", Value: budget, Want: fmt.Sprintf("greedy sampling labels distinct rows: at most the %d rows not yet labeled", left)}
+		return nil, &ParamError{Name: "budget", Value: budget, Want: fmt.Sprintf("at most the %d rows not yet labeled (greedy sampling labels distinct rows)", left)}
 	}
 	minDist := make([]float64, n)
 	for j := range minDist {

@@ -140,7 +140,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	for i, v := range rows {
 		j, ok := at[int(v)]
 		if v != math.Trunc(v) || !ok {
-			return nil, &credlab.BudgetError{Name: "pilot row", Value: int(v), Want: fmt.Sprintf("row %d of the pilot names no row of the pool's %d that the selector sees", i, pool.Nrow())}
+			return nil, &credlab.ParamError{Name: "pilot row", Value: v, Want: fmt.Sprintf("a row of the pool's %d that the selector sees (row %d of the pilot)", pool.Nrow(), i)}
 		}
 		if math.IsNaN(y[i]) {
 			return nil, fmt.Errorf("frames: pilot row %d has no label in %q", i, spec.Target)
@@ -148,7 +148,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 		idx[i], qp[i] = j, q[j]
 	}
 	if len(idx) < credlab.MinPilot {
-		return nil, &credlab.BudgetError{Name: "pilot labels", Value: len(idx), Want: fmt.Sprintf("a learning curve needs at least %d pilot labels", credlab.MinPilot)}
+		return nil, &credlab.ParamError{Name: "pilot labels", Value: len(idx), Want: fmt.Sprintf("at least %d pilot labels for a learning curve", credlab.MinPilot)}
 	}
 	xp, err := credlab.GatherRows(p.x, idx)
 	if err != nil {

@@ -42,7 +42,7 @@ func TestBudget(t *testing.T) {
 	}
 	small := pilot.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	_, err = Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, Pilot: &small})
-	var be *credlab.BudgetError
+	var be *credlab.ParamError
 	if !errors.As(err, &be) || be.Name != "pilot labels" || be.Value != 10 {
 		t.Errorf("pilot of 10: %v", err)
 	}

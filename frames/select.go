@@ -207,8 +207,8 @@ func labeledSelection(df *dataframe.DataFrame, rows []int, n int) (*credlab.Sele
 	for i, v := range r {
 		j, ok := at[int(v)]
 		if v != math.Trunc(v) || !ok {
-			return nil, &credlab.BudgetError{Name: "labeled row", Value: int(v),
-				Want: fmt.Sprintf("row %d of the labeled rows names no row of the pool's %d that the selector sees (rows 0..%d, without rows dropped for missing values)", i, n, n-1)}
+			return nil, &credlab.ParamError{Name: "labeled row", Value: v,
+				Want: fmt.Sprintf("a row of the pool's %d that the selector sees, 0..%d without rows dropped for missing values (row %d of the labeled rows)", n, n-1, i)}
 		}
 		sel.Index = append(sel.Index, j)
 	}

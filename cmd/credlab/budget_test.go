@@ -47,7 +47,7 @@ func TestBudgetCLI(t *testing.T) {
 	small := filepath.Join(dir, "small.csv")
 	mustRun(t, "select", "-pool", pool, "-budget", "12", "-method", "uniform", "-design", "without", "-exclude", "y", "-quiet", "-out", small)
 	_, errs, code := runBin(t, "budget", "-pool", pool, "-pilot", small, "-target", "y", "-quiet", "-out", out)
-	if code != 1 || !strings.Contains(errs, "pilot labels = 12") {
+	if code != 2 || !strings.Contains(errs, "flag -pilot 12: want at least 30 pilot labels") {
 		t.Errorf("pilot of 12: exit %d, %s", code, errs)
 	}
 	_, errs, code = runBin(t, "budget", "-pool", pool, "-pilot", small, "-quiet", "-out", out)

@@ -29,6 +29,7 @@ var paramFlags = map[string]string{
 	"random features sigma": "sigma", "SelectSpec.WithoutReplacement": "without-replacement",
 	"LoadOptions.Format": "format", "memory limit": "memory-limit", "lambda": "lambda", "lambda_q": "lambda",
 	"step size": "eta",
+	"budget":    "budget", "previous row": "labeled", "labeled row": "labeled", "pilot labels": "pilot", "pilot row": "pilot",
 }
 
 // columnFlags maps a *frames.ColumnError's role to the flag naming it.

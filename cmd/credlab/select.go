@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
 )
 
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -68,7 +69,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *labeled != "" {
-		prev, err := lf.load("labeled", *labeled)
+		prev, err := loadOutputCSV("labeled", *labeled)
 		if err != nil {
 			return err
 		}
@@ -101,6 +102,16 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
 	return nil
+}
+
+// loadOutputCSV reads a CSV file written by credlab (a select output),
+// whatever -format says about the data.
+func loadOutputCSV(flagName, path string) (dataframe.DataFrame, error) {
+	df, err := frames.LoadCSV(path)
+	if err != nil {
+		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
+	}
+	return df, nil
 }
 
 // scoreFlags are the flags of the leverage scores, shared by select and

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,9 +35,18 @@ func TestSelectBatchesCLI(t *testing.T) {
 			t.Errorf("%s: %d rows, want 13", method, len(rows))
 		}
 	}
-	_, errs, code := runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "21", "-design", "without",
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("row,prob,weight\n3,0.1,1\n99,0.1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "2", "-design", "without",
+		"-exclude", "id", "-quiet", "-labeled", bad, "-out", two)
+	if code != 2 || !strings.Contains(errs, "flag -labeled 99: want a row of the pool's 20") {
+		t.Errorf("labeled row outside the pool: exit %d, %s", code, errs)
+	}
+	_, errs, code = runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "21", "-design", "without",
 		"-exclude", "id", "-quiet", "-out", two)
-	if code == 0 || !strings.Contains(errs, "budget = 21") {
+	if code != 2 || !strings.Contains(errs, "flag -budget 21: want at most the 20 rows") {
 		t.Errorf("budget above the pool: exit %d, %s", code, errs)
 	}
 }
