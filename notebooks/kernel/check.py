@@ -64,7 +64,7 @@ started = []
 
 
 def kernel(name, cwd):
-    km, kc = start_new_kernel(kernel_name=name, cwd=cwd, startup_timeout=120)
+    km, kc = start_new_kernel(kernel_name=name, cwd=cwd, startup_timeout=600)
     started.append((km, kc))
     return km, kc
 
