@@ -7,7 +7,7 @@
 5. GoNB displays a viz figure and a frames table with one call each.
 Run with JUPYTER_PATH set to the kernels' folder; exits 1 on a failure.
 """
-import sys, tempfile, threading, time
+import queue, sys, tempfile, threading, time
 
 import nbformat
 from jupyter_client.manager import start_new_kernel
@@ -40,8 +40,15 @@ def run(kc, code, timeout=600):
     """Executes code; returns (text of streams and errors, mime bundles, reply status)."""
     msg_id = kc.execute(code)
     text, data = [], []
+    idle = False
     while True:
-        msg = kc.get_iopub_msg(timeout=timeout)
+        try:
+            # GoNB may publish a cell's last outputs just after its idle status.
+            msg = kc.get_iopub_msg(timeout=3 if idle else timeout)
+        except queue.Empty:
+            if idle:
+                break
+            raise
         if msg["parent_header"].get("msg_id") != msg_id:
             continue
         t, c = msg["msg_type"], msg["content"]
@@ -52,7 +59,7 @@ def run(kc, code, timeout=600):
         elif t in ("display_data", "execute_result"):
             data.append(c["data"])
         elif t == "status" and c["execution_state"] == "idle":
-            break
+            idle = True
     while True:
         reply = kc.get_shell_msg(timeout=timeout)
         if reply["parent_header"].get("msg_id") == msg_id:
@@ -128,7 +135,8 @@ def main():
     text, data, status = run(kc, GONB_SHOW)
     # gonbui sends an SVG as text/html (a <div> around the <svg>).
     check(status == "ok" and any("<svg" in d.get("text/html", "") for d in data) and any("<table" in d.get("text/html", "") for d in data),
-          "GoNB displays a viz figure and a frames table" + ("" if status == "ok" else ":\n" + text[-1500:]))
+          "GoNB displays a viz figure and a frames table (status %s, outputs %s)%s"
+          % (status, [sorted(d) for d in data], "" if status == "ok" else ":\n" + text[-1500:]))
     kc.stop_channels()
     km.shutdown_kernel(now=True)
 
