@@ -2,6 +2,7 @@
 # Side-by-side timing of credlab and scikit-learn on identical data.
 #
 #   bench/compare.sh [--quick] [--openblas] [--repeats R] [--budget S] [--keep DIR]
+#                    [--tasks LIST] [--tune-sizes LIST] [--tune-sets LIST] [--tune-grid-points K]
 #
 # --quick     small sizes (CI smoke test, about a minute)
 # --openblas  also build credlab with -tags openblas (needs cgo and
@@ -10,18 +11,30 @@
 # --repeats R timed fits per task (default 3); each side reports the median
 # --budget S  stop repeating a task once its runs took S seconds (default 120)
 # --keep DIR  keep the data and raw results in DIR instead of a temp dir
+# --tasks LIST       tasks to run (default krls_fit,nystrom_fit,select,tune)
+# --tune-sizes LIST  training sizes of the tune task (default 5000,10000;
+#                    --quick: 500)
+# --tune-sets LIST   data sets of the tune task (default synthetic, and
+#                    cadata, cpusmall, abalone when ../shared/data has them;
+#                    --quick: synthetic and abalone)
+# --tune-grid-points K  scikit-learn times K of the 100 grid points of each
+#                    search and scales the time by 100/K (marked "est.")
 #
 # Default sizes: KRLS fit n = 5000, 10000 vs KernelRidge; NKRLS (fixed
 # lambda) and NYTRO (hold-out selection) n = 100000, m = 1000 vs
 # Nystroem(1000) + Ridge; 20-value lambda search at n = 5000 (KRLS, NKRLS,
 # NYTRO, EarlyStopping with hold-out selection) vs GridSearchCV(KernelRidge)
-# with the same single 20% hold-out split. Installs nothing.
+# with the same single 20% hold-out split; tune: credlab's default fit
+# (automatic method, sigma and lambda) against GridSearchCV(KernelRidge)
+# over 5 gammas x 20 alphas with cv=5 and with one 20% hold-out, on a
+# seeded train/test split written to CSV files that both sides read.
+# Installs nothing.
 set -euo pipefail
 self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$self")/.."
 
 PY=/usr/bin/python3
-quick=() openblas=0 gorep=() pyrep=() keep=""
+quick=() openblas=0 gorep=() pyrep=() keep="" tasks="krls_fit,nystrom_fit,select,tune" tunesizes="" tunesets=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=(-quick) ;;
@@ -29,7 +42,11 @@ while [ $# -gt 0 ]; do
 	--repeats) gorep+=(-repeats "$2") pyrep+=(--repeats "$2"); shift ;;
 	--budget) gorep+=(-budget "$2") pyrep+=(--budget "$2"); shift ;;
 	--keep) keep="$2"; shift ;;
-	-h | --help) sed -n '2,20p' "$self"; exit 0 ;;
+	--tasks) tasks="$2"; shift ;;
+	--tune-sizes) tunesizes="$2"; shift ;;
+	--tune-sets) tunesets="$2"; shift ;;
+	--tune-grid-points) pyrep+=(--tune-grid-points "$2"); shift ;;
+	-h | --help) sed -n '2,34p' "$self"; exit 0 ;;
 	*) echo "compare.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -67,7 +84,23 @@ go build -o "$work/credlab-bench" ./bench/cmd/credlab-bench
 if [ "$openblas" = 1 ]; then
 	go build -tags openblas -o "$work/credlab-bench-openblas" ./bench/cmd/credlab-bench
 fi
-"$work/credlab-bench" -gen -dir "$work/data" "${quick[@]}"
+shared="$(pwd)/../shared/data"
+if [ -z "$tunesets" ]; then
+	tunesets=synthetic
+	if [ -f "$shared/abalone/abalone.data" ]; then
+		if [ ${#quick[@]} -gt 0 ]; then
+			tunesets=synthetic,abalone
+		else
+			tunesets=synthetic,cadata,cpusmall,abalone
+		fi
+	else
+		echo "== $shared not found: the tune task runs on the synthetic set only" >&2
+	fi
+fi
+gen=(-tune-sets "$tunesets")
+[ -d "$shared" ] && gen+=(-shared "$shared")
+[ -n "$tunesizes" ] && gen+=(-tune-sizes "$tunesizes")
+"$work/credlab-bench" -gen -dir "$work/data" "${quick[@]}" "${gen[@]}"
 
 # run CONFIG COMMAND...: append COMMAND's JSON lines, labelled, to results.
 run() {
@@ -79,13 +112,14 @@ run() {
 import json, sys
 for l in sys.stdin:
     r = json.loads(l)
-    print("   %-12s n=%-6d %-16s %8.3f s  (load %.1f)" % (r["task"], r["n"], r["method"], r["seconds"], r["load1"]),
+    task = r["task"] + ("/" + r["set"] if r.get("set") else "")
+    print("   %-14s n=%-6d %-22s %8.3f s  (load %.1f)" % (task, r["n"], r["method"], r["seconds"], r["load1"]),
           file=sys.stderr, flush=True)
 '
 }
 
 # Task by task, so that both sides of a ratio see similar machine load.
-for task in krls_fit nystrom_fit select; do
+for task in ${tasks//,/ }; do
 	run go "$work/credlab-bench" -dir "$work/data" -task "$task" "${gorep[@]}"
 	run sklearn-env "$PY" bench/sklearn_bench.py "$work/data" --only "$task" "${pyrep[@]}"
 	run sklearn-unset env -u OPENBLAS_CORETYPE "$PY" bench/sklearn_bench.py "$work/data" --only "$task" "${pyrep[@]}"

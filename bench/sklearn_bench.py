@@ -15,6 +15,22 @@ set. Only .fit() is timed.
                PredefinedSplit hold-out (the rows credlab holds out), scored
                by RMSE; refit=True (sklearn's default) refits the best alpha
                on all n rows, and refit_s reports that part of the time.
+  tune         model selection from scratch on the CSV split of a data set
+               (synthetic, cadata, cpusmall, abalone): string columns one-hot
+               encoded (levels of the training rows, sorted), features
+               standardized and the target centered on the training rows
+               (as credlab's default fit does), then GridSearchCV(
+               KernelRidge(kernel="rbf")) over 5 gammas (sigma = 0.25 to 4 x
+               the median distance between standardized rows) x 20 alphas
+               (lambda x the rows of a fit), scored by MSE, refit=True;
+               once with cv=5 (KFold, shuffled, seeded) and once with one
+               seeded 20% PredefinedSplit hold-out. Only GridSearchCV.fit
+               is timed. With --tune-grid-points K (K < 100), each search
+               covers only K points of the grid (the 5 gammas x K/5 evenly
+               spaced alphas) and its time is scaled by 100/K to estimate
+               the full search ("estimated": true; every grid point is one
+               KernelRidge fit of the same size, so time is linear in the
+               points); its test RMSE is then that of the reduced search.
 """
 import argparse
 import json
@@ -31,7 +47,7 @@ try:
     from sklearn.kernel_approximation import Nystroem
     from sklearn.kernel_ridge import KernelRidge
     from sklearn.linear_model import Ridge
-    from sklearn.model_selection import GridSearchCV, PredefinedSplit
+    from sklearn.model_selection import GridSearchCV, KFold, PredefinedSplit
     from sklearn.pipeline import make_pipeline
 except ImportError:
     sys.exit("sklearn_bench.py: scikit-learn is not importable by /usr/bin/python3; "
@@ -80,6 +96,90 @@ def timed(fn, repeats, budget):
     return times[med], times, cpus[med], outs[med]
 
 
+def read_csv(path):
+    """Return the header and the columns of a CSV file written by frames.WriteCSV."""
+    import csv
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    return head, [[r[j] for r in rows[1:]] for j in range(len(head))]
+
+
+def tune_data(d, t):
+    """Load a tune task: one-hot, standardize and center as credlab does."""
+    head, cols = read_csv(os.path.join(d, t["train_file"]))
+    thead, tcols = read_csv(os.path.join(d, t["test_file"]))
+    assert head == thead, (head, thead)
+    onehot = set(t.get("one_hot") or [])
+    xs, xts = [], []
+    for name, c, tc in zip(head, cols, tcols):
+        if name == t["target"]:
+            y, yt = np.array(c, dtype=float), np.array(tc, dtype=float)
+        elif name in onehot:
+            for level in sorted(set(c)):
+                xs.append(np.array([v == level for v in c], dtype=float))
+                xts.append(np.array([v == level for v in tc], dtype=float))
+        else:
+            xs.append(np.array(c, dtype=float))
+            xts.append(np.array(tc, dtype=float))
+    x, xt = np.column_stack(xs), np.column_stack(xts)
+    mean, sd = x.mean(axis=0), x.std(axis=0)
+    keep = sd > 0
+    x, xt = (x[:, keep] - mean[keep]) / sd[keep], (xt[:, keep] - mean[keep]) / sd[keep]
+    return x, y, xt, yt
+
+
+def median_distance(x):
+    """Median distance between an evenly spaced sample of up to 256 rows."""
+    n = len(x)
+    k = min(n, 256)
+    s = x[[i * n // k for i in range(k)]]
+    d = np.sqrt(((s[:, None, :] - s[None, :, :]) ** 2).sum(-1))
+    return float(np.median(d[np.triu_indices(k, 1)]))
+
+
+def tune_search(x, y, t, cv, n_fit, points):
+    med = median_distance(x)
+    gammas = [1 / (2 * (f * med) ** 2) for f in t["sigma_factors"]]
+    alphas = [l * n_fit for l in t["grid"]]
+    if points:
+        k = max(1, points // len(gammas))
+        alphas = [alphas[round(i * (len(alphas) - 1) / max(k - 1, 1))] for i in range(k)]
+    return GridSearchCV(KernelRidge(kernel="rbf"), {"gamma": gammas, "alpha": alphas}, cv=cv,
+                        scoring="neg_mean_squared_error", refit=True).fit(x, y)
+
+
+def run_tune(args, t, base, repeats):
+    x, y, xt, yt = tune_data(args.dir, t)
+    n = len(y)
+    ybar = y.mean()
+    fold = np.full(n, -1)
+    fold[np.random.default_rng(7).permutation(n)[: n // 5]] = 0
+    for method, cv, n_fit in (("GridSearchCV cv=5", KFold(5, shuffle=True, random_state=0), n - n // 5),
+                              ("GridSearchCV hold-out", PredefinedSplit(fold), n - n // 5)):
+        r = dict(base, task="tune", set=t["set"], n=n, method=method, load1=os.getloadavg()[0])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r["seconds"], r["all"], r["cpu_s"], model = timed(
+                lambda: tune_search(x, y - ybar, t, cv, n_fit, args.tune_grid_points), repeats, args.budget)
+        if args.tune_grid_points:
+            full = len(t["sigma_factors"]) * len(t["grid"])
+            pts = len(t["sigma_factors"]) * max(1, args.tune_grid_points // len(t["sigma_factors"]))
+            r.update(estimated=True, grid_points=pts, measured_s=r["seconds"])
+            r["seconds"] *= full / pts
+            r["cpu_s"] *= full / pts
+        if caught:
+            r["warnings"] = sorted({str(w.message)[:120] for w in caught})
+        est = model.best_estimator_
+        r["val_rmse"] = float(np.sqrt(-model.best_score_))
+        r["lambda"] = est.alpha / n_fit
+        r["sigma"] = float(np.sqrt(1 / (2 * est.gamma)))
+        r["refit_s"] = float(model.refit_time_)
+        r["test_rmse"] = rmse(model.predict(xt) + ybar, yt)
+        print(json.dumps(r), flush=True)
+        del model
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
@@ -87,6 +187,8 @@ def main():
     ap.add_argument("--budget", type=float, default=120,
                     help="stop repeating a task once its runs took this many seconds")
     ap.add_argument("--only", default="", help="comma-separated tasks to run")
+    ap.add_argument("--tune-grid-points", type=int, default=0,
+                    help="tune: time only this many of the 100 grid points and scale the time (0: the full grid)")
     args = ap.parse_args()
     with open(os.path.join(args.dir, "tasks.json")) as f:
         spec = json.load(f)
@@ -104,6 +206,9 @@ def main():
 
     for t in spec["tasks"]:
         if only and t["name"] not in only:
+            continue
+        if t["name"] == "tune":
+            run_tune(args, t, base, repeats)
             continue
         n = t["n"]
         x, y = x_all[:n], y_all[:n]

@@ -21,6 +21,7 @@ SKLEARN = {
     "nystrom_fit": "Nystroem(m) + Ridge, fixed alpha, all rows",
     "select": "GridSearchCV(KernelRidge, 20 alphas, one PredefinedSplit hold-out, refit=True)",
 }
+# The tune task has its own tables (tune_tables).
 TARGETS = {
     # (task, credlab config kind) -> (minimum ratio, val RMSE must be <= sklearn's, text)
     ("krls_fit", "go"): (0.5, False, "within 2x"),
@@ -52,8 +53,65 @@ def table(out):
             print("|" + "|".join("-" * (x + 2) for x in w) + "|")
 
 
+def tune_tables(rows):
+    """Model selection from scratch: credlab's default fit against
+    GridSearchCV with cv=5 and with one hold-out, per data set and size."""
+    for cfg, skcfg, title in PAIRS:
+        cl = [r for r in rows if r["task"] == "tune" and r["side"] == "credlab" and r["config"] == cfg]
+        sk = {(r["set"], r["n"], r["method"]): r for r in rows
+              if r["task"] == "tune" and r.get("config") == skcfg}
+        if not cl or not sk:
+            continue
+        print()
+        print("## tune: " + (title % ", ".join(sorted({r.get("blas", "?") for r in cl})) if "%s" in title else title))
+        print()
+        print("credlab: frames.Fit / `credlab fit` with only the target set (features standardized, target centered,")
+        print("method, sigma and lambda chosen by GCV). sklearn: features standardized and target centered on the training")
+        print("rows, GridSearchCV(KernelRidge(rbf)) over 5 gammas x 20 alphas, refit=True, with cv=5 and with one 20% hold-out.")
+        print("ratio = sklearn s / credlab s; targets: >= 10x the cv=5 search and >= 4x the hold-out search, each at a test")
+        print("RMSE <= 1.01 x scikit-learn's.")
+        print()
+        out = [["set", "n", "credlab choice", "credlab s", "cv=5 s", "ratio", "cpu ratio", "hold-out s", "ratio",
+                "cpu ratio", "test RMSE cl", "cv=5", "hold-out", "target cv=5", "target hold-out"]]
+        for r in cl:
+            f = sk.get((r["set"], r["n"], "GridSearchCV cv=5"))
+            h = sk.get((r["set"], r["n"], "GridSearchCV hold-out"))
+            cells = [r["set"], str(r["n"]), "%s sigma %.3g lambda %.2g%s" % (
+                r.get("choice", "?").split(" ")[0], r.get("sigma", 0), r.get("lambda", 0),
+                " m %d" % r["m"] if r.get("m") else ""), fs(r["seconds"])]
+            verdicts = []
+            for s, need in ((f, 10.0), (h, 4.0)):
+                if s is None:
+                    cells += ["-", "-", "-"]
+                    verdicts.append("-")
+                    continue
+                ratio = s["seconds"] / r["seconds"]
+                est = " est." if s.get("estimated") else ""
+                cells += [fs(s["seconds"]) + est, "%.2f" % ratio + est, "%.2f" % (s["cpu_s"] / r["cpu_s"]) if r.get("cpu_s") else "-"]
+                ok = ratio >= need and r["test_rmse"] <= 1.01 * s["test_rmse"]
+                verdicts.append("%s (%.3fx RMSE)" % ("met" if ok else "NOT met", r["test_rmse"] / s["test_rmse"]))
+            cells += [fr(r["test_rmse"]), fr(f["test_rmse"]) if f else "-", fr(h["test_rmse"]) if h else "-"] + verdicts
+            out.append(cells)
+        table(out)
+        print()
+        for r in cl:
+            print("  credlab %-9s n=%-6d %s" % (r["set"], r["n"], r.get("choice", "")))
+            for w in r.get("warnings") or []:
+                print("    warning: " + w)
+        for k in sorted(sk):
+            s = sk[k]
+            est = ""
+            if s.get("estimated"):
+                est = "; time estimated from %d of 100 grid points (%s s measured), test RMSE of that reduced search" % (
+                    s["grid_points"], fs(s["measured_s"]))
+            print("  sklearn %-9s n=%-6d %-22s sigma %.3g lambda %.2g, refit %s s%s" % (
+                s["set"], s["n"], s["method"], s["sigma"], s["lambda"], fs(s["refit_s"]), est))
+
+
 def main():
     rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
+    tune = [r for r in rows if r["task"] == "tune"]
+    rows = [r for r in rows if r["task"] != "tune"]
     sk = {(r["config"], r["task"], r["n"]): r for r in rows if r["side"] == "sklearn"}
     for cfg, skcfg, title in PAIRS:
         cl = [r for r in rows if r["side"] == "credlab" and r["config"] == cfg]
@@ -106,10 +164,12 @@ def main():
                       % (r["n"], fs(r["seconds"]), fs(r["refit_s"]), fs(r["seconds"] - r["refit_s"])))
             if r.get("warnings"):
                 print("  sklearn warnings (%s n=%d): %s" % (r["task"], r["n"], "; ".join(r["warnings"])))
+    tune_tables(tune)
     print()
     print("every timed run (s), with the 1-minute load average before the task:")
-    for r in rows:
-        print("  %-14s %-12s n=%-6d %-18s load %5.1f: %s" % (r["config"], r["task"], r["n"], r["method"],
+    for r in rows + tune:
+        task = r["task"] + ("/" + r["set"] if r.get("set") else "")
+        print("  %-14s %-16s n=%-6d %-22s load %5.1f: %s" % (r["config"], task, r["n"], r["method"],
               r.get("load1", float("nan")), " ".join(fs(t) for t in r["all"])))
 
 

@@ -8,25 +8,48 @@ package credlab
 import "C"
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/netlib/blas/netlib"
 )
 
-// BLASBackend names the BLAS implementation in use: "openblas" with
-// -tags openblas ("go-avx512", "go-avx2" or "gonum" without it).
-var BLASBackend = "openblas"
+// BLASBackend names the BLAS implementation in use at run time, as set by
+// this package's init or by UseBLAS: "openblas" (the default with -tags
+// openblas) or "gonum". Read it, do not assign it.
+var BLASBackend string
 
-func init() { triBreakEven = 40 }
+// UseBLAS installs the named BLAS into gonum's blas64 for the whole
+// process and records it in BLASBackend: "openblas" or "gonum" in this
+// build. Call it at start-up, before any computation.
+func UseBLAS(name string) error {
+	switch name {
+	case "openblas":
+		blas64.Use(netlib.Implementation{})
+		BLASBackend, triBreakEven = name, 40
+	case "gonum":
+		blas64.Use(gonum.Implementation{})
+		BLASBackend, triBreakEven = name, 25
+	default:
+		return fmt.Errorf("credlab: unknown BLAS backend %q: choose one of %s", name, strings.Join(BLASBackends(), ", "))
+	}
+	return nil
+}
+
+// BLASBackends lists the backends UseBLAS can install in this build.
+func BLASBackends() []string { return []string{"openblas", "gonum"} }
 
 // With -tags openblas every BLAS call, including those inside gonum's
 // LAPACK and mat, goes to OpenBLAS through cgo (libopenblas-dev). LAPACK
 // stays gonum's (the netlib LAPACK bindings copy every matrix and were
 // slower here) except for the Cholesky factor and triangular inverse,
-// which call OpenBLAS's own dpotrf and dtrtri in place.
-func init() { blas64.Use(netlib.Implementation{}) }
+// which call OpenBLAS's own dpotrf and dtrtri in place (also when UseBLAS
+// puts gonum's BLAS in use).
+func init() { UseBLAS("openblas") }
 
 // A row-major lower triangle with stride s is the column-major upper
 // triangle with leading dimension s, so dpotrf and dtrtri run with 'U'.

@@ -11,6 +11,8 @@ import (
 // EarlyStoppingConfig configures Landweber iteration (kernel gradient
 // descent) with early stopping.
 type EarlyStoppingConfig struct {
+	// Kernel is k; nil means GaussianKernel with Sigma = MedianDistance(x),
+	// the median heuristic.
 	Kernel Kernel
 	// Weights, if not nil, are per-row importance weights w_i > 0: the step
 	// becomes alpha_t = alpha_{t-1} - (gamma/n) W (K alpha_{t-1} - y), lines
@@ -28,6 +30,7 @@ type EarlyStoppingConfig struct {
 // matrix-vector product with [K_tt; K_vt] per step: O(n_t n) time per step,
 // O(n_t n) memory, plus O(n n_t d) for the kernel.
 func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStoppingConfig) (*Fit, error) {
+	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}

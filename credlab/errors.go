@@ -1,11 +1,106 @@
 package credlab
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
+
+// Errors. Each failure has a type (or a sentinel for errors.Is) so that a
+// caller, such as the command, can react with errors.As rather than by
+// reading the message, in the style of gonum's mat.ErrShape.
+var (
+	// ErrShape is wrapped by errors about mismatched dimensions (x and y,
+	// weights, matrices of a model).
+	ErrShape = errors.New("credlab: shape mismatch")
+	// ErrEmpty is wrapped by errors about data with no rows or columns.
+	ErrEmpty = errors.New("credlab: empty data")
+)
+
+// NotFiniteError reports a NaN or infinite value in an input: Name is the
+// input ("x", "y", "weight", or a column name), Row and Col locate the
+// value (0-based; Col is -1 for a vector).
+type NotFiniteError struct {
+	Name     string
+	Row, Col int
+	Value    float64
+}
+
+func (e *NotFiniteError) Error() string {
+	if strings.ContainsAny(e.Name, " \"") {
+		return fmt.Sprintf("%s has the value %v in row %d: values must be finite", e.Name, e.Value, e.Row)
+	}
+	if e.Col < 0 {
+		return fmt.Sprintf("credlab: %s[%d] = %v (row %d): values must be finite", e.Name, e.Row, e.Value, e.Row)
+	}
+	return fmt.Sprintf("credlab: %s[%d,%d] = %v (row %d, column %d): values must be finite", e.Name, e.Row, e.Col, e.Value, e.Row, e.Col)
+}
+
+// ParamError reports a setting outside its allowed values: Name is the
+// setting (a config field, such as "Lambda" or "Spec.M"), Value what was
+// given and Want the allowed range or choices, in words.
+type ParamError struct {
+	Name  string
+	Value any
+	Want  string
+}
+
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s = %v: want %s", e.Name, e.Value, e.Want)
+}
+
+// TooLargeError reports an allocation refused before it was made: What
+// is the object, Bytes its size, Limit the memory limit (MemoryLimit) and
+// Hint what to change.
+type TooLargeError struct {
+	What       string
+	Rows, Cols int
+	Bytes      float64
+	Limit      int64
+	Hint       string
+}
+
+func (e *TooLargeError) Error() string {
+	msg := fmt.Sprintf("credlab: %s of %d x %d needs %s, over the %s memory limit", e.What, e.Rows, e.Cols, byteSize(e.Bytes), byteSize(float64(e.Limit)))
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
+	return msg
+}
+
+// DivergedError reports an iterative solver whose iterates blew up: Method
+// names it, Iter is the iteration (1-based) where it was noticed (0: the
+// step was refused before running), Step the step size used (0 when
+// unknown) and MaxStable the largest stable step (0 when unknown).
+type DivergedError struct {
+	Method    string
+	Iter      int
+	Step      float64
+	MaxStable float64
+	Detail    string
+}
+
+func (e *DivergedError) Error() string {
+	var msg string
+	switch {
+	case e.Iter == 0:
+		msg = fmt.Sprintf("credlab: %s step size %g diverges", e.Method, e.Step)
+	case e.Step > 0:
+		msg = fmt.Sprintf("credlab: %s diverged at iteration %d with step size %g", e.Method, e.Iter, e.Step)
+	default:
+		msg = fmt.Sprintf("credlab: %s diverged at iteration %d", e.Method, e.Iter)
+	}
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
+	}
+	if e.MaxStable > 0 {
+		return msg + fmt.Sprintf("; use a step size below %.3g", e.MaxStable)
+	}
+	return msg + "; use a smaller step size"
+}
 
 // checkFitInputs checks a kernel estimator's data, kernel and importance
 // weights.
@@ -33,11 +128,11 @@ func checkXY(x *mat.Dense, y []float64) error {
 // non-finite values.
 func checkData(x *mat.Dense, y []float64) error {
 	if x == nil || x.IsEmpty() {
-		return fmt.Errorf("credlab: empty data: no rows")
+		return fmt.Errorf("%w: no rows", ErrEmpty)
 	}
 	n, d := x.Dims()
 	if n == 0 || d == 0 {
-		return fmt.Errorf("credlab: empty data: %d rows x %d columns", n, d)
+		return fmt.Errorf("%w: %d rows x %d columns", ErrEmpty, n, d)
 	}
 	if err := checkFinite(x, "x"); err != nil {
 		return err
@@ -46,11 +141,11 @@ func checkData(x *mat.Dense, y []float64) error {
 		return nil
 	}
 	if len(y) != n {
-		return fmt.Errorf("credlab: shape mismatch: x has %d rows but y has %d values", n, len(y))
+		return fmt.Errorf("%w: x has %d rows but y has %d values", ErrShape, n, len(y))
 	}
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("credlab: y[%d] is %v: targets must be finite", i, v)
+			return &NotFiniteError{Name: "y", Row: i, Col: -1, Value: v}
 		}
 	}
 	return nil
@@ -62,11 +157,14 @@ func checkWeights(w []float64, n int) error {
 		return nil
 	}
 	if len(w) != n {
-		return fmt.Errorf("credlab: shape mismatch: %d rows but %d weights", n, len(w))
+		return fmt.Errorf("%w: %d rows but %d weights", ErrShape, n, len(w))
 	}
 	for i, v := range w {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("credlab: weight[%d] = %v: weights must be positive and finite (an importance weight 1/(N q) overflows when q underflows to 0)", i, v)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &NotFiniteError{Name: "weight", Row: i, Col: -1, Value: v}
+		}
+		if !(v > 0) {
+			return &ParamError{Name: fmt.Sprintf("weight[%d]", i), Value: v, Want: "a positive weight"}
 		}
 	}
 	return nil
@@ -78,7 +176,7 @@ func checkFinite(x *mat.Dense, name string) error {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("credlab: %s[%d,%d] is %v: inputs must be finite", name, i, j, v)
+				return &NotFiniteError{Name: name, Row: i, Col: j, Value: v}
 			}
 		}
 	}
@@ -87,7 +185,7 @@ func checkFinite(x *mat.Dense, name string) error {
 
 func checkPositive(name string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 1) {
-		return fmt.Errorf("credlab: %s = %v: must be positive and finite", name, v)
+		return &ParamError{Name: name, Value: v, Want: "a positive finite number"}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -166,7 +167,6 @@ func TestBadParameters(t *testing.T) {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: GaussianKernel{}, Nystrom: nc})
 			return err
 		}, []string{"sigma"}},
-		{"KRLS nil kernel", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Lambda: 1}); return err }, []string{"kernel"}},
 		// Lambda.
 		{"KRLS lambda < 0", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: -1}); return err }, []string{"lambda"}},
 		{"KRLS lambda NaN", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: math.NaN()}); return err }, []string{"lambda"}},
@@ -375,5 +375,62 @@ func TestInputsNotModified(t *testing.T) {
 	}
 	if !mat.Equal(big, xc) {
 		t.Error("KernelMatrix or Nyström modified x")
+	}
+}
+
+// wantNotFinite checks that err is a *NotFiniteError at (row, col) of name.
+func wantNotFinite(t *testing.T, what string, err error, name string, row, col int) {
+	t.Helper()
+	var nf *NotFiniteError
+	if !errors.As(err, &nf) || nf.Name != name || nf.Row != row || nf.Col != col {
+		t.Errorf("%s: got %v (%T), want a *NotFiniteError for %s at row %d, column %d", what, err, err, name, row, col)
+	}
+}
+
+// TestTypedErrors checks the error types of bad inputs with errors.As and
+// errors.Is.
+func TestTypedErrors(t *testing.T) {
+	rng := newRNG(81)
+	x := randData(rng, 20, 3, 1)
+	y := smoothTargets(rng, x, 0.1)
+	k := GaussianKernel{Sigma: 1}
+	bg := context.Background()
+	xb := mat.DenseCopyOf(x)
+	xb.Set(7, 2, math.Inf(1))
+	_, err := KRLS(bg, xb, y, KRLSConfig{Kernel: k, Lambda: 1e-3})
+	wantNotFinite(t, "Inf x", err, "x", 7, 2)
+	yb := append([]float64(nil), y...)
+	yb[4] = math.NaN()
+	_, err = KRLS(bg, x, yb, KRLSConfig{Kernel: k, Lambda: 1e-3})
+	wantNotFinite(t, "NaN y", err, "y", 4, -1)
+	w := make([]float64, len(y))
+	for i := range w {
+		w[i] = 1
+	}
+	w[5] = math.Inf(1)
+	_, err = KRLS(bg, x, y, KRLSConfig{Kernel: k, Lambda: 1e-3, Weights: w})
+	wantNotFinite(t, "Inf weight", err, "weight", 5, -1)
+	if _, err = KRLS(bg, x, y[:3], KRLSConfig{Kernel: k, Lambda: 1e-3}); !errors.Is(err, ErrShape) {
+		t.Errorf("short y: %v, want ErrShape", err)
+	}
+	if _, err = KRLS(bg, &mat.Dense{}, nil, KRLSConfig{Kernel: k, Lambda: 1e-3}); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty x: %v, want ErrEmpty", err)
+	}
+	var pe *ParamError
+	if _, err = KRLS(bg, x, y, KRLSConfig{Kernel: GaussianKernel{Sigma: -1}, Lambda: 1e-3}); !errors.As(err, &pe) || pe.Value != -1.0 {
+		t.Errorf("sigma -1: %v, want a *ParamError with value -1", err)
+	}
+}
+
+// TestDivergedErrorType checks that a step size beyond the stable range is
+// a *DivergedError carrying the step and the largest stable step.
+func TestDivergedErrorType(t *testing.T) {
+	rng := newRNG(82)
+	x := randData(rng, 20, 3, 1)
+	y := smoothTargets(rng, x, 0.1)
+	_, err := EarlyStopping(context.Background(), x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: 1}, IterConfig: IterConfig{Iter: 10, StepSize: 1e6}})
+	var de *DivergedError
+	if !errors.As(err, &de) || de.Step != 1e6 || !(de.MaxStable > 0 && de.MaxStable < 1e6) {
+		t.Errorf("got %v (%T), want a *DivergedError with step 1e6 and a smaller stable step", err, err)
 	}
 }

@@ -56,6 +56,9 @@ func NewRandomFourier(d, D int, sigma float64, seed uint64) (*RandomFourier, err
 	if err := checkPositive("random features sigma", sigma); err != nil {
 		return nil, err
 	}
+	if err := checkAllocHint("random feature weights", d, D, fmt.Sprintf("use fewer than m = %d random features", D)); err != nil {
+		return nil, err
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x72666600))
 	w := mat.NewDense(d, D, nil)
 	raw := w.RawMatrix()
@@ -79,7 +82,7 @@ func (r *RandomFourier) Features(x *mat.Dense) (*mat.Dense, error) {
 	if err := checkDims("x for random features", dx, d); err != nil {
 		return nil, err
 	}
-	if err := checkAlloc("random feature matrix", n, D); err != nil {
+	if err := checkAllocHint("random feature matrix", n, D, fmt.Sprintf("use fewer than m = %d random features, or raise the memory limit", D)); err != nil {
 		return nil, err
 	}
 	out := mat.NewDense(n, D, nil)
@@ -113,6 +116,9 @@ func (f RawFeatures) Features(x *mat.Dense) (*mat.Dense, error) {
 	if f.Bias {
 		D++
 	}
+	if err := checkAlloc("raw feature matrix", n, D); err != nil {
+		return nil, err
+	}
 	out := mat.NewDense(n, D, nil)
 	out.Slice(0, n, 0, d).(*mat.Dense).Copy(x)
 	if f.Bias {
@@ -144,6 +150,9 @@ func NewReLUNetwork(d int, widths []int, seed uint64) (*ReLUNetwork, error) {
 		if w <= 0 {
 			return nil, fmt.Errorf("credlab: ReLU network layer %d has width %d: must be positive", i, w)
 		}
+		if err := checkAllocHint("ReLU network weights", in, w, "use narrower layers"); err != nil {
+			return nil, err
+		}
 		l := mat.NewDense(in, w, nil)
 		raw := l.RawMatrix()
 		for j := range raw.Data {
@@ -170,7 +179,7 @@ func (net *ReLUNetwork) Features(x *mat.Dense) (*mat.Dense, error) {
 	h := x
 	for _, l := range net.Layers {
 		_, w := l.Dims()
-		if err := checkAlloc("ReLU network activations", n, w); err != nil {
+		if err := checkAllocHint("ReLU network activations", n, w, "use narrower layers, or raise the memory limit"); err != nil {
 			return nil, err
 		}
 		next := mat.NewDense(n, w, nil)

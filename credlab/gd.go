@@ -179,8 +179,8 @@ func runGD(ctx context.Context, st gdStepper, cfg IterConfig, fit *Fit) error {
 		pt := PathPoint{Iter: t}
 		pt.TrainRMSE, pt.ValRMSE = st.rmse()
 		if math.IsNaN(pt.TrainRMSE) || math.IsInf(pt.TrainRMSE, 0) || pt.TrainRMSE > 1e3*math.Max(r0, 1e-300) {
-			return fmt.Errorf("credlab: %s diverged at iteration %d (training RMSE %g from %g at the start); use a smaller step size",
-				fit.Method, t, pt.TrainRMSE, r0)
+			return &DivergedError{Method: fit.Method, Iter: t,
+				Detail: fmt.Sprintf("training RMSE %g from %g at the start", pt.TrainRMSE, r0)}
 		}
 		fit.Path = append(fit.Path, pt)
 		if keep[t] {
@@ -242,8 +242,8 @@ func checkStep(method string, gamma, lmax float64, n int, accelerated bool) erro
 		limit, what = 1, "at most 1 with Accelerated"
 	}
 	if g := gamma * lmax / float64(n); g >= limit && !(accelerated && g <= 1) {
-		return fmt.Errorf("credlab: %s step size %g diverges: gamma * ||K||/n = %.3g must be %s (largest stable step about %.3g)",
-			method, gamma, g, what, limit*float64(n)/lmax)
+		return &DivergedError{Method: method, Step: gamma, MaxStable: limit * float64(n) / lmax,
+			Detail: fmt.Sprintf("gamma * ||K||/n = %.3g must be %s", g, what)}
 	}
 	return nil
 }

@@ -14,6 +14,8 @@ import (
 
 // KOLSConfig configures kernel ordinary least squares.
 type KOLSConfig struct {
+	// Kernel is k; nil means GaussianKernel with Sigma = MedianDistance(x),
+	// the median heuristic.
 	Kernel Kernel
 	// Tol is the relative pivot tolerance that sets the numerical rank of K;
 	// default DefaultNystromTol.
@@ -25,6 +27,7 @@ type KOLSConfig struct {
 // Cholesky factorization (L n x r), K^+ = P L (L^T L)^-2 L^T P^T. It costs
 // O(n^2 d + n^2 r) time and O(n^2) memory.
 func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit, error) {
+	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}

@@ -14,6 +14,8 @@ import (
 
 // KRLSConfig configures kernel regularized least squares.
 type KRLSConfig struct {
+	// Kernel is k; nil means GaussianKernel with Sigma = MedianDistance(x),
+	// the median heuristic.
 	Kernel Kernel
 	// Lambda, when positive, fixes lambda: the model is fitted on all rows
 	// with no validation. Otherwise lambda is chosen from Lambdas on a
@@ -53,6 +55,7 @@ var triBreakEven = 30
 // training error and O(n_v n_t) for validation; a failed factorization
 // (lambda too small for the precision) is recorded as a NaN on the path.
 func KRLS(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit, error) {
+	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}

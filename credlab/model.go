@@ -12,12 +12,14 @@ import (
 // Model is a kernel expansion f(x) = sum_i Coef_i k(x, Centers_i), or,
 // when Features is set, a linear model f(x) = Features(x).Coef. Exact
 // methods use the training points as centers; Nyström methods use the m
-// sampled centers; LinearRLS and LinearGD use a feature map.
+// sampled centers; LinearRLS and LinearGD use a feature map. Intercept is
+// added to every prediction (Tune's centered target); zero leaves f as is.
 type Model struct {
-	Kernel   Kernel
-	Centers  *mat.Dense // c x d
-	Features FeatureMap // nil for kernel expansions
-	Coef     []float64  // c (or D) coefficients
+	Kernel    Kernel
+	Centers   *mat.Dense // c x d
+	Features  FeatureMap // nil for kernel expansions
+	Coef      []float64  // c (or D) coefficients
+	Intercept float64
 }
 
 // predictBlockBytes bounds the kernel block held by Predict.
@@ -54,6 +56,7 @@ func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, er
 	}
 	out := make([]float64, n)
 	predictInto(ctx, out, m.Kernel, x, m.Centers, m.Coef)
+	m.addIntercept(out)
 	return out, ctx.Err()
 }
 
@@ -93,5 +96,15 @@ func (m *Model) predictLinear(ctx context.Context, x *mat.Dense) ([]float64, err
 		}
 		blas64.Gemv(blas.NoTrans, 1, f.RawMatrix(), vec(m.Coef), 0, vec(out[lo:hi]))
 	}
+	m.addIntercept(out)
 	return out, nil
+}
+
+func (m *Model) addIntercept(out []float64) {
+	if m.Intercept == 0 {
+		return
+	}
+	for i := range out {
+		out[i] += m.Intercept
+	}
 }

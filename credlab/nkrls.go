@@ -20,6 +20,8 @@ type NystromConfig struct {
 
 // NKRLSConfig configures Nyström kernel regularized least squares.
 type NKRLSConfig struct {
+	// Kernel is k; nil means GaussianKernel with Sigma = MedianDistance(x),
+	// the median heuristic.
 	Kernel  Kernel
 	Nystrom NystromConfig
 	// Lambda, when positive, fixes lambda and fits on all rows; otherwise
@@ -40,6 +42,7 @@ type NKRLSConfig struct {
 // one O(10/3 m^3) tridiagonal reduction and O(m + n_v m) per lambda for
 // larger grids.
 func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
+	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}

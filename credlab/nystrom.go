@@ -62,7 +62,9 @@ const DefaultNystromTol = 1e-12
 
 // NewNystrom factors the kernel matrix of the rows idx of x. tol is the
 // relative pivot tolerance; zero means DefaultNystromTol. It costs
-// O(m^2 d + m^3/3) time and O(m^2) memory.
+// O(m^2 d + m^3/3) time and O(m^2) memory. Since the features of x's n
+// rows (n x m) usually follow, it refuses m centers whose blocks, m x m
+// and n x m, exceed MemoryLimit, before allocating either.
 func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error) {
 	if err := checkKernel(k); err != nil {
 		return nil, err
@@ -86,6 +88,9 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 		return nil, err
 	}
 	m := len(idx)
+	if err := checkAllocHint("Nyström blocks (m x m and n x m)", n+m, m, nystromHint(m)); err != nil {
+		return nil, err
+	}
 	c := gatherRows(x, idx)
 	kmm := mat.NewDense(m, m, nil)
 	kernelSym(kmm, k, c)
@@ -112,6 +117,10 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 	}
 	ny.Centers = gatherRows(x, ny.Index)
 	return ny, nil
+}
+
+func nystromHint(m int) string {
+	return fmt.Sprintf("use fewer than m = %d Nyström centers, or raise the memory limit", m)
 }
 
 // Rank is the number r of independent centers kept.
@@ -186,7 +195,10 @@ func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Ho
 		return nil, nil, err
 	}
 	if nc.M <= 0 || nc.M > fs.nt {
-		return nil, nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, %d], the number of training rows", nc.M, fs.nt)
+		return nil, nil, &ParamError{Name: "NystromConfig.M", Value: nc.M, Want: fmt.Sprintf("1 to %d, the number of training rows (m = %d Nyström centers)", fs.nt, nc.M)}
+	}
+	if err := checkAllocHint("Nyström blocks (m x m and n x m)", fs.nt+fs.nv+nc.M, nc.M, nystromHint(nc.M)); err != nil {
+		return nil, nil, err
 	}
 	t0 := time.Now()
 	idx, err := NystromCenters(fs.xt, nc.M, nc.Sampler, nc.Seed)

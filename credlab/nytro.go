@@ -8,6 +8,8 @@ import (
 
 // NYTROConfig configures Nyström iterative regularization.
 type NYTROConfig struct {
+	// Kernel is k; nil means GaussianKernel with Sigma = MedianDistance(x),
+	// the median heuristic.
 	Kernel  Kernel
 	Nystrom NystromConfig
 	// Weights, if not nil, are per-row importance weights w_i > 0: the step
@@ -33,6 +35,7 @@ type NYTROConfig struct {
 // matrix-multiply speed, then O(m^2) per step for the iterate and both
 // errors, whatever n.
 func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fit, error) {
+	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}

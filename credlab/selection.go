@@ -134,6 +134,31 @@ func CREDDistribution(s []float64) ([]float64, error) {
 	return q, nil
 }
 
+// DrawSelection draws budget rows independently from a sampling
+// distribution q over the pool (non-negative, summing to 1, as
+// CREDDistribution returns it), each with its importance weight 1/(N q_j):
+// the draw CREDSelector.Select makes from its q, for callers that compute q
+// themselves. Selection.Scores is nil. The same seed gives the same rows.
+func DrawSelection(q []float64, budget int, seed uint64) (*Selection, error) {
+	if len(q) == 0 {
+		return nil, fmt.Errorf("credlab: empty sampling distribution")
+	}
+	if budget <= 0 {
+		return nil, fmt.Errorf("credlab: budget = %d labels: must be positive", budget)
+	}
+	sum := 0.0
+	for j, v := range q {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("credlab: sampling probability %v of row %d: must be finite and non-negative", v, j)
+		}
+		sum += v
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		return nil, fmt.Errorf("credlab: sampling probabilities sum to %v, not 1", sum)
+	}
+	return drawSelection(q, nil, budget, seed)
+}
+
 // drawSelection draws budget rows independently from q.
 func drawSelection(q, scores []float64, budget int, seed uint64) (*Selection, error) {
 	n := len(q)

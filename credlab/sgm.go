@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
@@ -45,10 +46,26 @@ func (p SGMPreset) String() string {
 	return fmt.Sprintf("SGMPreset(%d)", int(p))
 }
 
+// ParseSGMPreset maps a preset's name to it: "minibatch" (or "mini-batch",
+// or ""), "simple" or "batch", in any case.
+func ParseSGMPreset(name string) (SGMPreset, error) {
+	switch strings.ToLower(name) {
+	case "", "minibatch", "mini-batch":
+		return SGMMiniBatch, nil
+	case "simple":
+		return SGMSimple, nil
+	case "batch":
+		return SGMBatch, nil
+	}
+	return 0, fmt.Errorf("credlab: unknown SGM preset %q: choose minibatch, simple or batch", name)
+}
+
 // SGMConfig configures multi-pass mini-batch stochastic gradient descent
-// (SGM). The zero value (with a Kernel) runs the SGMMiniBatch preset for at
+// (SGM). The zero value runs the SGMMiniBatch preset for at
 // most 100 passes and picks the number of passes on a 20% hold-out split.
 type SGMConfig struct {
+	// Kernel is k; nil means GaussianKernel with Sigma = MedianDistance(x),
+	// the median heuristic.
 	Kernel Kernel
 	// Preset gives b and eta when Batch and StepSize are zero.
 	Preset SGMPreset
@@ -210,6 +227,7 @@ func (c SGMConfig) params(method string, m int, kappa2 float64) (sgdParams, erro
 // cache fits CacheBytes it is filled once, O(m n_a d), and a pass then
 // costs O(m n_a) flops with O(m n_a) memory.
 func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit, error) {
+	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkData(x, y); err != nil {
 		return nil, err
 	}
@@ -348,8 +366,8 @@ func (p sgdParams) diverged(t, m int, r float64, j int, limit float64) error {
 	if p.full {
 		b = m
 	}
-	return fmt.Errorf("credlab: %s diverged at iteration %d (%.4g passes): residual %.3g at training row %d exceeds %g max|y| = %.3g; use a smaller step size than eta = %g (b = %d)",
-		p.method, t, p.passes(t, m), r, j, sgmDiverge, limit, p.step(t), b)
+	return &DivergedError{Method: p.method, Iter: t, Step: p.step(t),
+		Detail: fmt.Sprintf("%.4g passes, b = %d: residual %.3g at training row %d exceeds %g max|y| = %.3g", p.passes(t, m), b, r, j, sgmDiverge, limit)}
 }
 
 // sgdEngine runs recursion (4) on nt training rows with coefficients alpha

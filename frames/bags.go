@@ -52,7 +52,7 @@ type BagSpec struct {
 	// seeds the split, the random features and the SGD draws.
 	Validation float64
 	Seed       uint64
-	// Standardize and DropNA act as in Spec, on the points.
+	// DropNA acts as in Spec and Standardize as Spec.Scale "standardize", on the points.
 	Standardize, DropNA bool
 }
 
@@ -183,7 +183,7 @@ func prepareBags(df dataframe.DataFrame, spec BagSpec) (*prepared, []string, [][
 		}
 	}
 	s := Spec{Target: spec.Target, Features: spec.Features, Exclude: append(append([]string(nil), spec.Exclude...), spec.Bag),
-		Standardize: spec.Standardize, DropNA: spec.DropNA}
+		Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
 	p, err := prepare(df, &s, "bag")
 	if err != nil {
 		return nil, nil, nil, err

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/datasets"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -32,11 +34,7 @@ func columnIndex(names []string, name, role string) (int, error) {
 			return i, nil
 		}
 	}
-	msg := fmt.Sprintf("frames: no %s column named %q", role, name)
-	if s := closest(names, name); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return -1, fmt.Errorf("%s; the columns are %s", msg, listNames(names, 20))
+	return -1, &ColumnError{Name: name, Role: role, Suggestion: closest(names, name), Columns: append([]string(nil), names...)}
 }
 
 // closest returns the name nearest to s: equal ignoring case, or within an
@@ -85,17 +83,7 @@ func editDistance(a, b string) int {
 }
 
 // listNames quotes up to max names.
-func listNames(names []string, max int) string {
-	q := make([]string, 0, min(len(names), max))
-	for i, n := range names {
-		if i == max {
-			q = append(q, fmt.Sprintf("... (%d in all)", len(names)))
-			break
-		}
-		q = append(q, fmt.Sprintf("%q", n))
-	}
-	return strings.Join(q, ", ")
-}
+func listNames(names []string, max int) string { return datasets.QuoteNames(names, max) }
 
 // isNumeric reports whether a gota column type converts to numbers: float,
 // int and bool (as 0/1) do; string does not.
@@ -192,7 +180,8 @@ func checkUnique(names []string) error {
 	return nil
 }
 
-// checkFinite reports NaN and infinite values in a column, with counts.
+// checkFinite reports NaN and infinite values in a column, with counts;
+// an infinite value is a *credlab.NotFiniteError with its row.
 func checkFinite(name string, v []float64) error {
 	nan, inf, first := 0, 0, -1
 	for i, x := range v {
@@ -212,7 +201,7 @@ func checkFinite(name string, v []float64) error {
 	case nan > 0:
 		return fmt.Errorf("frames: column %q has %d missing (NaN) values of %d rows, the first in row %d", name, nan, len(v), first)
 	case inf > 0:
-		return fmt.Errorf("frames: column %q has %d infinite values of %d rows, the first in row %d", name, inf, len(v), first)
+		return &credlab.NotFiniteError{Name: fmt.Sprintf("column %q", name), Row: first, Col: -1, Value: v[first]}
 	}
 	return nil
 }

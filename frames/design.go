@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -54,7 +55,7 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 			case s.Weight != "" && f == s.Weight:
 				return nil, fmt.Errorf("frames: the weight column %q is among the features; remove it from Spec.Features", f)
 			case !isNumeric(types[j]) && !oneHot:
-				return nil, fmt.Errorf("frames: feature column %q holds strings (categorical): set Spec.OneHot to encode it, or leave it out", f)
+				return nil, &StringColumnsError{Columns: []string{f}}
 			}
 		}
 		return append([]string(nil), s.Features...), nil
@@ -77,12 +78,11 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 		}
 		out = append(out, n)
 	}
+	if len(skipped) > 0 {
+		return nil, &StringColumnsError{Columns: skipped}
+	}
 	if len(out) == 0 {
-		msg := "frames: no feature columns: the frame has no numeric column besides the target"
-		if len(skipped) > 0 {
-			msg += fmt.Sprintf("; the string columns %s can be one-hot encoded with Spec.OneHot", listNames(skipped, 10))
-		}
-		return nil, fmt.Errorf("%s", msg)
+		return nil, fmt.Errorf("frames: no feature columns: the frame has no column besides the target")
 	}
 	return out, nil
 }
@@ -95,7 +95,8 @@ type extracted struct {
 	na   []bool      // rows with a missing value in any used column
 	nNA  int
 	// missing describes the columns with missing values and their counts.
-	missing string
+	missing     string
+	missingCols []string
 }
 
 // extract reads the feature columns of d (learning the one-hot levels when
@@ -127,14 +128,10 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 			return nil, fmt.Errorf("frames: %s column %q holds strings, not numbers", role, name)
 		}
 		v := df.Col(name).Float()
-		inf := 0
-		for _, x := range v {
+		for i, x := range v {
 			if math.IsInf(x, 0) {
-				inf++
+				return nil, &credlab.NotFiniteError{Name: fmt.Sprintf("%s column %q", role, name), Row: i, Col: -1, Value: x}
 			}
-		}
-		if inf > 0 {
-			return nil, fmt.Errorf("frames: %s column %q has %d infinite values of %d rows", role, name, inf, n)
 		}
 		markNA(name, func(i int) bool { return math.IsNaN(v[i]) })
 		return v, nil
@@ -232,6 +229,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 	}
 	if len(missing) > 0 {
 		ex.missing = "missing (NaN) values in column " + strings.Join(missing, ", column ")
+		ex.missingCols = missing
 	}
 	return ex, nil
 }
@@ -255,7 +253,8 @@ func (d *design) matrix(cols [][]float64, keep []int) *mat.Dense {
 }
 
 // learnScaling sets the means and standard deviations of the design
-// columns over the kept rows; a constant column gets scale 1.
+// columns over the kept rows. Constant columns must have been dropped
+// (dropConstant); a scale that is not positive is set to 1.
 func (d *design) learnScaling(cols [][]float64, keep []int) {
 	d.mean = make([]float64, len(cols))
 	d.scale = make([]float64, len(cols))
@@ -276,6 +275,80 @@ func (d *design) learnScaling(cols [][]float64, keep []int) {
 		}
 		d.mean[j], d.scale[j] = m, s
 	}
+}
+
+// dropConstant leaves out of the design the features that are constant on
+// the kept rows (a numeric column with one value, a string column with one
+// level), and the levels of a string column that occur only in dropped
+// rows, and returns a warning for each. It updates the design and ex.cols.
+// An error is returned when no feature is left.
+func (d *design) dropConstant(ex *extracted, keep []int) ([]string, error) {
+	var warns []string
+	var feats, encoded []string
+	var oneHot []Encoding
+	var cols [][]float64
+	isString := map[int]int{}
+	j := 0 // design column of the current feature
+	for p, f := range d.features {
+		k, str := d.isString[p]
+		if !str {
+			c := ex.cols[j]
+			j++
+			if v, ok := constantOn(c, keep); ok {
+				warns = append(warns, fmt.Sprintf("column %q is constant (%s) on the %d training rows: left out of the features", f, FormatFloat(v), len(keep)))
+				continue
+			}
+			feats, encoded, cols = append(feats, f), append(encoded, f), append(cols, c)
+			continue
+		}
+		enc := d.oneHot[k]
+		var levels []string
+		var block [][]float64
+		for _, l := range enc.Levels {
+			c := ex.cols[j]
+			j++
+			seen := false
+			for _, r := range keep {
+				if c[r] == 1 {
+					seen = true
+					break
+				}
+			}
+			if !seen {
+				warns = append(warns, fmt.Sprintf("level %q of column %q occurs only in rows dropped for missing values: left out (a row with it cannot be predicted)", l, f))
+				continue
+			}
+			levels, block = append(levels, l), append(block, c)
+		}
+		if len(levels) < 2 {
+			warns = append(warns, fmt.Sprintf("column %q has the single level %q on the %d training rows: left out of the features", f, levels[0], len(keep)))
+			continue
+		}
+		isString[len(feats)] = len(oneHot)
+		feats = append(feats, f)
+		oneHot = append(oneHot, Encoding{Column: f, Levels: levels})
+		for _, l := range levels {
+			encoded = append(encoded, f+"="+l)
+		}
+		cols = append(cols, block...)
+	}
+	if len(feats) == 0 {
+		return warns, fmt.Errorf("frames: every feature column is constant on the %d training rows (%s): nothing to learn from", len(keep), listNames(d.features, 10))
+	}
+	d.features, d.encoded, d.oneHot, d.isString, ex.cols = feats, encoded, oneHot, isString, cols
+	return warns, nil
+}
+
+// constantOn reports whether c takes a single value on the rows keep, and
+// that value.
+func constantOn(c []float64, keep []int) (float64, bool) {
+	v := c[keep[0]]
+	for _, r := range keep[1:] {
+		if c[r] != v {
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // keptRows returns the rows without missing values.
@@ -306,11 +379,15 @@ type prepared struct {
 	x    *mat.Dense
 	y, w []float64
 	rows []int // the frame rows behind the rows of x
+	// warnings name columns and levels left out of the design.
+	warnings []string
 }
 
 // prepare resolves the features of s on df, reads the used columns,
 // handles missing values and scaling, and returns the design and data.
-// target may be empty (Select).
+// target may be empty (Select). s.Scale "standardize" standardizes the
+// columns and drops constant ones; any other value ("" included: callers
+// resolve Fit's default first) leaves them as they are.
 func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 	if err := checkFrame(df, what); err != nil {
 		return nil, err
@@ -339,16 +416,20 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 		return nil, err
 	}
 	if ex.nNA > 0 && !s.DropNA {
-		return nil, fmt.Errorf("frames: %s; set Spec.DropNA to drop those rows", ex.missing)
+		return nil, ex.missingError()
 	}
 	keep := keptRows(ex.na)
 	if len(keep) == 0 {
 		return nil, fmt.Errorf("frames: every row has a missing value (%s)", ex.missing)
 	}
-	if s.Standardize {
+	var warns []string
+	if s.Scale == ScaleStandardize {
+		if warns, err = d.dropConstant(ex, keep); err != nil {
+			return nil, err
+		}
 		d.learnScaling(ex.cols, keep)
 	}
-	return &prepared{d: d, x: d.matrix(ex.cols, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep}, nil
+	return &prepared{d: d, x: d.matrix(ex.cols, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep, warnings: warns}, nil
 }
 
 // seriesOf returns a float column.

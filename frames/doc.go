@@ -4,21 +4,31 @@
 //
 // The four verbs:
 //
-//   - Fit(df, Spec) fits a model: Spec names the target, the features
-//     (default: every numeric column but the target), the method ("krls",
-//     "kols", "earlystopping", "nkrls", "nytro", "linear", "lineargd",
-//     "sgm") and its settings, and an optional weight column. String columns are
-//     one-hot encoded on request (Spec.OneHot) and rejected otherwise;
-//     standardization (Spec.Standardize) is remembered by the model.
+//   - Fit(df, Spec) fits a model. Only Spec.Target is required: by default
+//     the features (every numeric column but the target) are standardized
+//     on the training rows, a constant column is left out with a warning,
+//     the target is centered (its mean is the model's intercept), and the
+//     automatic method (credlab.Tune) chooses exact or Nyström KRLS, sigma
+//     and lambda by generalized cross-validation (Spec.Selection: "gcv",
+//     "holdout" or "loo"); Model.Choice and Model.Summary say what was
+//     chosen and why, Model.Warnings what the user should know. Spec.Scale
+//     "none" and Spec.NoIntercept turn scaling and centering off; a named
+//     method ("krls", "kols", "earlystopping", "nkrls", "nytro", "linear",
+//     "lineargd", "sgm") takes its own settings, an optional weight column
+//     weights any method. String columns are one-hot encoded on request
+//     (Spec.OneHot) and rejected otherwise. The model remembers the scaling
+//     and the intercept.
 //   - Predict(model, df) returns df with a "prediction" column.
 //   - Select(pool, budget, SelectSpec) chooses rows to label (CRED or
 //     uniform) and returns them with their pool index ("row"), sampling
 //     probability ("prob") and importance weight ("weight"); label them,
 //     and Fit with Spec.Weight = "weight".
 //   - Sweep(df, Spec, Grid) returns one row per parameter setting and
-//     lambda or iteration, with training and validation RMSE, time, and the
-//     optimum marked; a lambda path, an iteration path or an SGM run over
-//     passes is one solver call.
+//     lambda or iteration, with training and validation RMSE, the selection
+//     criterion and its value, time, and the optimum marked; a lambda path,
+//     an iteration path or an SGM run over passes is one solver call. For
+//     the automatic method, one row per (sigma, lambda, m) its search
+//     evaluated.
 //
 // FitBags and PredictBags do distribution regression: rows are points, a
 // bag column groups them, and each bag has one label.
@@ -29,8 +39,13 @@
 // (and their Load variants, which read ".gz" files transparently) parse
 // the staged formats; corrupt input is an error, never a panic. WriteCSV
 // writes a frame back with every float at full precision.
-// SweepCurves and SweepHeatmap turn a Sweep's frame into inputs for the
-// viz package's figures.
+//
+// Tables: Summarize (mean, deviation and quantiles by group), Pivot,
+// ShowTable (a frame as text or HTML in a notebook), SplitRows, Subsample
+// and MinMaxScale; FeatureColumns lists the columns Fit would use.
+// Figures of these frames are in the viz package (viz.SweepCurves,
+// viz.SweepHeatmap, viz.SelectionFigure, viz.SeriesOf); the papers'
+// experiments are in the papers package. frames does not import viz.
 //
 // Errors name the problem: an empty frame, a missing or misspelt column
 // (with a suggestion), a string feature without OneHot, missing values

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -14,20 +15,29 @@ import (
 // Model is a fitted model with everything Predict needs to map a frame's
 // columns to the solver's inputs.
 type Model struct {
-	// Spec holds the settings used, resolved: Method is canonical and
-	// Sigma is the bandwidth used (the median heuristic's value when the
-	// spec left it zero).
+	// Spec holds the settings used, resolved: Method is canonical (the
+	// method the automatic choice picked, "krls" or "nkrls"), Scale and
+	// Selection are explicit, Sigma is the bandwidth used (searched, or the
+	// median heuristic's value) and M the Nyström centers used.
 	Spec Spec
 	// Features are the input columns, in order; Columns the design
 	// columns after one-hot encoding (equal to Features without string
-	// columns).
+	// columns). Columns left out as constant are not among them.
 	Features []string
 	Columns  []string
 	// OneHot holds the levels of each encoded string column.
 	OneHot []Encoding
-	// Mean and Scale standardize the design columns (nil unless
-	// Spec.Standardize): a value v becomes (v - Mean[j]) / Scale[j].
+	// Mean and Scale standardize the design columns (nil with Scale
+	// "none"): a value v becomes (v - Mean[j]) / Scale[j].
 	Mean, Scale []float64
+	// Choice is the automatic method's record of what it chose and why;
+	// nil for a named method.
+	Choice *Choice
+	// Warnings are what the user should know about the fit, in words:
+	// columns left out, a search that ended at the edge of its grid, an
+	// iterative method whose validation error was still falling at its
+	// step cap, a constant target.
+	Warnings []string
 
 	// Lambda and Iter are the chosen regularization (zero when unused),
 	// ValRMSE the validation RMSE at that choice (NaN without hold-out),
@@ -39,11 +49,32 @@ type Model struct {
 	// Passes is the number of passes over the data at Iter (sgm only).
 	Passes float64
 
-	// Predictor is the fitted credlab model, on the design columns.
+	// Predictor is the fitted credlab model, on the design columns; its
+	// Intercept is the (weighted) mean of the training target (0 with
+	// Spec.NoIntercept).
 	Predictor *credlab.Model
-	// Fit is the solver's full record (path, timing); nil for a model read
-	// by Load.
-	Fit *credlab.Fit
+	// Fit is the solver's full record (path, timing) and Tuning the
+	// automatic search's (every point evaluated); nil for a model read by
+	// Load, Tuning nil for a named method.
+	Fit    *credlab.Fit
+	Tuning *credlab.TuneFit
+}
+
+// Choice records the automatic method's choice: the method and why, sigma,
+// lambda, the Nyström centers, the selection criterion with its value at
+// the choice (an estimate of the mean squared prediction error) and the
+// RMSE it estimates, and how long the search took.
+type Choice struct {
+	Method    string   `json:"method"` // "krls" or "nkrls"
+	Reason    string   `json:"reason"`
+	Sigma     float64  `json:"sigma"`
+	Lambda    float64  `json:"lambda"`
+	M         int      `json:"m,omitempty"`
+	Criterion string   `json:"criterion"`
+	Score     float64  `json:"score"`
+	ValRMSE   float64  `json:"val_rmse"`
+	Stages    []string `json:"stages,omitempty"`
+	Seconds   float64  `json:"seconds"`
 }
 
 // Fit fits the model described by spec to the rows of df. df is not
@@ -57,7 +88,7 @@ func FitContext(ctx context.Context, df dataframe.DataFrame, spec Spec) (*Model,
 	if spec.Target == "" {
 		return nil, fmt.Errorf("frames: Spec.Target is empty: name the column to predict")
 	}
-	mi, err := lookupMethod(spec.Method)
+	mi, crit, err := resolveSpec(&spec)
 	if err != nil {
 		return nil, err
 	}
@@ -65,15 +96,116 @@ func FitContext(ctx context.Context, df dataframe.DataFrame, spec Spec) (*Model,
 	if err != nil {
 		return nil, err
 	}
+	if mi == nil {
+		return fitAuto(ctx, p, spec, crit)
+	}
 	r, err := newRunner(ctx, p, spec, mi)
 	if err != nil {
 		return nil, err
 	}
-	fit, err := mi.run(r)
+	fit, err := r.run()
 	if err != nil {
 		return nil, err
 	}
 	return r.model(p, fit), nil
+}
+
+// isAuto reports whether a method name asks for the automatic method.
+func isAuto(method string) bool {
+	m := strings.ToLower(strings.TrimSpace(method))
+	return m == "" || m == "auto"
+}
+
+// resolveSpec checks the method, scaling and selection settings of s and
+// makes Scale and Selection explicit. It returns the named method (nil for
+// the automatic one) and the automatic method's criterion.
+func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
+	var err error
+	if s.Scale, err = resolveScale(s.Scale); err != nil {
+		return nil, "", err
+	}
+	sel := strings.ToLower(strings.TrimSpace(s.Selection))
+	if !isAuto(s.Method) {
+		mi, err := lookupMethod(s.Method)
+		if err != nil {
+			return nil, "", err
+		}
+		if sel != "" && sel != string(credlab.CriterionHoldout) {
+			return nil, "", fmt.Errorf("frames: Selection %q applies to the automatic method (Method \"\"); method %s selects on a hold-out split", s.Selection, mi.name)
+		}
+		s.Selection = string(credlab.CriterionHoldout)
+		return mi, "", nil
+	}
+	var crit credlab.Criterion
+	switch sel {
+	case "", string(credlab.CriterionGCV):
+		crit = credlab.CriterionGCV
+	case string(credlab.CriterionHoldout):
+		crit = credlab.CriterionHoldout
+	case string(credlab.CriterionLOO):
+		crit = credlab.CriterionLOO
+	default:
+		return nil, "", fmt.Errorf("frames: unknown Selection %q: choose gcv (the default), holdout or loo", s.Selection)
+	}
+	s.Selection = string(crit)
+	switch strings.ToLower(s.Kernel) {
+	case "", "gaussian", "rbf":
+		s.Kernel = "gaussian"
+	case "laplacian", "laplace":
+		s.Kernel = "laplacian"
+	default:
+		return nil, "", fmt.Errorf("frames: the automatic method searches the bandwidth of a gaussian or laplacian kernel; for kernel %q name a method (for example Method \"krls\")", s.Kernel)
+	}
+	for _, c := range []struct {
+		name string
+		set  bool
+	}{
+		{"FeatureMap", s.FeatureMap != ""}, {"Widths", len(s.Widths) > 0}, {"NoBias", s.NoBias},
+		{"Iters", s.Iters != 0}, {"MaxIter", s.MaxIter != 0}, {"Threshold", s.Threshold != 0},
+		{"StepSize", s.StepSize != 0}, {"Accelerated", s.Accelerated}, {"Passes", s.Passes != 0},
+		{"Batch", s.Batch != 0}, {"Decay", s.Decay != 0}, {"Preset", s.Preset != ""},
+	} {
+		if c.set {
+			return nil, "", fmt.Errorf("frames: Spec.%s does not apply to the automatic method (kernel ridge regression, exact or Nyström); name the method it belongs to", c.name)
+		}
+	}
+	if s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0) {
+		return nil, "", fmt.Errorf("frames: Sigma = %v: must be positive (or zero to search it)", s.Sigma)
+	}
+	if s.M < 0 {
+		return nil, "", fmt.Errorf("frames: M = %d: must be positive (or zero to choose it)", s.M)
+	}
+	return nil, crit, nil
+}
+
+// tuneConfig is the credlab.Tune configuration of an automatic spec.
+func tuneConfig(s Spec, crit credlab.Criterion, w []float64) credlab.TuneConfig {
+	return credlab.TuneConfig{Kernel: s.Kernel, Sigma: s.Sigma, Lambda: s.Lambda, Lambdas: s.Lambdas,
+		Criterion: crit, Holdout: credlab.Holdout{Fraction: s.Validation, Seed: s.Seed}, M: s.M,
+		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w}
+}
+
+// fitAuto fits the automatic method: credlab.Tune on the prepared data.
+func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion) (*Model, error) {
+	tf, err := credlab.Tune(ctx, p.x, p.y, tuneConfig(spec, crit, p.w))
+	if err != nil {
+		return nil, err
+	}
+	c := tf.Choice
+	spec.Method = strings.ToLower(c.Method)
+	if _, err := lookupMethod(spec.Method); err != nil {
+		return nil, fmt.Errorf("frames: the automatic method chose %q, which frames cannot represent: %v", c.Method, err)
+	}
+	spec.Sigma, spec.M = c.Sigma, c.M
+	warns := append(append([]string(nil), p.warnings...), c.Warnings...) // c.Warnings names every edge in c.Edges
+	d := p.d
+	return &Model{
+		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
+		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M,
+			Criterion: string(c.Criterion), Score: c.Score, ValRMSE: c.ValRMSE, Stages: c.Stages, Seconds: c.Elapsed.Seconds()},
+		Warnings: warns, Lambda: c.Lambda, ValRMSE: c.ValRMSE, Rows: len(p.rows),
+		Predictor: tf.Fit.Model, Fit: tf.Fit, Tuning: tf,
+	}, nil
 }
 
 // runner holds one solver call's inputs.
@@ -86,6 +218,10 @@ type runner struct {
 	k    credlab.Kernel
 	fm   credlab.FeatureMap // feature methods only
 	sgm  *credlab.SGMFit    // the last sgm result, for its passes
+	// intercept is the mean subtracted from y (0 with NoIntercept);
+	// constant is set when the target is constant.
+	intercept float64
+	constant  bool
 }
 
 // newRunner resolves the spec's defaults on the prepared data.
@@ -95,14 +231,75 @@ func newRunner(ctx context.Context, p *prepared, spec Spec, mi *methodInfo) (*ru
 	if err := r.resolve(); err != nil {
 		return nil, err
 	}
+	r.centerTarget()
 	return r, nil
+}
+
+// centerTarget subtracts the (weighted) mean from a copy of y, unless
+// NoIntercept.
+func (r *runner) centerTarget() {
+	r.intercept, r.constant = 0, false
+	if len(r.y) == 0 {
+		return
+	}
+	r.constant = true
+	for _, v := range r.y {
+		if v != r.y[0] {
+			r.constant = false
+			break
+		}
+	}
+	if r.s.NoIntercept {
+		return
+	}
+	sum, sw := 0.0, 0.0
+	for i, v := range r.y {
+		w := 1.0
+		if r.w != nil {
+			w = r.w[i]
+		}
+		sum += w * v
+		sw += w
+	}
+	r.intercept = sum / sw
+	y := make([]float64, len(r.y))
+	for i, v := range r.y {
+		y[i] = v - r.intercept
+	}
+	r.y = y
+}
+
+// run runs the method and adds the intercept to its model.
+func (r *runner) run() (*credlab.Fit, error) {
+	fit, err := r.mi.run(r)
+	if err != nil {
+		return nil, err
+	}
+	fit.Model.Intercept = r.intercept
+	return fit, nil
+}
+
+// warnings returns what the user should know about a named method's fit.
+func (r *runner) warnings(fit *credlab.Fit) []string {
+	var out []string
+	if r.constant {
+		out = append(out, fmt.Sprintf("the target %q is constant on the training rows: the model predicts that constant", r.s.Target))
+	}
+	if r.mi.path == pathIter && r.s.Iters == 0 && !math.IsNaN(fit.ValRMSE) && len(fit.Path) > 1 && fit.Iter == fit.Path[len(fit.Path)-1].Iter {
+		if r.sgm != nil {
+			out = append(out, fmt.Sprintf("validation error still falling after %.4g passes (%d steps), the last run: raise Passes (-passes)", r.sgm.Passes, fit.Iter))
+		} else {
+			out = append(out, fmt.Sprintf("validation error still falling at %d steps, the last run: raise MaxIter (-max-iter)", fit.Iter))
+		}
+	}
+	return out
 }
 
 // resolve fills the sigma default and builds the kernel and feature map.
 func (r *runner) resolve() error {
 	s := &r.s
 	if s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0) {
-		return fmt.Errorf("frames: Sigma = %v: must be positive (or zero for the median heuristic)", s.Sigma)
+		return &credlab.ParamError{Name: "Spec.Sigma", Value: s.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
 	}
 	if s.Sigma == 0 && usesSigma(s, r.mi) {
 		s.Sigma = medianDistance(r.x)
@@ -111,10 +308,10 @@ func (r *runner) resolve() error {
 		return fmt.Errorf("frames: Threshold = %v: must be finite", s.Threshold)
 	}
 	if r.mi.usesM && s.M <= 0 {
-		return fmt.Errorf("frames: method %s needs Spec.M, the number of Nyström centers (got %d)", r.mi.name, s.M)
+		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number of Nyström centers for method " + r.mi.name}
 	}
 	if s.M < 0 {
-		return fmt.Errorf("frames: M = %d: must be positive", s.M)
+		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number"}
 	}
 	sigma := s.Sigma
 	if sigma == 0 {
@@ -164,7 +361,7 @@ func (r *runner) featureMap() (credlab.FeatureMap, error) {
 		}
 		return credlab.NewNystrom(r.k, r.x, idx, 0)
 	}
-	return nil, fmt.Errorf("frames: unknown feature map %q: choose raw, fourier, relu or nystrom", s.FeatureMap)
+	return nil, &credlab.ParamError{Name: "Spec.FeatureMap", Value: strconv.Quote(s.FeatureMap), Want: "raw, fourier, relu or nystrom"}
 }
 
 func (r *runner) holdout() credlab.Holdout {
@@ -220,7 +417,7 @@ func sgmPreset(p string) (credlab.SGMPreset, error) {
 	case "batch":
 		return credlab.SGMBatch, nil
 	}
-	return 0, fmt.Errorf("frames: unknown SGM preset %q: choose minibatch, simple or batch", p)
+	return 0, &credlab.ParamError{Name: "Spec.Preset", Value: strconv.Quote(p), Want: "minibatch, simple or batch"}
 }
 
 func runSGM(r *runner) (*credlab.Fit, error) {
@@ -253,6 +450,7 @@ func (r *runner) model(p *prepared, fit *credlab.Fit) *Model {
 		passes = r.sgm.Passes
 	}
 	return &Model{
+		Warnings:  append(append([]string(nil), p.warnings...), r.warnings(fit)...),
 		Passes:    passes,
 		Spec:      r.s,
 		Features:  d.features,
@@ -315,7 +513,7 @@ func (m *Model) PredictValues(df dataframe.DataFrame) ([]float64, error) {
 		return nil, err
 	}
 	if ex.nNA > 0 && !m.Spec.DropNA {
-		return nil, fmt.Errorf("frames: %s; the model was fitted without DropNA, so it cannot predict those rows", ex.missing)
+		return nil, fmt.Errorf("%w; the model was fitted without DropNA, so it cannot predict those rows", ex.missingError())
 	}
 	out := make([]float64, df.Nrow())
 	keep := keptRows(ex.na)
@@ -368,11 +566,17 @@ func (m *Model) String() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s model of %q on %d columns", m.Spec.Method, m.Spec.Target, len(m.Columns))
+	if m.Choice != nil {
+		fmt.Fprintf(&b, " (automatic, %s)", m.Choice.Criterion)
+	}
 	if m.Spec.Sigma > 0 {
 		fmt.Fprintf(&b, ", sigma %.4g", m.Spec.Sigma)
 	}
 	if m.Lambda > 0 {
 		fmt.Fprintf(&b, ", lambda %.3g", m.Lambda)
+	}
+	if m.Spec.M > 0 && (m.Spec.Method == "nkrls" || m.Spec.Method == "nytro") {
+		fmt.Fprintf(&b, ", m %d", m.Spec.M)
 	}
 	if m.Iter > 0 {
 		fmt.Fprintf(&b, ", %d iterations", m.Iter)
@@ -382,6 +586,69 @@ func (m *Model) String() string {
 	}
 	if !math.IsNaN(m.ValRMSE) {
 		fmt.Fprintf(&b, ", validation RMSE %.4g", m.ValRMSE)
+	}
+	if len(m.Warnings) > 0 {
+		fmt.Fprintf(&b, " [%d warnings]", len(m.Warnings))
+	}
+	return b.String()
+}
+
+// Summary describes the model over several lines: the method (and why,
+// for the automatic choice), the chosen parameters, the criterion and its
+// value, the validation RMSE, the features and scaling, and every warning
+// (lines starting "warning: ").
+func (m *Model) Summary() string {
+	if m == nil {
+		return "<nil model>\n"
+	}
+	var b strings.Builder
+	if c := m.Choice; c != nil {
+		fmt.Fprintf(&b, "method %s (automatic: %s)\n", m.Spec.Method, c.Reason)
+	} else {
+		fmt.Fprintf(&b, "method %s\n", m.Spec.Method)
+	}
+	var param []string
+	if m.Spec.Sigma > 0 {
+		param = append(param, "sigma="+strconv.FormatFloat(m.Spec.Sigma, 'g', 4, 64))
+	}
+	if m.Lambda > 0 {
+		param = append(param, "lambda="+strconv.FormatFloat(m.Lambda, 'g', 4, 64))
+	}
+	if m.Spec.M > 0 && (m.Spec.Method == "nkrls" || m.Spec.Method == "nytro") {
+		param = append(param, "m="+strconv.Itoa(m.Spec.M))
+	}
+	if m.Iter > 0 {
+		param = append(param, "iterations="+strconv.Itoa(m.Iter))
+	}
+	if m.Passes > 0 {
+		param = append(param, "passes="+strconv.FormatFloat(m.Passes, 'g', 4, 64))
+	}
+	if len(param) == 0 {
+		param = append(param, "none")
+	}
+	fmt.Fprintf(&b, "selected %s\n", strings.Join(param, " "))
+	if c := m.Choice; c != nil {
+		fmt.Fprintf(&b, "criterion %s = %.6g (estimated mean squared error), search %.3g s\n", c.Criterion, c.Score, c.Seconds)
+	}
+	val := "none (fitted on all rows)"
+	if !math.IsNaN(m.ValRMSE) {
+		val = strconv.FormatFloat(m.ValRMSE, 'g', 6, 64)
+		if m.Choice != nil && m.Choice.Criterion != string(credlab.CriterionHoldout) {
+			val += " (sqrt of the criterion)"
+		}
+	}
+	fmt.Fprintf(&b, "validation RMSE %s\n", val)
+	scale := "standardized"
+	if m.Mean == nil {
+		scale = "unscaled"
+	}
+	icpt := "no intercept"
+	if m.Predictor != nil && !m.Spec.NoIntercept {
+		icpt = "intercept " + strconv.FormatFloat(m.Predictor.Intercept, 'g', 6, 64)
+	}
+	fmt.Fprintf(&b, "features %s (%d design columns, %s), %s, %d rows\n", listNames(m.Features, 12), len(m.Columns), scale, icpt, m.Rows)
+	for _, w := range m.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	return b.String()
 }

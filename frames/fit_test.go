@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -57,7 +58,7 @@ func TestMatrixRoundTrip(t *testing.T) {
 		cols []string
 		msg  string
 	}{
-		{[]string{"Rooms"}, `no  column named "Rooms" (did you mean "rooms"?)`},
+		{[]string{"Rooms"}, `no column named "Rooms" (did you mean "rooms"?)`},
 		{[]string{"city"}, `"city" holds strings`},
 		{[]string{"age"}, `"age" has 1 missing (NaN) values of 7 rows, the first in row 4`},
 	} {
@@ -80,7 +81,7 @@ func TestMatrixRoundTrip(t *testing.T) {
 	}
 	inf := dataframe.New(series.New([]float64{1, math.Inf(1)}, series.Float, "v"))
 	_, err = ToMatrix(inf)
-	wantErrText(t, err, `"v" has 1 infinite values`)
+	wantErrText(t, err, `"v" has the value +Inf in row 1`)
 }
 
 func TestFitMethods(t *testing.T) {
@@ -102,8 +103,8 @@ func TestFitMethods(t *testing.T) {
 		{Spec{Method: "linear"}, 0.7}, // a linear fit of a nonlinear target
 		{Spec{Method: "linear", FeatureMap: "relu", Widths: []int{50}}, 0.7},
 		{Spec{Method: "krls", Kernel: "laplacian", Sigma: 1}, 0.2},
-		{Spec{Method: "krls", Kernel: "polynomial", Degree: 3, Standardize: true}, 0.75},
-		{Spec{Method: "nkrls", M: 60, Standardize: true}, 0.25}, // median-heuristic sigma
+		{Spec{Method: "krls", Kernel: "polynomial", Degree: 3, Scale: "standardize"}, 0.75},
+		{Spec{Method: "nkrls", M: 60, Scale: "standardize"}, 0.25}, // median-heuristic sigma
 		{Spec{Method: "sgm", Sigma: 0.4, Seed: 1, StepSize: 2}, 0.25},
 		{Spec{Method: "SGD", Sigma: 0.4, Preset: "simple", Iters: 500}, 0.8}, // a short run of small steps
 	} {
@@ -161,24 +162,30 @@ func TestFitErrors(t *testing.T) {
 		{"weight is target", df, Spec{Target: "y", Weight: "y", Method: "krls"}, []string{`"y" is also the target`}},
 		{"missing weight", df, Spec{Target: "y", Weight: "wt", Method: "krls"}, []string{`no weight column named "wt"`}},
 		{"zero weight", withW, Spec{Target: "y", Weight: "w", Method: "krls"}, []string{`weight column "w" has the value 0 in row 0`}},
-		{"string feature", houses, Spec{Target: "price", Features: []string{"rooms", "city"}, Method: "krls", DropNA: true}, []string{`feature column "city" holds strings`, "OneHot"}},
+		{"string feature", houses, Spec{Target: "price", Features: []string{"rooms", "city"}, Method: "krls", DropNA: true}, []string{`feature columns "city" hold strings`, "OneHot"}},
 		{"string target", houses, Spec{Target: "city", Method: "krls", DropNA: true}, []string{`target column "city" holds strings`}},
-		{"missing values", houses, Spec{Target: "price", Method: "krls"}, []string{`missing (NaN) values in column "age" (1 of 7 rows)`, "DropNA"}},
-		{"infinite", withInf, Spec{Target: "y", Method: "krls"}, []string{`feature column "c" has 1 infinite values`}},
-		{"unknown method", df, Spec{Target: "y", Method: "svm"}, []string{`unknown method "svm"`, "krls"}},
-		{"empty method", df, Spec{Target: "y"}, []string{"Spec.Method is empty"}},
-		{"ktr3 not yet", df, Spec{Target: "y", Method: "KTR3"}, []string{`method "KTR3" is not available`}},
+		{"missing values", houses, Spec{Target: "price", Method: "krls", Exclude: []string{"city"}}, []string{`missing (NaN) values in column "age" (1 of 7 rows)`, "DropNA"}},
+		{"infinite", withInf, Spec{Target: "y", Method: "krls"}, []string{`feature column "c" has the value -Inf in row 0`}},
+		{"unknown method", df, Spec{Target: "y", Method: "svm"}, []string{`Spec.Method = "svm"`, "krls"}},
+		{"ktr3 not yet", df, Spec{Target: "y", Method: "KTR3"}, []string{`Spec.Method = "KTR3"`}},
+		{"auto kernel", df, Spec{Target: "y", Kernel: "polynomial"}, []string{`for kernel "polynomial" name a method`}},
+		{"auto iters", df, Spec{Target: "y", Iters: 5}, []string{"Spec.Iters does not apply to the automatic method"}},
+		{"auto sigma", df, Spec{Target: "y", Sigma: -2}, []string{"Sigma = -2"}},
+		{"bad selection", df, Spec{Target: "y", Selection: "aic"}, []string{`unknown Selection "aic"`, "gcv"}},
+		{"selection of a named method", df, Spec{Target: "y", Method: "krls", Selection: "gcv"}, []string{`Selection "gcv" applies to the automatic method`}},
+		{"bad scale", df, Spec{Target: "y", Method: "krls", Scale: "minmax"}, []string{`unknown Scale "minmax"`, "none"}},
+		{"all constant", df.Mutate(series.New(onesN(30), series.Float, "a")).Mutate(series.New(onesN(30), series.Float, "b")), Spec{Target: "y", Method: "krls"}, []string{"every feature column is constant on the 30 training rows"}},
 		{"sgm weights", withW.Mutate(series.New(onesN(30), series.Float, "w")), Spec{Target: "y", Weight: "w", Method: "sgm"}, []string{"sgm takes no weights"}},
-		{"sgm preset", df, Spec{Target: "y", Method: "sgm", Preset: "fast"}, []string{`unknown SGM preset "fast"`}},
-		{"nystrom without m", df, Spec{Target: "y", Method: "nytro"}, []string{"needs Spec.M"}},
+		{"sgm preset", df, Spec{Target: "y", Method: "sgm", Preset: "fast"}, []string{`Spec.Preset = "fast"`}},
+		{"nystrom without m", df, Spec{Target: "y", Method: "nytro"}, []string{"Spec.M = 0"}},
 		{"m too large", df, Spec{Target: "y", Method: "nkrls", M: 1000}, []string{"m = 1000"}},
-		{"bad kernel", df, Spec{Target: "y", Method: "krls", Kernel: "cosine"}, []string{`unknown kernel "cosine"`}},
+		{"bad kernel", df, Spec{Target: "y", Method: "krls", Kernel: "cosine"}, []string{`Spec.Kernel = "cosine"`}},
 		{"bad sigma", df, Spec{Target: "y", Method: "krls", Sigma: -1}, []string{"Sigma = -1"}},
-		{"bad feature map", df, Spec{Target: "y", Method: "linear", FeatureMap: "wavelet"}, []string{`unknown feature map "wavelet"`}},
+		{"bad feature map", df, Spec{Target: "y", Method: "linear", FeatureMap: "wavelet"}, []string{`Spec.FeatureMap = "wavelet"`}},
 		{"bad threshold", df, Spec{Target: "y", Method: "gd", Threshold: math.NaN()}, []string{"Threshold = NaN"}},
 		{"kols weights", withW.Mutate(series.New(onesN(30), series.Float, "w")), Spec{Target: "y", Weight: "w", Method: "kols"}, []string{"kols takes no weights"}},
 		{"bad exclude", df, Spec{Target: "y", Method: "krls", Exclude: []string{"q"}}, []string{`no excluded column named "q"`}},
-		{"only strings", dataframe.New(series.New([]string{"u", "v"}, series.String, "s"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls"}, []string{"no feature columns", `"s"`, "OneHot"}},
+		{"only strings", dataframe.New(series.New([]string{"u", "v"}, series.String, "s"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls"}, []string{`"s"`, "OneHot"}},
 		{"all rows missing", dataframe.New(series.New([]float64{math.NaN(), math.NaN()}, series.Float, "a"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls", DropNA: true}, []string{"every row has a missing value"}},
 		{"solver error", df, Spec{Target: "y", Method: "krls", Validation: 1.5}, []string{"hold-out fraction = 1.5"}},
 	} {
@@ -212,7 +219,7 @@ func TestOneHotDropNAStandardize(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(houses)
-	spec := Spec{Target: "price", Method: "krls", Lambda: 1e-3, Sigma: 2, OneHot: true, DropNA: true, Standardize: true}
+	spec := Spec{Target: "price", Method: "krls", Lambda: 1e-3, Sigma: 2, OneHot: true, DropNA: true, Scale: "standardize"}
 	m, err := Fit(houses, spec)
 	if err != nil {
 		t.Fatal(err)
@@ -287,12 +294,162 @@ func TestDefaultFeatures(t *testing.T) {
 	df := regFrame(t, 40, 3)
 	df = df.Mutate(series.New(make([]string, 40), series.String, "note"))
 	df = df.Mutate(series.New(onesN(40), series.Float, "extra"))
-	m, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, Exclude: []string{"extra"}})
+	// A string column is an error without OneHot, listing it.
+	_, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, Exclude: []string{"extra"}})
+	var se *StringColumnsError
+	if !errors.As(err, &se) || strings.Join(se.Columns, ",") != "note" {
+		t.Fatalf("got %v, want a *StringColumnsError listing note", err)
+	}
+	m, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, Exclude: []string{"extra", "note"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The string column is left out without OneHot; Exclude is honored.
+	// Exclude is honored.
 	if got := strings.Join(m.Features, ","); got != "a,b" {
 		t.Errorf("features %s", got)
+	}
+}
+
+// TestFitDefaultsByHand checks the default scaling and intercept of a named
+// method against the same fit done by hand: columns standardized with
+// their training mean and population standard deviation, constant columns
+// left out with a warning, the target centered by its mean, and the mean
+// added back to the KRLS solution of (K + lambda n I) alpha = y - mean.
+func TestFitDefaultsByHand(t *testing.T) {
+	train, test := regFrame(t, 80, 4), regFrame(t, 20, 5)
+	n := train.Nrow()
+	shift := func(df dataframe.DataFrame) dataframe.DataFrame {
+		y := col(t, df, "y")
+		for i := range y {
+			y[i] += 10
+		}
+		k := make([]float64, df.Nrow())
+		for i := range k {
+			k[i] = 5
+		}
+		return df.Mutate(series.New(y, series.Float, "y")).Mutate(series.New(k, series.Float, "k")).
+			Mutate(series.New(strings.Split(strings.Repeat("u,", df.Nrow()), ",")[:df.Nrow()], series.String, "s"))
+	}
+	train = shift(train)
+	const lambda, sigma = 1e-3, 0.7
+	m, err := Fit(train, Spec{Target: "y", Method: "krls", Lambda: lambda, Sigma: sigma, OneHot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(m.Features, ","); got != "a,b" || m.Spec.Scale != ScaleStandardize {
+		t.Fatalf("features %s, scale %q", got, m.Spec.Scale)
+	}
+	if len(m.Warnings) != 2 || !strings.Contains(m.Warnings[0], `column "k" is constant (5)`) || !strings.Contains(m.Warnings[1], `"s" has the single level "u"`) {
+		t.Errorf("warnings %q", m.Warnings)
+	}
+	// By hand.
+	x, err := ToMatrix(train, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xt, err := ToMatrix(test, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < 2; j++ {
+		mean, v := 0.0, 0.0
+		for i := 0; i < n; i++ {
+			mean += x.At(i, j) / float64(n)
+		}
+		for i := 0; i < n; i++ {
+			v += (x.At(i, j) - mean) * (x.At(i, j) - mean) / float64(n)
+		}
+		sd := math.Sqrt(v)
+		for _, z := range []*mat.Dense{x, xt} {
+			r, _ := z.Dims()
+			for i := 0; i < r; i++ {
+				z.Set(i, j, (z.At(i, j)-mean)/sd)
+			}
+		}
+	}
+	y := col(t, train, "y")
+	ybar := 0.0
+	for _, v := range y {
+		ybar += v / float64(n)
+	}
+	kx := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			d2 := 0.0
+			for c := 0; c < 2; c++ {
+				d := x.At(i, c) - x.At(j, c)
+				d2 += d * d
+			}
+			v := math.Exp(-d2 / (2 * sigma * sigma))
+			if i == j {
+				v += lambda * float64(n)
+			}
+			kx.SetSym(i, j, v)
+		}
+	}
+	yc := make([]float64, n)
+	for i, v := range y {
+		yc[i] = v - ybar
+	}
+	var alpha mat.VecDense
+	if err := alpha.SolveVec(kx, mat.NewVecDense(n, yc)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.PredictValues(test) // no "k" or "s" column: they were left out
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range got {
+		want := ybar
+		for i := 0; i < n; i++ {
+			d2 := 0.0
+			for c := 0; c < 2; c++ {
+				d := xt.At(r, c) - x.At(i, c)
+				d2 += d * d
+			}
+			want += alpha.AtVec(i) * math.Exp(-d2/(2*sigma*sigma))
+		}
+		if math.Abs(got[r]-want) > 1e-8*(1+math.Abs(want)) {
+			t.Fatalf("row %d: prediction %v, by hand %v", r, got[r], want)
+		}
+	}
+	if math.Abs(m.Predictor.Intercept-ybar) > 1e-12 {
+		t.Errorf("intercept %v, mean %v", m.Predictor.Intercept, ybar)
+	}
+	// Scale "none" and NoIntercept give the old behaviour: raw columns,
+	// no intercept, the constant column kept.
+	raw, err := Fit(train, Spec{Target: "y", Method: "krls", Lambda: lambda, Sigma: sigma, Scale: "none", NoIntercept: true, Exclude: []string{"s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw.Mean != nil || raw.Predictor.Intercept != 0 || strings.Join(raw.Features, ",") != "a,b,k" || len(raw.Warnings) != 0 {
+		t.Errorf("scale none: means %v, intercept %v, features %v, warnings %v", raw.Mean, raw.Predictor.Intercept, raw.Features, raw.Warnings)
+	}
+}
+
+// TestFitWarnings checks the warnings of a named method: an iterative
+// method stopped at its step cap while its validation error was still
+// falling, and a constant target.
+func TestFitWarnings(t *testing.T) {
+	df := regFrame(t, 60, 2)
+	m, err := Fit(df, Spec{Target: "y", Method: "gd", Sigma: 0.5, MaxIter: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Iter != 3 || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "still falling at 3 steps") ||
+		!strings.Contains(m.Summary(), "warning: validation error still falling") {
+		t.Errorf("iterations %d, warnings %q", m.Iter, m.Warnings)
+	}
+	if m, err = Fit(df, Spec{Target: "y", Method: "gd", Sigma: 0.5, MaxIter: 400, Accelerated: true}); err != nil || len(m.Warnings) != 0 {
+		t.Errorf("an early-stopped fit warns: %v %q", err, m.Warnings)
+	}
+	c := df.Mutate(series.New(onesN(60), series.Float, "y"))
+	m, err = Fit(c, Spec{Target: "y", Method: "krls", Lambda: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.PredictValues(df)
+	if err != nil || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "constant") || math.Abs(p[0]-1) > 1e-12 {
+		t.Errorf("constant target: %v, warnings %q, prediction %v", err, m.Warnings, p[0])
 	}
 }

@@ -3,48 +3,17 @@ package frames
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/credlab/credlab/credlab"
 
 	"github.com/credlab/credlab/internal/datasets"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
 )
-
-// ReadCSV reads a CSV table with gota's options (dataframe.HasHeader,
-// dataframe.WithDelimiter, dataframe.NaNValues, dataframe.WithTypes, ...).
-// By default the first line names the columns, types are detected, and
-// "NA", "NaN" and empty numeric fields are missing values. A malformed
-// table is an error, never a panic.
-func ReadCSV(r io.Reader, options ...dataframe.LoadOption) (df dataframe.DataFrame, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			df, err = dataframe.DataFrame{}, fmt.Errorf("frames: malformed CSV: %v", p)
-		}
-	}()
-	df = dataframe.ReadCSV(r, options...)
-	if df.Err != nil {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: reading CSV: %w", df.Err)
-	}
-	if n, d := df.Dims(); n == 0 || d == 0 {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: reading CSV: no data rows")
-	}
-	return df, nil
-}
-
-// LoadCSV reads the CSV file at path, decompressing it when the name ends
-// in ".gz"; see ReadCSV.
-func LoadCSV(path string, options ...dataframe.LoadOption) (dataframe.DataFrame, error) {
-	rc, err := datasets.Open(path)
-	if err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	defer rc.Close()
-	df, err := ReadCSV(rc, options...)
-	if err != nil {
-		return df, fmt.Errorf("%w (file %s)", err, path)
-	}
-	return df, nil
-}
 
 // ReadLIBSVM reads LIBSVM (svmlight) sparse rows "<label> <index>:<value>
 // ..." into a dense frame with the label in column "y" and feature j in
@@ -134,4 +103,73 @@ func labeledFrame(label string, y []float64, x *mat.Dense, prefix string, first 
 		cols = append(cols, series.New(col, series.Float, fmt.Sprintf("%s%d", prefix, j+first)))
 	}
 	return dataframe.New(cols...)
+}
+
+// LoadOptions configures LoadData. The zero value infers the format from
+// the file name and reads CSV with the zero CSVOptions.
+type LoadOptions struct {
+	// Format is "csv", "tsv", "arff", "libsvm" or "idx"; empty: from the
+	// name (see DataFormat).
+	Format string
+	// CSV configures CSV and TSV files (Comma is set for "tsv").
+	CSV CSVOptions
+	// Labels is an IDX label file read beside IDX images (optional).
+	Labels string
+	// Dim is the number of LIBSVM features; 0 infers it.
+	Dim int
+}
+
+// Formats lists the formats LoadData reads.
+var Formats = []string{"csv", "tsv", "arff", "libsvm", "idx"}
+
+// DataFormat returns the format of a data file from its name, ignoring a
+// ".gz" suffix: ".csv" is csv, ".tsv" and ".tab" tsv, ".arff" arff,
+// ".libsvm", ".svm" and ".svmlight" libsvm, and "-ubyte" or ".idx" names
+// (such as train-images-idx3-ubyte) idx. Other names return "".
+func DataFormat(path string) string {
+	base := strings.ToLower(filepath.Base(strings.TrimSuffix(path, ".gz")))
+	switch ext := filepath.Ext(base); {
+	case ext == ".csv":
+		return "csv"
+	case ext == ".tsv" || ext == ".tab":
+		return "tsv"
+	case ext == ".arff":
+		return "arff"
+	case ext == ".libsvm" || ext == ".svm" || ext == ".svmlight":
+		return "libsvm"
+	case ext == ".idx" || strings.HasSuffix(base, "-ubyte") || strings.HasSuffix(base, ".ubyte"):
+		return "idx"
+	}
+	return ""
+}
+
+// LoadData reads the data file at path in any format of Formats, chosen by
+// opt.Format or the name, decompressing ".gz" files. A name that does not
+// tell the format, or an unknown Format, is a *credlab.ParamError naming
+// LoadOptions.Format.
+func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
+	f := strings.ToLower(opt.Format)
+	if f == "" {
+		if f = DataFormat(path); f == "" {
+			return dataframe.DataFrame{}, &credlab.ParamError{Name: "LoadOptions.Format", Value: strconv.Quote(""),
+				Want: fmt.Sprintf("one of %s: the name %s does not tell the format", strings.Join(Formats, ", "), filepath.Base(path))}
+		}
+	}
+	switch f {
+	case "csv":
+		return LoadCSV(path, opt.CSV)
+	case "tsv":
+		o := opt.CSV
+		if o.Comma == 0 {
+			o.Comma = '\t'
+		}
+		return LoadCSV(path, o)
+	case "arff":
+		return LoadARFF(path)
+	case "libsvm":
+		return LoadLIBSVM(path, opt.Dim)
+	case "idx":
+		return LoadIDX(path, opt.Labels)
+	}
+	return dataframe.DataFrame{}, &credlab.ParamError{Name: "LoadOptions.Format", Value: strconv.Quote(opt.Format), Want: "one of " + strings.Join(Formats, ", ")}
 }

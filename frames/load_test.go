@@ -66,22 +66,28 @@ func TestCSV(t *testing.T) {
 		}
 		wantFloats(t, col(t, df, "age"), []float64{10, 5, 30, 2, math.NaN(), 15, 40})
 	}
-	df, err := ReadCSV(strings.NewReader("a;b\n1;x\n"), dataframe.WithDelimiter(';'))
+	df, err := ReadCSV(strings.NewReader("a;b\n1;x\n"), "semi.csv", CSVOptions{Comma: ';'})
 	if err != nil || df.Ncol() != 2 {
-		t.Fatalf("gota options: %v %v", df, err)
+		t.Fatalf("CSVOptions.Comma: %v %v", df, err)
 	}
 }
 
 func TestCSVErrors(t *testing.T) {
-	for _, c := range []struct{ name, in, msg string }{
-		{"empty", "", "empty"},
-		{"header only", "a,b\n", "empty"},
-		{"ragged", "a,b\n1,2\n3\n", "wrong number of fields"},
-		{"bad quote", "a,b\n\"1,2\n", "reading CSV"},
+	for _, c := range []struct {
+		name, in string
+		line     int
+	}{
+		{"empty", "", 0},
+		{"header only", "a,b\n", 0},
+		{"ragged", "a,b\n1,2\n3\n", 3},
+		{"bad quote", "a,b\n\"1,2\n", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadCSV(strings.NewReader(c.in))
-			wantErrText(t, err, c.msg)
+			_, err := ReadCSV(strings.NewReader(c.in), "bad.csv")
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line != c.line || pe.File != "bad.csv" {
+				t.Errorf("got %v (%T), want a *ParseError at bad.csv line %d", err, err, c.line)
+			}
 		})
 	}
 	if _, err := LoadCSV("testdata/nope.csv"); !errors.Is(err, os.ErrNotExist) {
@@ -137,7 +143,7 @@ func TestARFFErrors(t *testing.T) {
 		{"repeated level", "@attribute a {x,x}\n", 1, "repeated level"},
 		{"text after data", "@attribute a numeric\n@data junk\n", 2, "after @data"},
 		{"count", hdr + "1,x,3\n", 5, "3 values, want 2"},
-		{"number", hdr + "one,x\n", 5, "not a finite number"},
+		{"number", hdr + "one,x\n", 5, "not a number"},
 		{"infinite", hdr + "1e999,x\n", 5, "not a finite number"},
 		{"level", hdr + "1,z\n", 5, "not one of its levels"},
 		{"quote", hdr + "1,'x\n", 5, "unterminated quote"},
@@ -158,8 +164,8 @@ func TestARFFErrors(t *testing.T) {
 			}
 		})
 	}
-	defer func(m int64) { maxARFFCells = m }(maxARFFCells)
-	maxARFFCells = 3
+	defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
+	datasets.MaxElements = 3
 	_, err := ReadARFF(strings.NewReader("@attribute a numeric\n@attribute b numeric\n@data\n1,2\n3,4\n"), "big.arff")
 	wantErrText(t, err, "exceed the limit of 3")
 }
@@ -244,8 +250,8 @@ func FuzzReadARFF(f *testing.F) {
 	addSeed(f, "testdata/cpu.arff")
 	f.Add([]byte("@attribute c {a,'b c'}\n@attribute s string\n@data\n{1 'x'}\n'b c',\"x, y\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer func(m int64) { maxARFFCells = m }(maxARFFCells)
-		maxARFFCells = 1 << 16
+		defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
+		datasets.MaxElements = 1 << 16
 		df, err := ReadARFF(bytes.NewReader(data), "fuzz")
 		fuzzCheck(t, df, err)
 	})
@@ -254,9 +260,33 @@ func FuzzReadARFF(f *testing.F) {
 func FuzzReadCSV(f *testing.F) {
 	addSeed(f, "testdata/houses.csv")
 	f.Add([]byte("a,b\n1,true\nNaN,false\n"))
+	// Issue 13's cases: a bad cell, an overflow, a BOM, repeated, empty
+	// and NUL names, infinities.
+	f.Add([]byte("a,b,y\n1,2,3\n4,abc,6\n7,8,9\n"))
+	f.Add([]byte("a,b,y\n1,1e999,3\n4,5,6\n"))
+	f.Add([]byte("\ufeffa,y\n1,2\n"))
+	f.Add([]byte("a,a,y\n1,2,3\n"))
+	f.Add([]byte("a,,y\n1,2,3\n"))
+	f.Add([]byte("a\x00\x00,y\n1,2\n"))
+	f.Add([]byte("a,y\nInf,NaN\n-inf,NA\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		df, err := ReadCSV(bytes.NewReader(data))
+		defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
+		datasets.MaxElements = 1 << 16
+		df, err := ReadCSV(bytes.NewReader(data), "fuzz.csv")
 		fuzzCheck(t, df, err)
+		if err == nil {
+			seen := map[string]bool{}
+			for _, n := range df.Names() {
+				if n == "" || seen[n] || strings.ContainsAny(n, "\x00\ufeff") {
+					t.Fatalf("column name %q accepted (names %q)", n, df.Names())
+				}
+				seen[n] = true
+			}
+		}
+		var ce *CellError
+		if errors.As(err, &ce) && (ce.Line < 2 || ce.Column < 1 || ce.Row < 0) {
+			t.Fatalf("cell error without a place: %+v", ce)
+		}
 	})
 }
 

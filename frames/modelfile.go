@@ -17,9 +17,15 @@ import (
 
 // FormatVersion is the version of the model file format Save writes:
 // "major.minor". Load reads any file of the same major version (a newer
-// minor version may add fields, which are ignored) and refuses another
-// major version with an error naming both.
-const FormatVersion = "1.0"
+// minor version may add fields, which are ignored) and of major version 1,
+// and refuses another major version with an error naming both. Version 2
+// added the intercept (which a version 1 reader would ignore), the
+// automatic choice, the warnings and Settings.Scale; a version 1 file is
+// read as unscaled unless it has means and scales, without intercept.
+const FormatVersion = "2.0"
+
+// oldestMajor is the oldest major format version Load reads.
+const oldestMajor = 1
 
 // formatName identifies a credlab model file.
 const formatName = "credlab-model"
@@ -43,6 +49,10 @@ type modelFile struct {
 	ValRMSE  *float64   `json:"val_rmse,omitempty"` // absent when NaN
 	Rows     int        `json:"rows,omitempty"`
 	Passes   float64    `json:"passes,omitempty"`
+	// Intercept is added to every prediction (version 2).
+	Intercept float64  `json:"intercept,omitempty"`
+	Choice    *Choice  `json:"choice,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
 
 	// A kernel expansion f(x) = sum_i coef_i k(x, centers_i) ...
 	Kernel  *kernelFile `json:"kernel,omitempty"`
@@ -106,7 +116,8 @@ func (m *Model) file() (*modelFile, error) {
 	}
 	f := &modelFile{Format: formatName, Version: FormatVersion, Method: m.Spec.Method, Settings: m.Spec,
 		Features: m.Features, Columns: m.Columns, OneHot: m.OneHot, Mean: m.Mean, Scale: m.Scale,
-		Lambda: m.Lambda, Iter: m.Iter, Rows: m.Rows, Passes: m.Passes, Coef: m.Predictor.Coef}
+		Lambda: m.Lambda, Iter: m.Iter, Rows: m.Rows, Passes: m.Passes, Coef: m.Predictor.Coef,
+		Intercept: m.Predictor.Intercept, Choice: m.Choice, Warnings: m.Warnings}
 	if !math.IsNaN(m.ValRMSE) && !math.IsInf(m.ValRMSE, 0) {
 		v := m.ValRMSE
 		f.ValRMSE = &v
@@ -207,13 +218,21 @@ func Load(r io.Reader) (*Model, error) {
 		return nil, corrupt("%v", err)
 	}
 	want, _ := majorVersion(FormatVersion)
-	if major != want {
-		return nil, fmt.Errorf("frames: model file format version %s: this build of credlab reads version %d.x (it writes %s); refit the model or use a matching credlab", *head.Version, want, FormatVersion)
+	if major < oldestMajor || major > want {
+		return nil, fmt.Errorf("frames: model file format version %s: this build of credlab reads versions %d.x to %d.x (it writes %s); refit the model or use a matching credlab", *head.Version, oldestMajor, want, FormatVersion)
 	}
 	var f modelFile
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&f); err != nil {
 		return nil, corrupt("%v", err)
+	}
+	if major == 1 {
+		// Version 1 had no intercept and scaled only on request.
+		f.Intercept, f.Choice, f.Warnings = 0, nil, nil
+		f.Settings.Scale, f.Settings.NoIntercept = ScaleNone, true
+		if f.Mean != nil {
+			f.Settings.Scale = ScaleStandardize
+		}
 	}
 	return f.model()
 }
@@ -309,10 +328,13 @@ func (f *modelFile) model() (*Model, error) {
 	if len(f.Coef) == 0 {
 		return nil, corrupt("no coefficients")
 	}
+	if math.IsNaN(f.Intercept) || math.IsInf(f.Intercept, 0) {
+		return nil, corrupt("intercept %v: must be finite", f.Intercept)
+	}
 	if err := finite("coef", f.Coef); err != nil {
 		return nil, err
 	}
-	p := &credlab.Model{Coef: f.Coef}
+	p := &credlab.Model{Coef: f.Coef, Intercept: f.Intercept}
 	switch {
 	case f.Kernel != nil && f.FeatureMap != nil:
 		return nil, corrupt("both a kernel and a feature map")
@@ -337,7 +359,8 @@ func (f *modelFile) model() (*Model, error) {
 		return nil, corrupt("neither a kernel nor a feature map")
 	}
 	m := &Model{Spec: f.Settings, Features: f.Features, Columns: f.Columns, OneHot: f.OneHot,
-		Mean: f.Mean, Scale: f.Scale, Lambda: f.Lambda, Iter: f.Iter, ValRMSE: math.NaN(), Rows: f.Rows, Passes: f.Passes, Predictor: p}
+		Mean: f.Mean, Scale: f.Scale, Lambda: f.Lambda, Iter: f.Iter, ValRMSE: math.NaN(), Rows: f.Rows, Passes: f.Passes, Predictor: p,
+		Choice: f.Choice, Warnings: f.Warnings}
 	if f.ValRMSE != nil {
 		m.ValRMSE = *f.ValRMSE
 	}

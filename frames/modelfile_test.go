@@ -18,12 +18,12 @@ func TestSaveLoad(t *testing.T) {
 	train = train.Mutate(series.New(strings.Split(strings.Repeat("u,v,w,", 40), ",")[:120], series.String, "c"))
 	test := regFrame(t, 30, 9).Mutate(series.New(strings.Split(strings.Repeat("w,v,", 15), ",")[:30], series.String, "c"))
 	for _, spec := range []Spec{
-		{Method: "krls", Sigma: 0.5, OneHot: true, Standardize: true},
+		{Method: "krls", Sigma: 0.5, OneHot: true, Scale: "standardize"},
 		{Method: "kols", Kernel: "polynomial", Degree: 2},
 		{Method: "gd", Kernel: "laplacian", Sigma: 1, Iters: 20},
 		{Method: "nkrls", M: 30, Kernel: "linear", Lambda: 1e-3},
 		{Method: "nytro", M: 30, Sigma: 0.5, MaxIter: 50},
-		{Method: "linear", Standardize: true, OneHot: true},
+		{Method: "linear", Scale: "standardize", OneHot: true},
 		{Method: "linear", NoBias: true, Lambda: 1e-2},
 		{Method: "linear", FeatureMap: "fourier", M: 40, Sigma: 0.5},
 		{Method: "lineargd", FeatureMap: "relu", Widths: []int{8, 6}, Iters: 10},
@@ -31,6 +31,9 @@ func TestSaveLoad(t *testing.T) {
 		{Method: "sgm", Sigma: 0.5, Passes: 5},
 	} {
 		spec.Target = "y"
+		if !spec.OneHot {
+			spec.Exclude = []string{"c"}
+		}
 		t.Run(spec.Method+"/"+spec.FeatureMap, func(t *testing.T) {
 			m, err := Fit(train, spec)
 			if err != nil {
@@ -89,22 +92,47 @@ func TestSaveLoadFile(t *testing.T) {
 	}
 }
 
-// TestLoadGolden reads a hand-written version 1.0 file (with a field from
-// a later minor version) and checks its predictions by hand.
+// TestLoadGolden reads hand-written files of versions 1.0 (with a field
+// from a later minor version) and 2.0 (with an intercept and an automatic
+// choice) and checks their predictions by hand.
 func TestLoadGolden(t *testing.T) {
-	m, err := LoadFile("testdata/model-v1.json")
+	for _, c := range []struct {
+		file      string
+		intercept float64
+		scale     string
+	}{
+		{"testdata/model-v1.json", 0, ScaleStandardize},
+		{"testdata/model-v2.json", 3.5, ScaleStandardize},
+	} {
+		m, err := LoadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		df := dataframe.New(series.New([]string{"blue", "red"}, series.String, "color"), series.New([]float64{10, 12}, series.Float, "x"))
+		out, err := Predict(m, df)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := col(t, out, "prediction")
+		want := 1 - math.Exp(-1.5)
+		if math.Abs(p[0]-c.intercept-want) > 1e-15 || math.Abs(p[1]-c.intercept+want) > 1e-15 {
+			t.Errorf("%s: predictions %v, want %v ± %v", c.file, p, c.intercept, want)
+		}
+		if m.Spec.Scale != c.scale || m.Spec.NoIntercept != (c.intercept == 0) {
+			t.Errorf("%s: scale %q, no intercept %v", c.file, m.Spec.Scale, m.Spec.NoIntercept)
+		}
+	}
+	m, err := LoadFile("testdata/model-v2.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	df := dataframe.New(series.New([]string{"blue", "red"}, series.String, "color"), series.New([]float64{10, 12}, series.Float, "x"))
-	out, err := Predict(m, df)
-	if err != nil {
-		t.Fatal(err)
+	if m.Choice == nil || m.Choice.Criterion != "gcv" || m.Choice.Score != 0.0625 || len(m.Warnings) != 1 || m.ValRMSE != 0.25 {
+		t.Errorf("choice %+v, warnings %v, validation RMSE %v", m.Choice, m.Warnings, m.ValRMSE)
 	}
-	p := col(t, out, "prediction")
-	want := 1 - math.Exp(-1.5)
-	if math.Abs(p[0]-want) > 1e-15 || math.Abs(p[1]+want) > 1e-15 {
-		t.Errorf("predictions %v, want ±%v", p, want)
+	for _, want := range []string{"method krls (automatic: 2 rows: exact)", "criterion gcv = 0.0625", "intercept 3.5", "warning: column \"z\" is constant"} {
+		if !strings.Contains(m.Summary(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, m.Summary())
+		}
 	}
 }
 
@@ -124,14 +152,15 @@ func TestLoadErrors(t *testing.T) {
 		name, in, msg string
 		corrupt       bool
 	}{
-		{"major version", edit(`"version": "1.0"`, `"version": "2.0"`), "format version 2.0: this build of credlab reads version 1.x", false},
+		{"major version", edit(`"version": "1.0"`, `"version": "3.0"`), "format version 3.0: this build of credlab reads versions 1.x to 2.x", false},
+		{"intercept", edit(`"coef": [1, -1]`, `"coef": [1, -1], "intercept": "x"`), "cannot unmarshal", true},
 		{"empty", "", "not valid JSON", true},
 		{"truncated", string(good[:len(good)/2]), "not valid JSON", true},
 		{"not a model", `{"hello": 1}`, "not a credlab model file", true},
 		{"no version", edit(`"version": "1.0",`, ``), "no format version", true},
 		{"bad version", edit(`"1.0"`, `"one"`), `format version "one"`, true},
 		{"wrong type", edit(`"coef": [1, -1]`, `"coef": "many"`), "cannot unmarshal", true},
-		{"unknown method", edit(`"method": "krls",`, `"method": "magic",`), `unknown method "magic"`, true},
+		{"unknown method", edit(`"method": "krls",`, `"method": "magic",`), `Spec.Method = "magic"`, true},
 		{"settings method", edit(`"method": "krls", "kernel"`, `"method": "nkrls", "kernel"`), `settings for "nkrls"`, true},
 		{"coef count", edit(`"coef": [1, -1]`, `"coef": [1, -1, 2]`), "centers has 2 rows, want 3", true},
 		{"center width", edit(`[1, 0, 1]]`, `[1, 0]]`), "centers row 1 has 2 values, want 3", true},
@@ -201,7 +230,7 @@ func FuzzLoad(f *testing.F) {
 	addSeed(f, "testdata/model-v1.json")
 	train := regFrame(f, 30, 2)
 	for _, spec := range []Spec{
-		{Target: "y", Method: "nkrls", M: 5, Sigma: 1, Lambda: 1e-2, Standardize: true},
+		{Target: "y", Method: "nkrls", M: 5, Sigma: 1, Lambda: 1e-2, Scale: "standardize"},
 		{Target: "y", Method: "linear", FeatureMap: "fourier", M: 4, Sigma: 1, Lambda: 1e-2},
 		{Target: "y", Method: "lineargd", FeatureMap: "relu", Widths: []int{3}, Iters: 3},
 	} {

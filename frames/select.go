@@ -3,6 +3,7 @@ package frames
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -38,7 +39,7 @@ type SelectSpec struct {
 	WithoutReplacement bool
 	// Seed seeds the draw and the random features.
 	Seed uint64
-	// OneHot, Standardize and DropNA act as in Spec. Rows dropped for a
+	// OneHot and DropNA act as in Spec; Standardize is Spec.Scale "standardize". Rows dropped for a
 	// missing value are never chosen.
 	OneHot, Standardize, DropNA bool
 	// Selector, if set, is used instead of Method (for example a
@@ -98,7 +99,7 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 // selection and the pool rows behind the matrix rows.
 func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec SelectSpec) (*credlab.Selection, []int, error) {
 	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot,
-		Standardize: spec.Standardize, DropNA: spec.DropNA}
+		Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
 	p, err := prepare(pool, &fs, "pool")
 	if err != nil {
 		return nil, nil, err
@@ -123,10 +124,10 @@ func selectorOf(spec SelectSpec, p *prepared) (credlab.Selector, error) {
 		return credlab.UniformSelector{WithoutReplacement: spec.WithoutReplacement}, nil
 	case "", "cred":
 	default:
-		return nil, fmt.Errorf("frames: unknown selection method %q: choose cred or uniform", spec.Method)
+		return nil, &credlab.ParamError{Name: "SelectSpec.Method", Value: strconv.Quote(spec.Method), Want: "cred or uniform"}
 	}
 	if spec.WithoutReplacement {
-		return nil, fmt.Errorf("frames: CRED draws with replacement; WithoutReplacement applies to uniform selection only")
+		return nil, &credlab.ParamError{Name: "SelectSpec.WithoutReplacement", Value: true, Want: "false with CRED, which draws with replacement (it applies to uniform selection only)"}
 	}
 	// Reuse the fitting runner for the kernel and feature map defaults.
 	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}

@@ -75,12 +75,12 @@ func TestSelectErrors(t *testing.T) {
 		{"budget beyond pool", pool, 51, SelectSpec{Method: "uniform", WithoutReplacement: true}, "budget 51 is larger than the pool of 50 rows"},
 		{"zero budget", pool, 0, SelectSpec{}, "budget = 0"},
 		{"row column", withRow, 5, SelectSpec{}, `already has a column "row"`},
-		{"unknown method", pool, 5, SelectSpec{Method: "greedy"}, `unknown selection method "greedy"`},
-		{"cred distinct", pool, 5, SelectSpec{WithoutReplacement: true}, "CRED draws with replacement"},
+		{"unknown method", pool, 5, SelectSpec{Method: "greedy"}, `SelectSpec.Method = "greedy"`},
+		{"cred distinct", pool, 5, SelectSpec{WithoutReplacement: true}, "SelectSpec.WithoutReplacement = true"},
 		{"missing feature", pool, 5, SelectSpec{Features: []string{"c"}}, `no feature column named "c"`},
 		{"empty pool", dataframe.New(series.New([]float64{}, series.Float, "a")), 5, SelectSpec{}, "empty pool frame"},
 		{"bad lambda_q", pool, 5, SelectSpec{LambdaQ: -1}, "lambda_q = -1"},
-		{"bad feature map", pool, 5, SelectSpec{FeatureMap: "x"}, `unknown feature map "x"`},
+		{"bad feature map", pool, 5, SelectSpec{FeatureMap: "x"}, `Spec.FeatureMap = "x"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Select(c.pool, c.budget, c.spec)
@@ -91,7 +91,7 @@ func TestSelectErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Select(houses, 3, SelectSpec{})
+	_, err = Select(houses, 3, SelectSpec{Exclude: []string{"city"}})
 	wantErrText(t, err, `"age" (1 of 7 rows)`)
 	sel, err := Select(houses, 60, SelectSpec{DropNA: true, OneHot: true, Sigma: 1})
 	if err != nil {

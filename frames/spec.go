@@ -2,16 +2,19 @@ package frames
 
 import (
 	"fmt"
-	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
 )
 
-// Spec says what Fit learns and how. Its zero value is not usable: Target
-// and Method are required. Every other field has a documented default.
+// Spec says what Fit learns and how. Only Target is required: every other
+// field's zero value is a documented default. A Spec with only Target set
+// standardizes the features, centers the target, and chooses the method,
+// sigma and lambda automatically (credlab.Tune) by generalized
+// cross-validation; Model.Choice reports what was chosen and why.
 type Spec struct {
 	// Target names the column to predict.
 	Target string `json:"target"`
@@ -26,19 +29,30 @@ type Spec struct {
 	// as the "weight" column Select writes.
 	Weight string `json:"weight,omitempty"`
 
-	// Method is one of "krls", "kols", "earlystopping" (or "gd",
-	// "landweber"), "nkrls", "nytro", "linear" (ridge regression on a
-	// feature map, LinearRLS), "lineargd" (gradient descent on a feature
-	// map, LinearGD) and "sgm" (multi-pass mini-batch stochastic gradient
-	// descent); case is ignored.
+	// Method is "" or "auto" (default: credlab.Tune chooses exact KRLS or
+	// Nyström KRLS, searches sigma unless Sigma fixes it and lambda unless
+	// Lambda fixes it, by the Selection criterion), or one of "krls",
+	// "kols", "earlystopping" (or "gd", "landweber"), "nkrls", "nytro",
+	// "linear" (ridge regression on a feature map, LinearRLS), "lineargd"
+	// (gradient descent on a feature map, LinearGD) and "sgm" (multi-pass
+	// mini-batch stochastic gradient descent); case is ignored. A named
+	// method uses the median-heuristic sigma unless Sigma is set, and
+	// chooses its lambda or step count on a hold-out split.
 	Method string `json:"method"`
+	// Selection is the criterion of the automatic method: "gcv"
+	// (default: generalized cross-validation on all rows), "holdout" (a
+	// Validation share of the rows held out) or "loo" (exact leave-one-out,
+	// up to credlab.MaxLOORows rows). Named methods select on a hold-out
+	// split and accept only "" or "holdout".
+	Selection string `json:"selection,omitempty"`
 
 	// Kernel is "gaussian" (default), "laplacian", "linear" or
 	// "polynomial", for the kernel methods and for FeatureMap "nystrom".
 	Kernel string `json:"kernel,omitempty"`
 	// Sigma is the Gaussian or Laplacian bandwidth (and the random Fourier
-	// features' sigma). Default: the median distance between rows of a
-	// deterministic sample of up to 256 rows, after standardization.
+	// features' sigma). Default: searched by the automatic method; for a
+	// named method, the median distance between rows of a deterministic
+	// sample of up to 256 rows, after standardization.
 	Sigma float64 `json:"sigma,omitempty"`
 	// Degree, Gamma and Coef0 parametrize the polynomial kernel (defaults
 	// 2, 1 and 1).
@@ -46,16 +60,20 @@ type Spec struct {
 	Gamma  float64 `json:"gamma,omitempty"`
 	Coef0  float64 `json:"coef0,omitempty"`
 
-	// Lambda, when positive, fixes the regularization parameter of krls,
-	// nkrls and linear: the model is fitted on all rows, without
-	// validation. Otherwise lambda is chosen on a hold-out split from
-	// Lambdas (default credlab.LogGrid(1e-15, 1, 100)). One solver call
-	// covers the whole grid.
+	// Lambda, when positive, fixes the regularization parameter of the
+	// automatic method, krls, nkrls and linear: a named method is then
+	// fitted on all rows, without validation. Otherwise lambda is chosen by
+	// the automatic method's criterion over Lambdas (default
+	// credlab.LogGrid(1e-12, 1, 61), extended at its ends), or on a
+	// hold-out split from Lambdas (default credlab.LogGrid(1e-15, 1, 100))
+	// for a named method. One solver call covers the whole grid.
 	Lambda  float64   `json:"lambda,omitempty"`
 	Lambdas []float64 `json:"lambdas,omitempty"`
 
-	// M is the number of Nyström centers (nkrls, nytro; required) or of
-	// random features (FeatureMap "fourier", "nystrom"; default 100).
+	// M is the number of Nyström centers (nkrls, nytro: required; the
+	// automatic method: grown while the criterion improves unless M fixes
+	// it) or of random features (FeatureMap "fourier", "nystrom"; default
+	// 100).
 	M int `json:"m,omitempty"`
 	// FeatureMap is the feature map of linear and lineargd: "raw" (default:
 	// the columns plus a constant), "fourier" (M random Fourier features of
@@ -100,14 +118,46 @@ type Spec struct {
 	// OneHot encodes string feature columns as one 0/1 column per level
 	// (named "column=level"); without it a string feature is an error.
 	OneHot bool `json:"one_hot,omitempty"`
-	// Standardize centers each feature column and scales it to unit
-	// variance; the model remembers the means and scales and applies them
-	// in Predict.
-	Standardize bool `json:"standardize,omitempty"`
+	// Scale is the feature scaling: "standardize" (the default, "" in Fit
+	// and Sweep) centers each design column and scales it to unit variance
+	// on the training rows, and leaves out a column that is constant on
+	// them (with a warning in Model.Warnings); the model remembers the
+	// means and scales and applies them in Predict. "none" uses the
+	// columns as they are.
+	Scale string `json:"scale,omitempty"`
+	// NoIntercept fits without an intercept: by default the target is
+	// centered by its (weighted) mean, which the model adds back
+	// (Model.Intercept).
+	NoIntercept bool `json:"no_intercept,omitempty"`
 	// DropNA drops rows with a missing value in a used column; without it
 	// a missing value is an error naming the column and the number of rows.
 	// Predict then gives NaN for such rows.
 	DropNA bool `json:"drop_na,omitempty"`
+}
+
+// Scale values.
+const (
+	ScaleStandardize = "standardize"
+	ScaleNone        = "none"
+)
+
+// scaleName maps the Standardize flag of SelectSpec and BagSpec to Scale.
+func scaleName(standardize bool) string {
+	if standardize {
+		return ScaleStandardize
+	}
+	return ScaleNone
+}
+
+// resolveScale returns the canonical Scale of Fit and Sweep.
+func resolveScale(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", ScaleStandardize:
+		return ScaleStandardize, nil
+	case ScaleNone:
+		return ScaleNone, nil
+	}
+	return "", fmt.Errorf("frames: unknown Scale %q: choose %q (the default) or %q", s, ScaleStandardize, ScaleNone)
 }
 
 // Bookkeeping columns written by Select.
@@ -182,13 +232,11 @@ func lookupMethod(name string) (*methodInfo, error) {
 	if m, ok := methods[key]; ok {
 		return m, nil
 	}
-	if name == "" {
-		return nil, fmt.Errorf("frames: Spec.Method is empty: choose one of %s", strings.Join(MethodNames(), ", "))
-	}
+	want := "one of " + strings.Join(MethodNames(), ", ")
 	if why, ok := notYet[key]; ok {
-		return nil, fmt.Errorf("frames: method %q is not available: %s; choose one of %s", name, why, strings.Join(MethodNames(), ", "))
+		want += " (" + why + ")"
 	}
-	return nil, fmt.Errorf("frames: unknown method %q: choose one of %s", name, strings.Join(MethodNames(), ", "))
+	return nil, &credlab.ParamError{Name: "Spec.Method", Value: strconv.Quote(name), Want: want}
 }
 
 // kernelOf builds the kernel named by the spec with bandwidth sigma.
@@ -204,7 +252,7 @@ func kernelOf(s *Spec, sigma float64) (credlab.Kernel, error) {
 	case "polynomial", "poly":
 		k = credlab.PolynomialKernel{Degree: s.Degree, Gamma: s.Gamma, Coef0: s.Coef0}
 	default:
-		return nil, fmt.Errorf("frames: unknown kernel %q: choose gaussian, laplacian, linear or polynomial", s.Kernel)
+		return nil, &credlab.ParamError{Name: "Spec.Kernel", Value: strconv.Quote(s.Kernel), Want: "gaussian, laplacian, linear or polynomial"}
 	}
 	if err := k.Validate(); err != nil {
 		return nil, err
@@ -231,36 +279,5 @@ func usesSigma(s *Spec, m *methodInfo) bool {
 	return false
 }
 
-// medianDistance returns the median Euclidean distance between the rows of
-// an evenly spaced sample of up to 256 rows of x; 1 if it is zero.
-func medianDistance(x *mat.Dense) float64 {
-	n, _ := x.Dims()
-	k := min(n, 256)
-	rows := make([][]float64, k)
-	for i := range rows {
-		rows[i] = x.RawRowView(i * n / k)
-	}
-	var d []float64
-	for i := 0; i < k; i++ {
-		for j := i + 1; j < k; j++ {
-			s := 0.0
-			for c, v := range rows[i] {
-				t := v - rows[j][c]
-				s += t * t
-			}
-			d = append(d, math.Sqrt(s))
-		}
-	}
-	if len(d) == 0 {
-		return 1
-	}
-	sort.Float64s(d)
-	m := d[len(d)/2]
-	if len(d)%2 == 0 {
-		m = (d[len(d)/2-1] + d[len(d)/2]) / 2
-	}
-	if !(m > 0) || math.IsInf(m, 0) {
-		return 1
-	}
-	return m
-}
+// medianDistance is the median heuristic for sigma (credlab.MedianDistance).
+func medianDistance(x *mat.Dense) float64 { return credlab.MedianDistance(x) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/credlab/credlab/credlab"
@@ -50,6 +51,9 @@ const (
 	SweepTrainRMSE = "train_rmse"
 	SweepValRMSE   = "val_rmse"
 	SweepSeconds   = "seconds"
+	SweepCriterion = "criterion"
+	SweepScore     = "score"
+	SweepStage     = "stage"
 	SweepBest      = "best"
 )
 
@@ -60,8 +64,21 @@ const (
 // for other methods), lambda (0 for iterative methods), iter (0 for lambda
 // paths), passes (sgm's passes over the data at iter, 0 for other
 // methods), train_rmse, val_rmse, seconds (the setting's fit, including
-// CRED selection; the same on each of its rows) and best (true on the one
-// row of least validation RMSE over the whole sweep).
+// CRED selection; the same on each of its rows), criterion (the selection
+// criterion: "holdout" for a named method), score (the criterion's value,
+// an estimate of the mean squared prediction error: val_rmse squared on a
+// hold-out split), stage (the search stage of the automatic method,
+// "path" for a named method) and best (true on the one row of the chosen
+// setting: least score over the whole sweep).
+//
+// The automatic method (Method "") runs credlab.Tune once (once per value
+// of Grid.M, each with that many Nyström centers) with Grid.Sigma as its
+// initial sigma grid and Grid.Lambda as its lambda grid, and returns every
+// (sigma, lambda, m) it evaluated, including the points its search added
+// when it refined or extended the grids, sorted by m, sigma and lambda;
+// a setting is one (sigma, m) pair, seconds is the whole search's time,
+// val_rmse is the square root of the score (the hold-out RMSE for
+// Selection "holdout") and best marks the choice.
 //
 // A fixed Spec.Lambda or Spec.Iters does not disable validation here: a
 // lambda method runs the path Grid.Lambda (else Spec.Lambdas, else
@@ -78,9 +95,12 @@ func SweepContext(ctx context.Context, df dataframe.DataFrame, spec Spec, grid G
 	if spec.Target == "" {
 		return none, fmt.Errorf("frames: Spec.Target is empty: name the column to predict")
 	}
-	mi, err := lookupMethod(spec.Method)
+	mi, crit, err := resolveSpec(&spec)
 	if err != nil {
 		return none, err
+	}
+	if mi == nil {
+		return sweepAuto(ctx, df, spec, crit, grid)
 	}
 	if err := checkGrid(&spec, mi, &grid); err != nil {
 		return none, err
@@ -203,6 +223,97 @@ func pathSpec(s Spec, mi *methodInfo, g Grid) Spec {
 	return s
 }
 
+// sweepAuto is Sweep of the automatic method.
+func sweepAuto(ctx context.Context, df dataframe.DataFrame, spec Spec, crit credlab.Criterion, grid Grid) (dataframe.DataFrame, error) {
+	var none dataframe.DataFrame
+	if len(grid.LambdaQ) > 0 || grid.Budget != 0 || len(grid.Passes) > 0 || len(grid.Batch) > 0 {
+		return none, fmt.Errorf("frames: Grid.LambdaQ, Budget, Passes and Batch do not apply to the automatic method; name a method")
+	}
+	for i, v := range grid.Sigma {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return none, fmt.Errorf("frames: Grid.Sigma[%d] = %v: must be positive", i, v)
+		}
+	}
+	for i, v := range grid.M {
+		if v <= 0 {
+			return none, fmt.Errorf("frames: Grid.M[%d] = %d: must be positive", i, v)
+		}
+	}
+	p, err := prepare(df, &spec, "training")
+	if err != nil {
+		return none, err
+	}
+	cfg := tuneConfig(spec, crit, p.w)
+	cfg.Sigmas = grid.Sigma
+	if len(grid.Lambda) > 0 {
+		cfg.Lambdas, cfg.Lambda = grid.Lambda, 0
+	}
+	ms := grid.M
+	if len(ms) == 0 {
+		ms = []int{0}
+	}
+	type row struct {
+		credlab.TunePoint
+		secs float64
+		best bool
+	}
+	var rows []row
+	best, bestScore := -1, math.Inf(1)
+	for _, m := range ms {
+		c := cfg
+		if m > 0 {
+			c.M, c.Method = m, "NKRLS"
+		}
+		tf, err := credlab.Tune(ctx, p.x, p.y, c)
+		if err != nil {
+			if m > 0 {
+				err = fmt.Errorf("%w (m %d)", err, m)
+			}
+			return none, err
+		}
+		ch := tf.Choice
+		chosen := -1
+		for _, pt := range tf.Table {
+			rows = append(rows, row{TunePoint: pt, secs: ch.Elapsed.Seconds()})
+			if pt.Sigma == ch.Sigma && pt.Lambda == ch.Lambda && pt.M == ch.M {
+				chosen = len(rows) - 1
+			}
+		}
+		if chosen >= 0 && (best < 0 || ch.Score < bestScore) {
+			best, bestScore = chosen, ch.Score
+		}
+	}
+	if best >= 0 {
+		rows[best].best = true
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.M != b.M {
+			return a.M < b.M
+		}
+		if a.Sigma != b.Sigma {
+			return a.Sigma < b.Sigma
+		}
+		return a.Lambda < b.Lambda
+	})
+	t := sweepTable{}
+	for i, r := range rows {
+		if i > 0 && (r.M != rows[i-1].M || r.Sigma != rows[i-1].Sigma) {
+			t.setting++
+		}
+		method := "krls"
+		if r.M > 0 {
+			method = "nkrls"
+		}
+		t.add(method, r.Sigma, r.M, 0, 0, r.Lambda, 0, 0, r.TrainRMSE, r.ValRMSE, r.secs, string(crit), r.Score, r.Stage)
+		if r.best {
+			t.bestRow, t.haveBest = t.rows-1, true
+		}
+	}
+	t.fixedBest = true
+	return t.frame(), nil
+}
+
 type sweepTable struct {
 	setting                    int   // index of the next setting
 	passes                     []int // sgm passes to report; nil: all
@@ -211,9 +322,36 @@ type sweepTable struct {
 	settings, ms, iters, bs    []int
 	sigmas, lqs, lambdas, pass []float64
 	train, val, seconds        []float64
+	crit, stage                []string
+	score                      []float64
 	bestRow                    int
 	bestVal                    float64
 	haveBest                   bool
+	fixedBest                  bool // best set by the caller, not by add
+}
+
+// add appends one row.
+func (t *sweepTable) add(method string, sigma float64, m int, lq float64, batch int, lambda float64, iter int, passes,
+	train, val, secs float64, crit string, score float64, stage string) {
+	t.method = append(t.method, method)
+	t.settings = append(t.settings, t.setting)
+	t.sigmas = append(t.sigmas, sigma)
+	t.ms = append(t.ms, m)
+	t.lqs = append(t.lqs, lq)
+	t.bs = append(t.bs, batch)
+	t.lambdas = append(t.lambdas, lambda)
+	t.iters = append(t.iters, iter)
+	t.pass = append(t.pass, passes)
+	t.train = append(t.train, train)
+	t.val = append(t.val, val)
+	t.seconds = append(t.seconds, secs)
+	t.crit = append(t.crit, crit)
+	t.score = append(t.score, score)
+	t.stage = append(t.stage, stage)
+	if !t.fixedBest && !math.IsNaN(score) && !math.IsInf(score, 0) && (!t.haveBest || score < t.bestVal) {
+		t.bestRow, t.bestVal, t.haveBest = t.rows, score, true
+	}
+	t.rows++
 }
 
 // run fits one setting and appends its path.
@@ -256,30 +394,16 @@ func (t *sweepTable) run(ctx context.Context, p *prepared, s Spec, mi *methodInf
 		if r.sgm != nil && k < len(r.sgm.PathPasses) {
 			batch, passes = r.sgm.Batch, r.sgm.PathPasses[k]
 		}
-		t.bs = append(t.bs, batch)
-		t.pass = append(t.pass, passes)
-		t.method = append(t.method, mi.name)
-		t.settings = append(t.settings, t.setting)
 		sigma := r.s.Sigma
 		if !usesSigma(&r.s, mi) {
 			sigma = 0
 		}
-		t.sigmas = append(t.sigmas, sigma)
 		m := r.s.M
 		if !mi.usesM && !(mi.feature && (r.s.FeatureMap == "fourier" || r.s.FeatureMap == "nystrom")) {
 			m = 0
 		}
-		t.ms = append(t.ms, m)
-		t.lqs = append(t.lqs, lq)
-		t.lambdas = append(t.lambdas, pt.Lambda)
-		t.iters = append(t.iters, pt.Iter)
-		t.train = append(t.train, pt.TrainRMSE)
-		t.val = append(t.val, pt.ValRMSE)
-		t.seconds = append(t.seconds, secs)
-		if v := pt.ValRMSE; !math.IsNaN(v) && !math.IsInf(v, 0) && (!t.haveBest || v < t.bestVal) {
-			t.bestRow, t.bestVal, t.haveBest = t.rows, v, true
-		}
-		t.rows++
+		t.add(mi.name, sigma, m, lq, batch, pt.Lambda, pt.Iter, passes, pt.TrainRMSE, pt.ValRMSE, secs,
+			string(credlab.CriterionHoldout), pt.ValRMSE*pt.ValRMSE, "path")
 	}
 	t.setting++
 	return nil
@@ -324,6 +448,9 @@ func (t *sweepTable) frame() dataframe.DataFrame {
 		series.New(t.train, series.Float, SweepTrainRMSE),
 		series.New(t.val, series.Float, SweepValRMSE),
 		series.New(t.seconds, series.Float, SweepSeconds),
+		series.New(t.crit, series.String, SweepCriterion),
+		series.New(t.score, series.Float, SweepScore),
+		series.New(t.stage, series.String, SweepStage),
 		series.New(best, series.Bool, SweepBest),
 	)
 }

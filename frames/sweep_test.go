@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 )
 
@@ -13,7 +12,7 @@ import (
 // validation RMSE.
 func checkSweep(t *testing.T, sw dataframe.DataFrame, rows, settings int) {
 	t.Helper()
-	wantNames(t, sw, "method", "setting", "sigma", "m", "lambda_q", "batch", "lambda", "iter", "passes", "train_rmse", "val_rmse", "seconds", "best")
+	wantNames(t, sw, "method", "setting", "sigma", "m", "lambda_q", "batch", "lambda", "iter", "passes", "train_rmse", "val_rmse", "seconds", "criterion", "score", "stage", "best")
 	if sw.Nrow() != rows {
 		t.Fatalf("%d rows, want %d", sw.Nrow(), rows)
 	}
@@ -87,32 +86,6 @@ func TestSweep(t *testing.T) {
 	}
 	checkSweep(t, sw, 4, 2)
 
-	curves, err := SweepCurves(sw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(curves) != 2 || curves[1].Name != "linear m=60" || len(curves[0].X) != 2 || curves[0].Chosen == 0 {
-		t.Errorf("curves %+v", curves)
-	}
-	if _, err := viz.RegularizationPath(curves, viz.Options{}); err != nil {
-		t.Error(err)
-	}
-	g, err := SweepHeatmap(sw, "lambda", "m")
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantFloats(t, g.X, []float64{1e-4, 1e-2})
-	wantFloats(t, g.Y, []float64{20, 60})
-	if len(g.Z) != 2 || len(g.Z[0]) != 2 || math.IsNaN(g.Z[1][1]) {
-		t.Errorf("grid %+v", g)
-	}
-	if _, err := viz.Heatmap(g, viz.Options{}); err != nil {
-		t.Error(err)
-	}
-	_, err = SweepHeatmap(sw, "lambda", "lambda")
-	wantErrText(t, err, "two different parameters")
-	_, err = SweepHeatmap(sw, "val_rmse", "m")
-	wantErrText(t, err, `"val_rmse" is not a sweep parameter`)
 	// SGM: one run per batch size covers the listed passes.
 	sw, err = Sweep(df, Spec{Target: "y", Method: "sgm", Sigma: 0.4, Seed: 2}, Grid{Batch: []int{4, 16}, Passes: []int{1, 2, 5}})
 	if err != nil {
@@ -127,11 +100,6 @@ func TestSweep(t *testing.T) {
 			break
 		}
 	}
-	if curves, err := SweepCurves(sw); err != nil || curves[1].Name != "sgm b=16" || curves[0].X[2] != passes[2] {
-		t.Errorf("sgm curves %+v, %v", curves, err)
-	}
-	_, err = SweepCurves(df)
-	wantErrText(t, err, `no  column named "setting"`, "Sweep returned")
 }
 
 func TestSweepErrors(t *testing.T) {
@@ -156,7 +124,7 @@ func TestSweepErrors(t *testing.T) {
 		{"passes", Spec{Method: "nytro", M: 5}, Grid{Passes: []int{1}}, "apply to sgm, not nytro"},
 		{"bad passes", Spec{Method: "sgm"}, Grid{Passes: []int{0}}, "Grid.Passes[0] = 0"},
 		{"bad batch", Spec{Method: "sgm"}, Grid{Batch: []int{-2}}, "Grid.Batch[0] = -2"},
-		{"unknown method", Spec{Method: "xgboost"}, Grid{}, `unknown method "xgboost"`},
+		{"unknown method", Spec{Method: "xgboost"}, Grid{}, `Spec.Method = "xgboost"`},
 		{"bad lambda", Spec{Method: "krls"}, Grid{Lambda: []float64{-1}}, "lambda[0] = -1"},
 		{"no target", Spec{Method: "krls", Target: "-"}, Grid{}, "no target column"},
 	} {

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
@@ -167,106 +166,6 @@ func quantile(s []float64, p float64) float64 {
 	lo := int(math.Floor(h))
 	hi := min(lo+1, len(s)-1)
 	return s[lo] + (h-float64(lo))*(s[hi]-s[lo])
-}
-
-// SeriesOf turns a long frame into lines for viz.Lines and viz.NoiseCurves:
-// one viz.Series per distinct value of the column group (in order of first
-// appearance; one series named y when group is empty), with X and Y from
-// the columns x and y, sorted by X, and error bars from the column errCol
-// when it is not empty. A series is named by its group value, or
-// "group = value" when the group column is numeric. Rows with a missing X
-// or Y are skipped.
-func SeriesOf(df dataframe.DataFrame, group, x, y, errCol string) ([]viz.Series, error) {
-	if err := checkFrame(df, "input"); err != nil {
-		return nil, err
-	}
-	xs, err := Column(df, x)
-	if err != nil {
-		return nil, err
-	}
-	ys, err := Column(df, y)
-	if err != nil {
-		return nil, err
-	}
-	var es []float64
-	if errCol != "" {
-		if es, err = Column(df, errCol); err != nil {
-			return nil, err
-		}
-	}
-	n := df.Nrow()
-	labels := make([]string, n)
-	if group == "" {
-		for i := range labels {
-			labels[i] = y
-		}
-	} else {
-		j, err := columnIndex(df.Names(), group, "group")
-		if err != nil {
-			return nil, err
-		}
-		recs := df.Col(group).Records()
-		numeric := df.Types()[j] == series.Float || df.Types()[j] == series.Int
-		for i, r := range recs {
-			if numeric {
-				if v, err := strconv.ParseFloat(r, 64); err == nil {
-					r = strconv.FormatFloat(v, 'g', -1, 64)
-				}
-				r = group + " = " + r
-			}
-			labels[i] = r
-		}
-	}
-	index := map[string]int{}
-	var out []viz.Series
-	for i := 0; i < n; i++ {
-		if math.IsNaN(xs[i]) || math.IsNaN(ys[i]) {
-			continue
-		}
-		g, ok := index[labels[i]]
-		if !ok {
-			g = len(out)
-			index[labels[i]] = g
-			out = append(out, viz.Series{Name: labels[i]})
-		}
-		s := &out[g]
-		s.X = append(s.X, xs[i])
-		s.Y = append(s.Y, ys[i])
-		if es != nil {
-			e := es[i]
-			if math.IsNaN(e) {
-				e = 0
-			}
-			s.Err = append(s.Err, e)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("frames: no rows with both %q and %q present", x, y)
-	}
-	for g := range out {
-		sortSeries(&out[g])
-	}
-	return out, nil
-}
-
-// sortSeries orders a series' points by X.
-func sortSeries(s *viz.Series) {
-	idx := make([]int, len(s.X))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return s.X[idx[a]] < s.X[idx[b]] })
-	perm := func(v []float64) []float64 {
-		if v == nil {
-			return nil
-		}
-		out := make([]float64, len(v))
-		for i, j := range idx {
-			out[i] = v[j]
-		}
-		return out
-	}
-	s.X, s.Y, s.Err = perm(s.X), perm(s.Y), perm(s.Err)
 }
 
 // SplitRows splits df at random into a training and a test frame, the test

@@ -1,12 +1,8 @@
 package frames
 
 import (
-	"compress/gzip"
 	"errors"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,42 +100,6 @@ func TestPivot(t *testing.T) {
 	}
 	if _, err := Pivot(longFrame(), []string{"n"}, "method", "v", "mode"); err == nil {
 		t.Error("unknown statistic accepted")
-	}
-}
-
-func TestSeriesOf(t *testing.T) {
-	df := dataframe.New(
-		series.New([]string{"x", "y", "x", "y"}, series.String, "g"),
-		series.New([]float64{2, 1, 1, 2}, series.Float, "a"),
-		series.New([]float64{20, 10, 10, math.NaN()}, series.Float, "b"),
-		series.New([]float64{0.1, 0.2, 0.3, 0.4}, series.Float, "e"),
-		series.New([]int{5, 6, 5, 6}, series.Int, "k"))
-	s, err := SeriesOf(df, "g", "a", "b", "e")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s) != 2 || s[0].Name != "x" || s[1].Name != "y" {
-		t.Fatalf("series %+v", s)
-	}
-	if s[0].X[0] != 1 || s[0].Y[0] != 10 || s[0].Err[0] != 0.3 {
-		t.Errorf("not sorted by X: %+v", s[0])
-	}
-	if len(s[1].X) != 1 {
-		t.Errorf("NaN row kept: %+v", s[1])
-	}
-	s, err = SeriesOf(df, "k", "a", "b", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s[0].Name != "k = 5" || s[0].Err != nil {
-		t.Errorf("numeric group name %q, err %v", s[0].Name, s[0].Err)
-	}
-	s, err = SeriesOf(df, "", "a", "b", "")
-	if err != nil || len(s) != 1 || s[0].Name != "b" {
-		t.Errorf("ungrouped: %+v %v", s, err)
-	}
-	if _, err := SeriesOf(df, "g", "a", "bb", ""); err == nil {
-		t.Error("missing column accepted")
 	}
 }
 
@@ -243,71 +203,5 @@ func TestTable(t *testing.T) {
 	bad := Table{Frame: dataframe.DataFrame{Err: errors.New("boom <x>")}}
 	if !strings.Contains(bad.HTML(), "boom &lt;x&gt;") {
 		t.Errorf("error not escaped: %s", bad.HTML())
-	}
-}
-
-func TestLoadStagedErrors(t *testing.T) {
-	if _, _, err := LoadStaged(t.TempDir(), "usps"); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "CREDLAB_DATA") {
-		t.Errorf("missing data: %v", err)
-	}
-	if _, _, err := LoadStaged(t.TempDir(), "mnist"); err == nil || !strings.Contains(err.Error(), "usps") {
-		t.Errorf("unknown set: %v", err)
-	}
-	if DescribeStaged("a9a") == "" || len(StagedNames()) != 5 {
-		t.Error("descriptions")
-	}
-}
-
-func TestLoadStagedFormats(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "breast_cancer_wisconsin"), 0o755)
-	os.WriteFile(filepath.Join(dir, "breast_cancer_wisconsin", "breast_cancer.csv"),
-		[]byte("3,2,malignant,benign\n1.5,2,0\n3,4.5,1\n5,6,1\n"), 0o644)
-	tr, te, err := LoadStaged(dir, "breast_cancer_wisconsin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Nrow() != 3 || te.Nrow() != 0 || strings.Join(tr.Names(), ",") != "x1,x2,y" {
-		t.Fatalf("frame %v x %v, test %d", tr.Nrow(), tr.Names(), te.Nrow())
-	}
-	if y := tr.Col("y").Float(); y[0] != -1 || y[1] != 1 {
-		t.Errorf("labels %v, want -1 (malignant) and +1", y)
-	}
-	os.MkdirAll(filepath.Join(dir, "usps"), 0o755)
-	for _, name := range []string{"zip.train.gz", "zip.test.gz"} {
-		f, _ := os.Create(filepath.Join(dir, "usps", name))
-		z := gzip.NewWriter(f)
-		z.Write([]byte("3.0000 -1 1 0 \n7.0000 1 -1 -0.5 \n"))
-		z.Close()
-		f.Close()
-	}
-	tr, te, err = LoadStaged(dir, "usps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Ncol() != 4 || te.Nrow() != 2 {
-		t.Fatalf("usps frame %d columns, test %d rows", tr.Ncol(), te.Nrow())
-	}
-	if x := tr.Col("x3").Float(); x[1] != 0.25 || tr.Col("y").Float()[1] != 7 {
-		t.Errorf("pixels not mapped to [0, 1]: %v", x)
-	}
-}
-
-// The staged copies, when present beside the repository.
-func TestLoadStagedShared(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no staged data beside the repository")
-	}
-	want := map[string][4]int{"usps": {7291, 257, 2007, 257}, "breast_cancer_wisconsin": {569, 31, 0, 0},
-		"coil2000": {5822, 86, 4000, 86}, "cpusmall": {8192, 13, 0, 0}}
-	for name, w := range want {
-		tr, te, err := LoadStaged(dir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := [4]int{tr.Nrow(), tr.Ncol(), te.Nrow(), te.Ncol()}; got != w {
-			t.Errorf("%s: %v, want %v", name, got, w)
-		}
 	}
 }

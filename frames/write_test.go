@@ -22,7 +22,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 	if err := WriteCSV(&buf, df); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadCSV(strings.NewReader(buf.String()))
+	back, err := ReadCSV(strings.NewReader(buf.String()), "back.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/frames"
+	"gonum.org/v1/gonum/mat"
 )
 
 var (
@@ -267,7 +270,7 @@ func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.csv")
 	model := filepath.Join(dir, "m.json")
-	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet", "-lambda", "1e-3", "-validation", "0")
+	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet", "-method", "krls", "-lambda", "1e-3", "-validation", "0")
 	sel := []string{"select", "-pool", "testdata/pool.csv", "-out", out}
 	fit := []string{"fit", "-data", "testdata/train.csv", "-target", "y", "-out", out}
 	for _, c := range []struct {
@@ -289,19 +292,23 @@ func TestErrors(t *testing.T) {
 		{append(sel, "-budget", "5", "-bogus"), 2, "bogus"},
 		{[]string{"select", "-pool", "testdata/pool.csv", "-budget", "5"}, 2, "-out"},
 		{[]string{"select", "-pool", "testdata/nosuch.csv", "-budget", "5", "-out", out}, 1, "nosuch.csv"},
-		{append(sel, "-budget", "5", "-columns", "x1,zz"), 1, `"zz"`},
+		{append(sel, "-budget", "5", "-columns", "x1,zz"), 2, `"zz" (flag -columns)`},
 		{append(sel, "-budget", "50", "-method", "uniform", "-without-replacement"), 1, "50"},
 		{append(fit, "-method", "frob"), 2, "frob"},
 		{append(fit, "-kernel", "frob"), 2, "frob"},
-		{append(fit, "-method", "nkrls"), 2, "M"},
+		{append(fit, "-method", "nkrls"), 2, "flag -m 0"},
 		{append(fit, "-validation", "0"), 2, "-validation"},
 		{append(fit, "-validation", "1.5"), 2, "-validation"},
-		{append(fit, "-lambda", "-1"), 2, "-lambda"},
+		{append(fit, "-lambda", "-1"), 2, "flag -lambda -1: want a positive finite number, or 0"},
+		{append(fit, "-selection", "aic"), 2, `-selection "aic"`},
+		{append(fit, "-method", "krls", "-selection", "gcv"), 2, "applies to -method auto"},
+		{append(fit, "-kernel", "polynomial"), 2, "name a -method"},
 		{append(fit, "-iters", "x"), 2, "-iters"},
 		{[]string{"fit", "-data", "testdata/train.csv", "-out", out}, 2, "-target"},
-		{[]string{"fit", "-data", "testdata/train.csv", "-target", "zz", "-out", out}, 1, `"zz"`},
+		{[]string{"fit", "-data", "testdata/train.csv", "-target", "zz", "-out", out}, 2, `"zz" (flag -target)`},
+		{[]string{"fit", "-data", "testdata/train.csv", "-target", "Y", "-out", out}, 2, `did you mean "y"`},
 		{[]string{"fit", "-data", "testdata/nosuch.csv", "-target", "y", "-out", out}, 1, "nosuch.csv"},
-		{append(fit, "-weight", "ww"), 1, `"ww"`},
+		{append(fit, "-weight", "ww"), 2, `"ww" (flag -weight)`},
 		{[]string{"fit", "-data", "testdata/badvalue.csv", "-target", "y", "-columns", "x1,x2", "-out", out}, 1, `"x2"`},
 		{[]string{"fit", "-data", "testdata/badvalue.csv", "-target", "x2", "-out", out}, 1, `"x2"`},
 		{[]string{"select", "-pool", "testdata/badvalue.csv", "-columns", "x2", "-budget", "2", "-out", out}, 1, `"x2"`},
@@ -351,7 +358,7 @@ func TestFlagHelp(t *testing.T) {
 		}
 	}
 	_, errs, _ := runBin(t, "fit", "-h")
-	for _, want := range []string{"(default 0.2)", `(default "krls")`, `(default "gaussian")`} {
+	for _, want := range []string{"(default 0.2)", `(default "auto")`, `(default "gaussian")`, "-standardize=false", "-selection"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("fit -h lacks %s", want)
 		}
@@ -361,5 +368,160 @@ func TestFlagHelp(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "credlab "+cmd) {
 			t.Errorf("help does not list %s", cmd)
 		}
+	}
+}
+
+// writeRegression writes n rows of y = sin(3 x1) + x2^2 + noise with x1 on
+// [0, 10] and x2 on [-0.01, 0.01] (very different scales), a constant
+// column k and a two-level string column g, and returns x, y.
+func writeRegression(t *testing.T, path string, n int, seed uint64) ([][2]float64, []float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	b.WriteString("x1,x2,k,g,y\n")
+	x := make([][2]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = [2]float64{10 * rng.Float64(), 0.02*rng.Float64() - 0.01}
+		y[i] = math.Sin(x[i][0]) + 1e4*x[i][1]*x[i][1] + 3 + 0.1*rng.NormFloat64()
+		g := "u"
+		if i%2 == 1 {
+			g = "v"
+		}
+		fmt.Fprintf(&b, "%v,%v,7,%s,%v\n", x[i][0], x[i][1], g, y[i])
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return x, y
+}
+
+// oracleRMSE is an independent grid search: KRLS by dense solves on the
+// columns standardized by hand, the target centered by hand, over a sigma
+// x lambda grid, scored on the test rows themselves (an oracle, so a lower
+// bound for any method that chooses without the test rows).
+func oracleRMSE(x [][2]float64, y []float64, xt [][2]float64, yt []float64) float64 {
+	n := len(x)
+	var mean, sd [2]float64
+	for _, r := range x {
+		for j := range r {
+			mean[j] += r[j] / float64(n)
+		}
+	}
+	for _, r := range x {
+		for j := range r {
+			sd[j] += (r[j] - mean[j]) * (r[j] - mean[j]) / float64(n)
+		}
+	}
+	std := func(r [2]float64) [2]float64 {
+		return [2]float64{(r[0] - mean[0]) / math.Sqrt(sd[0]), (r[1] - mean[1]) / math.Sqrt(sd[1])}
+	}
+	ybar := 0.0
+	for _, v := range y {
+		ybar += v / float64(n)
+	}
+	yc := mat.NewVecDense(n, nil)
+	for i, v := range y {
+		yc.SetVec(i, v-ybar)
+	}
+	k := func(a, b [2]float64, s float64) float64 {
+		a, b = std(a), std(b)
+		d0, d1 := a[0]-b[0], a[1]-b[1]
+		return math.Exp(-(d0*d0 + d1*d1) / (2 * s * s))
+	}
+	best := math.Inf(1)
+	for _, s := range []float64{0.05, 0.1, 0.2, 0.4, 0.8, 1.6} {
+		for _, l := range []float64{1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2} {
+			a := mat.NewSymDense(n, nil)
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					v := k(x[i], x[j], s)
+					if i == j {
+						v += l * float64(n)
+					}
+					a.SetSym(i, j, v)
+				}
+			}
+			var alpha mat.VecDense
+			if err := alpha.SolveVec(a, yc); err != nil {
+				continue
+			}
+			sse := 0.0
+			for r, p := range xt {
+				f := ybar
+				for i := 0; i < n; i++ {
+					f += alpha.AtVec(i) * k(p, x[i], s)
+				}
+				sse += (f - yt[r]) * (f - yt[r])
+			}
+			best = math.Min(best, math.Sqrt(sse/float64(len(xt))))
+		}
+	}
+	return best
+}
+
+// TestFitDefault runs `credlab fit` with no flag but -data, -target and
+// -out on data made here, and checks the printed choice, the warnings,
+// the model file, and the test RMSE against an oracle grid search.
+func TestFitDefault(t *testing.T) {
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+	x, y := writeRegression(t, train, 300, 1)
+	xt, yt := writeRegression(t, test, 300, 2)
+	model, pred := filepath.Join(dir, "model.json"), filepath.Join(dir, "pred.csv")
+	out := mustRun(t, "fit", "-data", train, "-target", "y", "-out", model, "-quiet", "-exclude", "g")
+	for _, want := range []string{"method krls (automatic: ", "selected sigma=", " lambda=", "criterion gcv = ",
+		"validation RMSE ", `features "x1", "x2" (2 design columns, standardized), intercept `,
+		`warning: column "k" is constant (7) on the 300 training rows: left out of the features`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fit printed\n%s\nwithout %q", out, want)
+		}
+	}
+	m, err := frames.LoadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Choice
+	if c == nil || !strings.Contains(out, "sigma="+strconv.FormatFloat(c.Sigma, 'g', 4, 64)) ||
+		!strings.Contains(out, "lambda="+strconv.FormatFloat(c.Lambda, 'g', 4, 64)) ||
+		!strings.Contains(out, "validation RMSE "+strconv.FormatFloat(c.ValRMSE, 'g', 6, 64)) {
+		t.Errorf("printed choice differs from the model file's %+v:\n%s", c, out)
+	}
+	mustRun(t, "predict", "-model", model, "-data", test, "-out", pred)
+	head, recs := readCSV(t, pred)
+	p := column(t, head, recs, "prediction")
+	sse := 0.0
+	for i, v := range p {
+		sse += (v - yt[i]) * (v - yt[i])
+	}
+	got, oracle := math.Sqrt(sse/float64(len(p))), oracleRMSE(x, y, xt, yt)
+	t.Logf("test RMSE %.4f, oracle grid %.4f (noise 0.1)", got, oracle)
+	if !(got < 1.1*oracle) {
+		t.Errorf("test RMSE %v of the default fit, %v of the oracle grid search", got, oracle)
+	}
+	out = mustRun(t, "fit", "-data", train, "-target", "y", "-out", model, "-quiet", "-exclude", "g", "-standardize=false", "-intercept=false")
+	if !strings.Contains(out, `"x1", "x2", "k" (3 design columns, unscaled), no intercept`) || strings.Contains(out, "is constant") {
+		t.Errorf("-standardize=false -intercept=false printed\n%s", out)
+	}
+	for _, sel := range []string{"holdout", "loo"} {
+		out = mustRun(t, "fit", "-data", train, "-target", "y", "-out", model, "-quiet", "-selection", sel, "-onehot")
+		if !strings.Contains(out, "criterion "+sel+" = ") || !strings.Contains(out, `"g"`) {
+			t.Errorf("-selection %s -onehot printed\n%s", sel, out)
+		}
+	}
+	// sweep: one row per (sigma, lambda) with the criterion; the best row
+	// is the choice of fit.
+	sw := filepath.Join(dir, "sweep.csv")
+	stdout := mustRun(t, "sweep", "-data", train, "-target", "y", "-out", sw, "-quiet", "-exclude", "g")
+	head, recs = readCSV(t, sw)
+	if !strings.Contains(strings.Join(head, ","), "criterion,score,stage,best") || len(recs) < 20 {
+		t.Fatalf("sweep header %v, %d rows", head, len(recs))
+	}
+	mustRun(t, "fit", "-data", train, "-target", "y", "-out", model, "-quiet", "-exclude", "g")
+	if m, err = frames.LoadFile(model); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "sigma="+strconv.FormatFloat(m.Choice.Sigma, 'g', 4, 64)) {
+		t.Errorf("sweep best %q, fit chose sigma %v", stdout, m.Choice.Sigma)
 	}
 }

@@ -5,20 +5,24 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/frames"
 )
 
 func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("fit", "fit -data FILE.csv -target COL -method M -out MODEL.json [flags]", stderr)
-	data := fs.String("data", "", "CSV file of the training rows (required)")
+	fs := newFlags("fit", "fit -data FILE.csv -target COL -out MODEL.json [flags]", stderr)
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the training rows (required)")
 	out := fs.String("out", "", "model file to write, JSON (required)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	var lf loadFlags
+	lf.register(fs)
 	var mf modelFlags
 	mf.register(fs, false)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "out"); err != nil {
@@ -29,23 +33,29 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	exact := mf.validation == 0
+	if exact && strings.EqualFold(mf.method, "auto") {
+		return usagef("fit: -validation 0 fits with exactly the given settings: name a -method (for example krls with -lambda and -sigma)")
+	}
 	if exact && mf.lambda == 0 && mf.iters == 0 && !strings.EqualFold(mf.method, "kols") {
 		return usagef("fit: -validation 0 fits with exactly the given settings: give -lambda (krls, nkrls, linear) or -iters (gd, nytro, lineargd, sgm)")
 	}
-	df, err := loadCSV("data", *data)
+	df, err := lf.load("data", *data)
 	if err != nil {
 		return err
 	}
+	mf.weight = resolveWeight(df, mf.weight, stderr)
+	spec.Weight = mf.weight
 	if err := mf.checkColumns(df, *data); err != nil {
 		return err
 	}
+	warnSigma(stderr, df, mf.sigma, append([]string{mf.target, mf.weight}, splitList(mf.exclude)...), mf.standardize)
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("fitting " + mf.method)
 	model, err := frames.FitContext(ctx, df, spec)
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("fit %s: %w", *data, classify(err, "method"))
+		return fmt.Errorf("fit %s: %w", *data, err)
 	}
 	if exact && !math.IsNaN(model.ValRMSE) {
 		p.clear()
@@ -54,32 +64,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := writeAtomic(ctx, *out, model.Save); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, describeModel(model))
+	fmt.Fprint(stdout, model.Summary())
 	p.done(fmt.Sprintf("fit: %s on %d rows of %s, model written to %s", model.Spec.Method, model.Rows, *data, *out))
 	return nil
-}
-
-// describeModel prints the selected parameter and the validation RMSE.
-func describeModel(m *frames.Model) string {
-	var param []string
-	if m.Spec.Sigma > 0 {
-		param = append(param, "sigma="+strconv.FormatFloat(m.Spec.Sigma, 'g', 4, 64))
-	}
-	if m.Lambda > 0 {
-		param = append(param, "lambda="+strconv.FormatFloat(m.Lambda, 'g', 4, 64))
-	}
-	if m.Iter > 0 {
-		param = append(param, "iterations="+strconv.Itoa(m.Iter))
-	}
-	if m.Passes > 0 {
-		param = append(param, "passes="+strconv.FormatFloat(m.Passes, 'g', 4, 64))
-	}
-	if len(param) == 0 {
-		param = append(param, "none")
-	}
-	val := "none (fitted on all rows)"
-	if !math.IsNaN(m.ValRMSE) {
-		val = strconv.FormatFloat(m.ValRMSE, 'g', 6, 64)
-	}
-	return fmt.Sprintf("method %s\nselected %s\nvalidation RMSE %s", m.Spec.Method, strings.Join(param, " "), val)
 }

@@ -9,45 +9,81 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
 	"github.com/go-gota/gota/dataframe"
 )
 
-// loadCSV reads a CSV file through frames, naming the flag and file in a
-// missing-file error.
-func loadCSV(flagName, path string) (dataframe.DataFrame, error) {
+// loadFlags are the data-reading flags of every command that reads data.
+type loadFlags struct {
+	format, labels, memoryLimit string
+	badAsMissing                bool
+}
+
+func (l *loadFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&l.format, "format", "", "data format: "+strings.Join(frames.Formats, ", ")+" (default: from the file name; .gz is decompressed)")
+	fs.StringVar(&l.labels, "labels", "", "IDX label file read beside IDX images (-format idx)")
+	fs.BoolVar(&l.badAsMissing, "bad-as-missing", false, "read a cell that is not a number in a numeric column (abc, 1e999) as a missing value (otherwise an error naming it)")
+	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
+}
+
+// apply sets the memory limit; call it after parsing.
+func (l *loadFlags) apply() error {
+	if l.memoryLimit == "" {
+		return nil
+	}
+	v, err := credlab.ParseMemoryLimit(l.memoryLimit)
+	if err != nil {
+		return usagef("flag -memory-limit %q: want a positive size such as 512MiB, 4GiB or a number of bytes", l.memoryLimit)
+	}
+	credlab.MemoryLimit = v
+	return nil
+}
+
+// load reads the data file named by flag flagName, naming the flag and
+// file in a missing-file error.
+func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 	if _, err := os.Stat(path); err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("-%s %s: %w", flagName, path, errors.Unwrap(err))
 	}
-	df, err := frames.LoadCSV(path)
+	if l.format == "" && frames.DataFormat(path) == "" {
+		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
+	}
+	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing}})
 	if err != nil {
 		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}
 	return df, nil
 }
 
-// hasColumn checks that df has the column named by a flag.
+// hasColumn checks that df has the column named by a flag; otherwise it
+// returns a *frames.ColumnError whose role is the flag.
 func hasColumn(df dataframe.DataFrame, file, flagName, col string) error {
+	suggest := ""
 	for _, n := range df.Names() {
 		if n == col {
 			return nil
 		}
+		if strings.EqualFold(n, col) {
+			suggest = n
+		}
 	}
-	return fmt.Errorf("%s has no column %q (flag -%s); its columns are %s", file, col, flagName, strings.Join(df.Names(), ", "))
+	return fmt.Errorf("%s: %w", file, &frames.ColumnError{Name: col, Role: flagName, Suggestion: suggest, Columns: df.Names()})
 }
 
 // modelFlags are the Spec settings shared by fit and sweep.
 type modelFlags struct {
-	target, method, kernel, weight, columns, exclude, featureMap, preset string
-	m, iters, maxIter, passes, batch                                     int
-	lambda, sigma, eta, validation, threshold, decay                     float64
-	accelerated, standardize, oneHot, dropNA                             bool
-	seed                                                                 uint64
+	target, method, selection, kernel, weight, columns, exclude, featureMap, preset string
+	m, iters, maxIter, passes, batch                                                int
+	lambda, sigma, eta, validation, threshold, decay                                float64
+	accelerated, standardize, intercept, oneHot, dropNA                             bool
+	seed                                                                            uint64
 }
 
 func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.target, "target", "", "column to predict (required)")
-	fs.StringVar(&f.method, "method", "krls", "method: "+strings.Join(frames.MethodNames(), ", ")+" (aliases: gd = earlystopping, ridge = linear, sgd = sgm)")
+	fs.StringVar(&f.method, "method", "auto", "method: auto (exact or Nyström KRLS with sigma, lambda and m chosen by -selection), "+strings.Join(frames.MethodNames(), ", ")+" (aliases: gd = earlystopping, ridge = linear, sgd = sgm)")
+	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: gcv (the default: generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
 	fs.StringVar(&f.kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, linear or polynomial")
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights, such as the weight column select writes")
 	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every numeric column except the target, the weight and select's row, prob and weight)")
@@ -60,18 +96,19 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.Float64Var(&f.threshold, "threshold", 0, "early stopping once the validation error exceeds (1+threshold) times its best (0: 0.05; negative: never)")
 	fs.Float64Var(&f.decay, "decay", 0, "sgm step-size decay theta in [0, 1), eta_t = eta t^-theta (0: constant step)")
 	fs.BoolVar(&f.accelerated, "accelerated", false, "nu-method instead of plain gradient descent (gd, nytro, lineargd; default off)")
-	fs.BoolVar(&f.standardize, "standardize", false, "center and scale each feature to unit variance (the model remembers the scaling)")
+	fs.BoolVar(&f.standardize, "standardize", true, "center and scale each feature to unit variance on the training rows, leaving out constant columns (the model remembers the scaling); -standardize=false uses the columns as they are")
+	fs.BoolVar(&f.intercept, "intercept", true, "center the target and keep its mean as the intercept; -intercept=false fits without")
 	fs.BoolVar(&f.oneHot, "onehot", false, "encode string feature columns as 0/1 columns, one per level")
 	fs.BoolVar(&f.dropNA, "dropna", false, "drop rows with a missing value in a used column (otherwise an error)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the hold-out split, the Nyström centers, random features and sgm")
 	if sweep {
 		return
 	}
-	fs.IntVar(&f.m, "m", 0, "Nyström centers (nkrls, nytro: required) or random features (-feature-map fourier, nystrom: 0 means 100)")
+	fs.IntVar(&f.m, "m", 0, "Nyström centers (nkrls, nytro: required; auto: 0 grows m while the criterion improves) or random features (-feature-map fourier, nystrom: 0 means 100)")
 	fs.IntVar(&f.iters, "iters", 0, "exact number of gradient steps (gd, nytro, lineargd, sgm), fitted on all rows (0: chosen on the hold-out split)")
 	fs.IntVar(&f.passes, "passes", 0, "most passes over the data for sgm (0: 100)")
-	fs.Float64Var(&f.lambda, "lambda", 0, "fixed regularization of krls, nkrls and linear, fitted on all rows (0: chosen on the hold-out split from 1e-15..1)")
-	fs.Float64Var(&f.sigma, "sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)")
+	fs.Float64Var(&f.lambda, "lambda", 0, "fixed regularization of auto, krls, nkrls and linear (0: chosen by -selection for auto, on the hold-out split from 1e-15..1 for a named method)")
+	fs.Float64Var(&f.sigma, "sigma", 0, "Gaussian or Laplacian bandwidth (0: searched by auto; the median distance between rows for a named method)")
 	fs.Float64Var(&f.validation, "validation", 0.2, "fraction of rows held out to choose the parameter; 0 fits on all rows with exactly the given settings (needs -lambda or -iters, except for kols)")
 }
 
@@ -82,27 +119,52 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		return s, usagef("%s: flag -target is required", cmd)
 	}
 	if f.method == "" {
-		return s, usagef("%s: flag -method is empty", cmd)
+		return s, usagef("%s: flag -method is empty (auto chooses the method)", cmd)
 	}
-	for _, c := range []struct {
-		name string
-		bad  bool
-	}{
-		{"m", f.m < 0}, {"iters", f.iters < 0}, {"max-iter", f.maxIter < 0}, {"passes", f.passes < 0},
-		{"batch", f.batch < 0}, {"lambda", !(f.lambda >= 0) || math.IsInf(f.lambda, 0)},
-		{"sigma", !(f.sigma >= 0) || math.IsInf(f.sigma, 0)}, {"eta", !(f.eta >= 0) || math.IsInf(f.eta, 0)},
-		{"decay", !(f.decay >= 0 && f.decay < 1)},
-		{"validation", !(f.validation >= 0 && f.validation < 1)},
-	} {
-		if c.bad {
-			return s, usagef("%s: flag -%s: value out of range (see 'credlab %s -h')", cmd, c.name, cmd)
+	if strings.EqualFold(f.method, "auto") {
+		switch strings.ToLower(f.kernel) {
+		case "gaussian", "rbf", "laplacian", "laplace":
+		default:
+			return s, usagef("%s: flag -kernel %s: -method auto searches the bandwidth of a gaussian or laplacian kernel; name a -method (for example krls) for other kernels", cmd, f.kernel)
 		}
 	}
-	s = frames.Spec{Target: f.target, Method: f.method, Kernel: f.kernel, Weight: f.weight,
+	switch sel := strings.ToLower(f.selection); {
+	case sel != "" && sel != "gcv" && sel != "holdout" && sel != "loo":
+		return s, usagef("%s: flag -selection %q: choose gcv, holdout or loo", cmd, f.selection)
+	case !strings.EqualFold(f.method, "auto") && sel != "" && sel != "holdout":
+		return s, usagef("%s: flag -selection %s applies to -method auto; -method %s selects on the hold-out split", cmd, f.selection, f.method)
+	}
+	for _, c := range []struct {
+		name  string
+		value any
+		bad   bool
+		want  string
+	}{
+		{"m", f.m, f.m < 0, "a positive number of centers or features (0: the default)"},
+		{"iters", f.iters, f.iters < 0, "a positive number of steps (0: chosen on the hold-out split)"},
+		{"max-iter", f.maxIter, f.maxIter < 0, "a positive number of steps (0: 500)"},
+		{"passes", f.passes, f.passes < 0, "a positive number of passes (0: 100)"},
+		{"batch", f.batch, f.batch < 0, "a positive mini-batch size (0: the preset's)"},
+		{"lambda", f.lambda, !(f.lambda >= 0) || math.IsInf(f.lambda, 0), "a positive finite number, or 0 to choose it on the hold-out split from 1e-15..1"},
+		{"sigma", f.sigma, !(f.sigma >= 0) || math.IsInf(f.sigma, 0), "a positive finite bandwidth, or 0 for the median distance between rows"},
+		{"eta", f.eta, !(f.eta >= 0) || math.IsInf(f.eta, 0), "a positive finite step size, or 0 for the solver's safe step"},
+		{"decay", f.decay, !(f.decay >= 0 && f.decay < 1), "a value in [0, 1)"},
+		{"validation", f.validation, !(f.validation >= 0 && f.validation < 1), "a fraction in [0, 1)"},
+		{"threshold", f.threshold, math.IsNaN(f.threshold) || math.IsInf(f.threshold, 0), "a finite number"},
+	} {
+		if c.bad {
+			return s, usagef("%s: flag -%s %v: want %s", cmd, c.name, c.value, c.want)
+		}
+	}
+	scale := frames.ScaleStandardize
+	if !f.standardize {
+		scale = frames.ScaleNone
+	}
+	s = frames.Spec{Target: f.target, Method: f.method, Selection: f.selection, Kernel: f.kernel, Weight: f.weight,
 		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap,
 		Preset: f.preset, M: f.m, Iters: f.iters, MaxIter: f.maxIter, Passes: f.passes, Batch: f.batch,
 		Lambda: f.lambda, Sigma: f.sigma, StepSize: f.eta, Threshold: f.threshold, Decay: f.decay,
-		Validation: f.validation, Accelerated: f.accelerated, Standardize: f.standardize,
+		Validation: f.validation, Accelerated: f.accelerated, Scale: scale, NoIntercept: !f.intercept,
 		OneHot: f.oneHot, DropNA: f.dropNA, Seed: f.seed}
 	return s, nil
 }
@@ -174,4 +236,14 @@ func (l *intList) Set(v string) error {
 		*l = append(*l, x)
 	}
 	return nil
+}
+
+// hasName reports whether df has a column named name.
+func hasName(df dataframe.DataFrame, name string) bool {
+	for _, n := range df.Names() {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }

@@ -10,7 +10,8 @@
 //	credlab help
 //
 // Exit status: 0 on success, 2 for wrong usage (a bad or missing flag, an
-// unknown method), 1 for bad data or a failed fit.
+// unknown method or column), 1 for bad data or a failed fit, 130 when
+// interrupted (SIGINT), with no output file written.
 package main
 
 import (
@@ -33,27 +34,25 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	os.Exit(exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+	go func() {
+		// After the first SIGINT, a second one kills the process.
+		<-ctx.Done()
+		stop()
+	}()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if ctx.Err() != nil && err != nil {
+		err = context.Canceled
+	}
+	os.Exit(exitCode(err, os.Stderr))
 }
 
-// exitCode reports err on w and returns the exit status.
+// exitCode reports err on w and returns the exit status (see explain).
 func exitCode(err error, w io.Writer) int {
-	var ue usageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.As(err, &ue):
-		fmt.Fprintln(w, "credlab:", err)
-		fmt.Fprintln(w, "run 'credlab help' or 'credlab CMD -h' for the flags")
-		return 2
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(w, "credlab: interrupted; no output file was written")
-		return 1
-	default:
-		fmt.Fprintln(w, "credlab:", err)
-		return 1
+	msg, code := explain(err)
+	if msg != "" {
+		fmt.Fprintln(w, "credlab:", msg)
 	}
+	return code
 }
 
 const usage = `credlab: kernel least-squares regression that chooses which data to label.
@@ -63,20 +62,28 @@ Usage:
         CRED against uniform labeling at several noise levels, and NYTRO model
         selection against KRLS, on synthetic data; prints tables and writes
         DIR/report.html (default ./credlab-demo)
-  credlab select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv
-        choose N rows of a pool to label; adds the columns row, prob and weight
+  credlab select -pool FILE -budget N -method cred|uniform -seed S -target COL -out FILE.csv
+        choose N rows of a pool to label; adds the columns row, prob and weight,
+        and an empty COL to fill in
   credlab fit -data FILE.csv -target COL -method krls|kols|gd|nkrls|nytro|sgm|... -out MODEL.json
-        fit a model, choosing its parameter on a hold-out split
+        fit a model, choosing its parameter on a hold-out split; a file written
+        by select is fitted with its weight column
   credlab predict -model MODEL.json -data FILE.csv -out FILE.csv
         append a prediction column
   credlab sweep -data FILE.csv -target COL -method M -out FILE.csv [-svg FILE.svg]
         validation error over a grid of parameters, and its plot
+  credlab label -in CHOSEN.csv -from FULL -target COL -out LABELED.csv
+        fill the chosen rows' target from a labeled copy of the pool (stands in
+        for a person labeling them)
   credlab reproduce cred|sgm|distreg|nytro -data DIR -out DIR [-quick]
         regenerate a paper's figures and tables (docs/reproductions.md)
   credlab help [CMD]
         this text, or CMD's flags; 'credlab CMD -h' also describes CMD's flags
 
-Exit status: 0 on success, 2 for wrong usage, 1 for bad data or a failed fit.
+Exit status: 0 on success, 2 for wrong usage, 1 for bad data or a failed fit,
+130 when interrupted.
+Data files are CSV, TSV, ARFF, LIBSVM or IDX, by name or -format; .gz is
+decompressed. Progress goes to stderr (-quiet: only the summary).
 Output files are written to a temporary name and renamed when complete.
 `
 
@@ -87,6 +94,7 @@ var commands = map[string]func(ctx context.Context, args []string, stdout, stder
 	"fit":       fitCmd,
 	"predict":   predictCmd,
 	"sweep":     sweepCmd,
+	"label":     labelCmd,
 	"reproduce": reproduce,
 }
 
@@ -152,25 +160,6 @@ func required(fs *flag.FlagSet, names ...string) error {
 		}
 	}
 	return nil
-}
-
-// usageMarkers are the frames error texts that describe a wrong setting
-// rather than bad data. frames has no typed errors for them yet.
-var usageMarkers = []string{"unknown method", "is not available", "unknown kernel", "unknown feature map",
-	"unknown selection method", "unknown SGM preset", "applies to uniform selection only", "needs Spec.M"}
-
-// classify turns a frames error about a setting into a usage error naming
-// the flag; other errors are returned as they are.
-func classify(err error, flagName string) error {
-	if err == nil {
-		return nil
-	}
-	for _, m := range usageMarkers {
-		if strings.Contains(err.Error(), m) {
-			return usagef("%v (flag -%s)", err, flagName)
-		}
-	}
-	return err
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.

@@ -14,8 +14,15 @@ import (
 // writeAtomic writes path through write: to a temporary file in the same
 // directory, renamed to path once complete. On any error, or when ctx is
 // done before the rename, the temporary file is removed and path is left
-// as it was.
+// as it was. A path that exists and is not a regular file (/dev/null, a
+// named pipe, /dev/stdout) is written directly, never replaced.
 func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error) (err error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return fmt.Errorf("writing %s: it is a directory", path)
+		}
+		return writeSpecial(ctx, path, write)
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -53,18 +60,41 @@ func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error
 	return nil
 }
 
+// writeSpecial writes to an existing device or pipe once the work is done.
+func writeSpecial(ctx context.Context, path string, write func(w io.Writer) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
 // isTerminal reports whether f is a character device (a terminal).
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// progress reports long work on stderr: a percentage and the time left
-// when stderr is a terminal and -quiet is off, nothing otherwise. done
-// prints the final summary, always.
+// progress reports long work on stderr unless -quiet: on a terminal a
+// live line (a percentage and the time left, or the elapsed time),
+// elsewhere (a pipe, a log) a line every logEvery with the stage and the
+// elapsed time. done prints the final summary, always.
 type progress struct {
 	w     io.Writer
 	live  bool
+	log   bool
 	start time.Time
 	total int
 	n     int
@@ -79,8 +109,12 @@ func newProgress(w io.Writer, quiet bool, total int) *progress {
 	if f, ok := w.(*os.File); ok && !quiet {
 		live = isTerminal(f)
 	}
-	return &progress{w: w, live: live, start: time.Now(), total: total}
+	return &progress{w: w, live: live, log: !quiet && !live, start: time.Now(), total: total}
 }
+
+// logEvery is the interval of the progress lines when stderr is not a
+// terminal.
+var logEvery = 5 * time.Second
 
 // step records one finished step named what.
 func (p *progress) step(what string) {
@@ -101,14 +135,18 @@ func (p *progress) step(what string) {
 // ticker shows the elapsed time of a single long call, once a second,
 // until stop.
 func (p *progress) ticker(what string) (stop func()) {
-	if !p.live {
+	if !p.live && !p.log {
 		return func() {}
+	}
+	every := time.Second
+	if !p.live {
+		every = logEvery
 	}
 	done := make(chan struct{})
 	p.ticWG.Add(1)
 	go func() {
 		defer p.ticWG.Done()
-		t := time.NewTicker(time.Second)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
@@ -116,7 +154,11 @@ func (p *progress) ticker(what string) (stop func()) {
 				return
 			case <-t.C:
 				p.mu.Lock()
-				fmt.Fprintf(p.w, "\r\033[K%s... %s", what, time.Since(p.start).Round(time.Second))
+				if p.live {
+					fmt.Fprintf(p.w, "\r\033[K%s... %s", what, time.Since(p.start).Round(time.Second))
+				} else {
+					fmt.Fprintf(p.w, "credlab: %s... %s elapsed\n", what, time.Since(p.start).Round(time.Second))
+				}
 				p.mu.Unlock()
 			}
 		}

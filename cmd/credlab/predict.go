@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/credlab/credlab/frames"
 )
@@ -13,10 +14,15 @@ import (
 func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("predict", "predict -model MODEL.json -data FILE.csv -out FILE.csv", stderr)
 	modelPath := fs.String("model", "", "model file written by 'credlab fit' (required)")
-	data := fs.String("data", "", "CSV file with the model's feature columns (required)")
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) with the model's feature columns (required)")
 	out := fs.String("out", "", "output CSV: the data's columns plus prediction (required)")
 	quiet := fs.Bool("quiet", false, "no final summary on stderr")
+	var lf loadFlags
+	lf.register(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
 		return err
 	}
 	if err := required(fs, "model", "data", "out"); err != nil {
@@ -29,11 +35,21 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("-model %s: %w", *modelPath, err)
 	}
-	df, err := loadCSV("data", *data)
+	df, err := lf.load("data", *data)
 	if err != nil {
 		return err
 	}
 	pred, err := frames.Predict(model, df)
+	var ce *frames.ColumnError
+	if errors.As(err, &ce) {
+		// The model names the column, not a flag: bad data, not usage.
+		return fmt.Errorf("predict %s: the model's %s column %q is not in the data; its columns are %s", *data, ce.Role, ce.Name, quoteList(ce.Columns, 20))
+	}
+	var me *frames.MissingError
+	if errors.As(err, &me) {
+		return fmt.Errorf("predict %s: missing values in column %s; %d rows in all, the first is row %d: fill them, or fit the model with -dropna (such rows then get a NaN prediction)",
+			*data, strings.Join(me.Columns, ", column "), me.Rows, me.First)
+	}
 	if err != nil {
 		return fmt.Errorf("predict %s: %w", *data, err)
 	}

@@ -5,23 +5,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
-	"github.com/credlab/credlab/internal/repro"
+	"github.com/credlab/credlab/papers"
 )
 
-// papers maps each reproducible paper to its experiment.
-var papers = map[string]func(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error{
-	"nytro":   repro.NYTRO,
-	"cred":    repro.CRED,
-	"sgm":     repro.SGM,
-	"distreg": repro.DistReg,
-}
-
 func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	names := strings.Join(papers.Reproductions(), "|")
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" {
-		fmt.Fprintln(stderr, "usage: credlab reproduce cred|sgm|distreg|nytro -data DIR -out DIR [-quick]")
+		fmt.Fprintln(stderr, "usage: credlab reproduce "+names+" -data DIR -out DIR [-quick]")
 		if len(args) == 0 {
-			return usageError{"reproduce: name the paper: cred, sgm, distreg or nytro"}
+			return usageError{"reproduce: name the paper: " + strings.Join(papers.Reproductions(), ", ")}
 		}
 		return flag.ErrHelp
 	}
@@ -33,9 +28,8 @@ func reproduce(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
-	run, ok := papers[paper]
-	if !ok {
-		return usageError{fmt.Sprintf("reproduce: unknown paper %q (have: cred, sgm, distreg, nytro)", paper)}
+	if !slices.Contains(papers.Reproductions(), paper) {
+		return usageError{fmt.Sprintf("reproduce: unknown paper %q (have: %s)", paper, strings.Join(papers.Reproductions(), ", "))}
 	}
-	return run(ctx, *data, *out, *quick, stdout)
+	return papers.Reproduce(ctx, paper, *data, *out, *quick, stdout)
 }

@@ -12,7 +12,7 @@ import (
 
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("select", "select -pool FILE.csv -budget N -method cred|uniform -seed S -out FILE.csv [flags]", stderr)
-	pool := fs.String("pool", "", "CSV file of the unlabeled pool (required; .gz is decompressed)")
+	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
 	budget := fs.Int("budget", 0, "number of rows to label, drawn with replacement (required, > 0)")
 	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores) or uniform")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
@@ -28,7 +28,13 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	target := fs.String("target", "", "label column: left out of the scores and written empty, ready to fill in (for example by 'credlab label')")
+	var lf loadFlags
+	lf.register(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
 		return err
 	}
 	if err := required(fs, "pool", "out"); err != nil {
@@ -51,7 +57,11 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		return usagef("select: flag -method %q: choose cred or uniform", *method)
 	}
-	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: splitList(*exclude),
+	excl := splitList(*exclude)
+	if *target != "" {
+		excl = append(excl, *target)
+	}
+	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
 		Kernel: *kernel, Sigma: *sigma, LambdaQ: *lambda, WithoutReplacement: *noRepl, Seed: *seed,
 		Standardize: *standardize, DropNA: *dropNA}
 	switch strings.ToLower(*features) {
@@ -63,7 +73,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		return usagef("select: flag -features %q: choose exact, rf or nystrom", *features)
 	}
-	df, err := loadCSV("pool", *pool)
+	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
 	}
@@ -72,13 +82,22 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	if *target != "" && !hasName(df, *target) {
+		spec.Exclude = splitList(*exclude)
+	}
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("selecting")
 	chosen, err := frames.SelectContext(ctx, df, *budget, spec)
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("select %s: %w", *pool, classify(err, "method"))
+		return fmt.Errorf("select %s: %w", *pool, err)
+	}
+	p.clear()
+	warnFlat(stderr, chosen, *method)
+	warnSigma(stderr, chosen, *sigma, excl, *standardize)
+	if *target != "" {
+		chosen = emptyTarget(chosen, *target)
 	}
 	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, chosen) }); err != nil {
 		return err

@@ -13,19 +13,21 @@ import (
 )
 
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sweep", "sweep -data FILE.csv -target COL -method M -out FILE.csv [-svg FILE.svg] [flags]", stderr)
-	data := fs.String("data", "", "CSV file of the training rows (required)")
-	out := fs.String("out", "", "output CSV: one row per setting and lambda, iteration or pass, with train_rmse, val_rmse and best (required)")
+	fs := newFlags("sweep", "sweep -data FILE.csv -target COL -out FILE.csv [-method M] [-svg FILE.svg] [flags]", stderr)
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the training rows (required)")
+	out := fs.String("out", "", "output CSV: one row per setting and lambda, iteration or pass (-method auto: per sigma, lambda and m its search evaluated), with train_rmse, val_rmse, criterion, score and best (required)")
 	svg := fs.String("svg", "", "also write the plot: a regularization path (lambda methods) or learning curves (iterative methods)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	var lf loadFlags
+	lf.register(fs)
 	var mf modelFlags
 	mf.register(fs, true)
 	var g frames.Grid
 	var lambdas, sigmas, lqs floatList
 	var ms, passes, batches intList
-	fs.Var(&lambdas, "lambda", "comma-separated lambda path of krls, nkrls and linear (default 100 values from 1e-15 to 1)")
-	fs.Var(&sigmas, "sigma", "comma-separated bandwidths, one setting each (default: the median distance between rows)")
-	fs.Var(&ms, "m", "comma-separated Nyström centers or random features, one setting each (nkrls and nytro need it)")
+	fs.Var(&lambdas, "lambda", "comma-separated lambda path of auto, krls, nkrls and linear (default: auto's grid, extended at its ends; 100 values from 1e-15 to 1 for a named method)")
+	fs.Var(&sigmas, "sigma", "comma-separated bandwidths, one setting each (default: auto searches sigma around the median distance between rows, a named method uses that median; with auto the list is the initial grid)")
+	fs.Var(&ms, "m", "comma-separated Nyström centers or random features, one setting each (nkrls and nytro need it; auto: Nyström KRLS with each m)")
 	fs.Var(&lqs, "lambda-q", "comma-separated CRED lambda_q values: each setting fits on a CRED sample of -budget rows")
 	fs.IntVar(&g.Budget, "budget", 0, "rows of each CRED sample (with -lambda-q)")
 	fs.Var(&passes, "passes", "comma-separated numbers of passes reported for sgm")
@@ -33,6 +35,9 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&mf.iters, "iters", 0, "gradient steps run by gd, nytro and lineargd (0: -max-iter, default 500)")
 	fs.Float64Var(&mf.validation, "validation", 0.2, "fraction of rows held out for the validation RMSE")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "out"); err != nil {
@@ -49,10 +54,13 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("sweep: flag -lambda-q needs -budget, a positive number of rows")
 	}
 	g.Lambda, g.Sigma, g.M, g.LambdaQ, g.Passes, g.Batch = lambdas, sigmas, ms, lqs, passes, batches
-	df, err := loadCSV("data", *data)
+	df, err := lf.load("data", *data)
 	if err != nil {
 		return err
 	}
+	mf.weight = resolveWeight(df, mf.weight, stderr)
+	spec.Weight = mf.weight
+	g.M = clipM(g.M, df.Nrow(), mf.validation, stderr)
 	if err := mf.checkColumns(df, *data); err != nil {
 		return err
 	}
@@ -62,7 +70,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("sweep %s: %w", *data, classify(err, "method"))
+		return fmt.Errorf("sweep %s: %w", *data, err)
 	}
 	var fig *viz.Figure
 	if *svg != "" {
@@ -86,7 +94,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // sweepFigure plots a sweep: a regularization path when it runs over
 // lambda, learning curves otherwise.
 func sweepFigure(sw dataframe.DataFrame) (*viz.Figure, error) {
-	curves, err := frames.SweepCurves(sw)
+	curves, err := viz.SweepCurves(sw)
 	if err != nil {
 		return nil, err
 	}

@@ -1,121 +1,253 @@
 package datasets
 
 import (
+	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// ReadARFF reads Weka ARFF data from r, named name in errors. The target
-// column is the attribute named target (matched exactly, then ignoring
-// case), or the last attribute when target is empty; the other attributes,
-// in file order, are the columns of X.
+// ARFFAttribute is one column of an ARFF file, as declared and as read.
+type ARFFAttribute struct {
+	Name string
+	Type string // the declared type, such as "numeric" or "{red, green}"
+	Line int    // the line of its @attribute declaration
+	// Numeric is set for NUMERIC, REAL and INTEGER attributes, whose values
+	// are in Nums (NaN for a missing value '?'); the values of nominal,
+	// STRING and DATE attributes are in Strs ("NaN" when missing).
+	Numeric bool
+	Levels  []string // nominal levels; nil for the other types
+	Nums    []float64
+	Strs    []string
+	// MissingLine is the line of the first missing value, 0 if none.
+	MissingLine int
+}
+
+// ReadARFFColumns reads Weka ARFF data from r, named name in errors, into
+// one ARFFAttribute per @attribute, in file order. It is the one ARFF
+// parser: ReadARFF and frames.ReadARFF are built on it.
 //
 // The header holds "@relation", "@attribute <name> <type>" and "@data"
 // lines (keywords in any case; names may be quoted with ' or "); lines
-// starting with '%' are comments. Every attribute must be numeric (NUMERIC,
-// REAL or INTEGER): a nominal, string, date or relational attribute is
-// reported with its name and line, since this package builds numeric
-// matrices only; convert or drop such columns first. Data rows are
-// comma-separated values, optionally quoted, or sparse rows
-// "{<index> <value>, ...}" with 0-based indices where absent values are 0.
-// A missing value '?' is an error.
-func ReadARFF(r io.Reader, name, target string) (*mat.Dense, []float64, error) {
+// starting with '%' are comments. Data rows are comma-separated values,
+// optionally quoted with ' or " (a backslash escapes a quote), or sparse
+// rows "{index value, ...}" with 0-based indices where an omitted numeric
+// value is 0 and an omitted nominal value is the first level. '?' is a
+// missing value. A nominal value outside its levels, a numeric value that
+// is not a finite number and any other malformed line is a *ParseError with
+// its line. With numericOnly, a non-numeric attribute is an error at its
+// declaration. More than MaxElements values are refused.
+func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribute, int, error) {
 	lr := newLineReader(r, name)
-	var attrs []string
-	inData := false
-	for !inData {
-		line, ok := lr.next()
+	fail := func(format string, args ...any) ([]*ARFFAttribute, int, error) {
+		return nil, 0, lr.errorf(format, args...)
+	}
+	var attrs []*ARFFAttribute
+	seen := map[string]bool{}
+	for inData := false; !inData; {
+		s, ok := lr.next()
 		if !ok {
 			if lr.err != nil {
-				return nil, nil, lr.err
+				return nil, 0, lr.err
 			}
-			return nil, nil, errorf(name, 0, "no @data section")
+			return nil, 0, errorf(name, 0, "no @data section")
 		}
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '%' {
+		s = strings.TrimSpace(s)
+		if s == "" || s[0] == '%' {
 			continue
 		}
-		kw, rest := splitKeyword(line)
+		kw, rest := splitKeyword(s)
 		switch strings.ToLower(kw) {
 		case "@relation":
 		case "@attribute":
-			an, typ, err := parseAttribute(rest)
-			if err != "" {
-				return nil, nil, lr.errorf("@attribute: %s", err)
+			a, msg := parseARFFAttribute(rest)
+			if msg != "" {
+				return fail("@attribute: %s", msg)
 			}
-			lt := strings.ToLower(typ)
-			switch {
-			case lt == "numeric" || lt == "real" || lt == "integer":
-			case strings.HasPrefix(typ, "{"):
-				return nil, nil, lr.errorf("attribute %s is nominal %s: only numeric attributes are supported; encode or drop it first", quote(an), quote(typ))
-			default:
-				return nil, nil, lr.errorf("attribute %s has type %s: only numeric attributes are supported", quote(an), quote(typ))
+			a.Line = lr.line
+			if numericOnly && !a.Numeric {
+				if a.Levels != nil {
+					return fail("attribute %s is nominal %s: only numeric attributes are supported; encode or drop it first", quote(a.Name), quote(a.Type))
+				}
+				return fail("attribute %s has type %s: only numeric attributes are supported", quote(a.Name), quote(a.Type))
 			}
-			attrs = append(attrs, an)
+			if seen[a.Name] {
+				return fail("attribute %s declared twice", quote(a.Name))
+			}
+			seen[a.Name] = true
+			attrs = append(attrs, a)
 		case "@data":
-			if strings.TrimSpace(rest) != "" {
-				return nil, nil, lr.errorf("unexpected text after @data")
+			if rest != "" {
+				return fail("unexpected text after @data")
 			}
 			inData = true
 		default:
-			return nil, nil, lr.errorf("unexpected line %s in the ARFF header (want @relation, @attribute or @data)", quote(line))
+			return fail("unexpected line %s in the ARFF header (want @relation, @attribute or @data)", quote(s))
 		}
+	}
+	p := len(attrs)
+	if p == 0 {
+		return fail("no @attribute before @data")
+	}
+	levelIndex := make([]map[string]bool, p)
+	for j, a := range attrs {
+		if a.Levels != nil {
+			levelIndex[j] = make(map[string]bool, len(a.Levels))
+			for _, l := range a.Levels {
+				levelIndex[j][l] = true
+			}
+		}
+	}
+	set := func(j int, v string, quoted bool) string {
+		a := attrs[j]
+		missing := v == "?" && !quoted
+		if missing && a.MissingLine == 0 {
+			a.MissingLine = lr.line
+		}
+		switch {
+		case a.Numeric && missing:
+			a.Nums[len(a.Nums)-1] = math.NaN()
+		case a.Numeric:
+			if v == "" {
+				return fmt.Sprintf("attribute %s: empty field (a missing value is '?')", quote(a.Name))
+			}
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil && !strings.Contains(err.Error(), "range") {
+				return fmt.Sprintf("attribute %s: %s is not a number", quote(a.Name), quote(v))
+			}
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return fmt.Sprintf("attribute %s: %s is not a finite number", quote(a.Name), quote(v))
+			}
+			a.Nums[len(a.Nums)-1] = f
+		case missing:
+			a.Strs[len(a.Strs)-1] = "NaN"
+		default:
+			if levelIndex[j] != nil && !levelIndex[j][v] {
+				return fmt.Sprintf("attribute %s: %s is not one of its levels %s", quote(a.Name), quote(v), QuoteNames(a.Levels, 10))
+			}
+			a.Strs[len(a.Strs)-1] = v
+		}
+		return ""
+	}
+	n := 0
+	for {
+		s, ok := lr.next()
+		if !ok {
+			break
+		}
+		s = strings.TrimSpace(s)
+		if s == "" || s[0] == '%' {
+			continue
+		}
+		if err := checkSize(name, int64(n+1), int64(p)); err != nil {
+			err.(*ParseError).Line = lr.line
+			return nil, 0, err
+		}
+		for _, a := range attrs {
+			if a.Numeric {
+				a.Nums = append(a.Nums, 0)
+			} else {
+				def := "NaN"
+				if len(a.Levels) > 0 {
+					def = a.Levels[0]
+				}
+				a.Strs = append(a.Strs, def)
+			}
+		}
+		n++
+		if s[0] == '{' {
+			if !strings.HasSuffix(s, "}") {
+				return fail("sparse row: missing closing '}'")
+			}
+			body := strings.TrimSpace(s[1 : len(s)-1])
+			if body == "" {
+				continue
+			}
+			prev := -1
+			pairs, msg := splitARFF(body)
+			if msg != "" {
+				return fail("sparse row: %s", msg)
+			}
+			for _, pair := range pairs {
+				is, vs, ok := cutSpace(strings.TrimSpace(pair.v))
+				vs = strings.TrimSpace(vs)
+				if pair.quoted || !ok || (vs != "" && vs[0] != '\'' && vs[0] != '"' && strings.ContainsAny(vs, " \t")) {
+					return fail("sparse row: %s is not an \"index value\" pair", quote(pair.v))
+				}
+				idx, err := strconv.Atoi(is)
+				if err != nil || idx < 0 || idx >= p {
+					return fail("sparse row: index %s is not in [0, %d)", quote(is), p)
+				}
+				if idx <= prev {
+					return fail("sparse row: index %d after %d: indices must be strictly increasing", idx, prev)
+				}
+				prev = idx
+				v, quoted := unquoteARFF(vs)
+				if msg := set(idx, v, quoted); msg != "" {
+					return fail("%s", msg)
+				}
+			}
+			continue
+		}
+		fields, msg := splitARFF(s)
+		if msg != "" {
+			return fail("%s", msg)
+		}
+		if len(fields) != p {
+			return fail("%d values, want %d (one per @attribute)", len(fields), p)
+		}
+		for j, f := range fields {
+			if msg := set(j, f.v, f.quoted); msg != "" {
+				return fail("%s", msg)
+			}
+		}
+	}
+	if lr.err != nil {
+		return nil, 0, lr.err
+	}
+	if n == 0 {
+		return nil, 0, errorf(name, 0, "no data rows after @data")
+	}
+	return attrs, n, nil
+}
+
+// ReadARFF reads Weka ARFF data with numeric attributes from r, named name
+// in errors (see ReadARFFColumns for the format). The target column is the
+// attribute named target (matched exactly, then ignoring case), or the last
+// attribute when target is empty; the other attributes, in file order, are
+// the columns of X. A nominal, string or date attribute is reported with
+// its name and line, since this function builds numeric matrices only (use
+// frames.ReadARFF for those); a missing value '?' is an error.
+func ReadARFF(r io.Reader, name, target string) (*mat.Dense, []float64, error) {
+	attrs, n, err := ReadARFFColumns(r, name, true)
+	if err != nil {
+		return nil, nil, err
 	}
 	p := len(attrs)
 	if p < 2 {
 		return nil, nil, errorf(name, 0, "%d attributes: need at least one feature and a target", p)
 	}
+	names := make([]string, p)
+	for j, a := range attrs {
+		names[j] = a.Name
+		if a.MissingLine > 0 {
+			return nil, nil, errorf(name, a.MissingLine, "attribute %s: missing value \"?\"", quote(a.Name))
+		}
+	}
 	tcol := p - 1
 	if target != "" {
-		tcol = findName(attrs, target)
-		if tcol < 0 {
-			return nil, nil, errorf(name, 0, "no attribute named %s (attributes: %s)", quote(target), strings.Join(attrs, ", "))
+		if tcol = findName(names, target); tcol < 0 {
+			return nil, nil, errorf(name, 0, "no attribute named %s (attributes: %s)", quote(target), strings.Join(names, ", "))
 		}
 	}
-	var data []float64 // all p values of each row
-	n := 0
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
+	data := make([]float64, n*p)
+	for j, a := range attrs {
+		for i, v := range a.Nums {
+			data[i*p+j] = v
 		}
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '%' {
-			continue
-		}
-		if err := checkSize(name, int64(n+1), int64(p)); err != nil {
-			err.(*ParseError).Line = lr.line
-			return nil, nil, err
-		}
-		row := make([]float64, p)
-		if line[0] == '{' {
-			if err := parseSparseARFF(line, row, attrs); err != "" {
-				return nil, nil, lr.errorf("%s", err)
-			}
-		} else {
-			fields := strings.Split(line, ",")
-			if len(fields) != p {
-				return nil, nil, lr.errorf("%d values, want %d (one per @attribute)", len(fields), p)
-			}
-			for j, f := range fields {
-				v, msg := parseValue(unquote(strings.TrimSpace(f)))
-				if msg != "" {
-					return nil, nil, lr.errorf("attribute %s: %s", quote(attrs[j]), msg)
-				}
-				row[j] = v
-			}
-		}
-		data = append(data, row...)
-		n++
-	}
-	if lr.err != nil {
-		return nil, nil, lr.err
-	}
-	if n == 0 {
-		return nil, nil, errorf(name, 0, "no data rows after @data")
 	}
 	x, y := splitTarget(data, n, p, tcol)
 	return x, y, nil
@@ -144,70 +276,18 @@ func splitKeyword(line string) (kw, rest string) {
 	return line[:i], strings.TrimSpace(line[i:])
 }
 
-// parseAttribute splits "<name> <type>"; the name may be quoted.
-func parseAttribute(s string) (name, typ, problem string) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", "", "missing attribute name"
-	}
-	if q := s[0]; q == '\'' || q == '"' {
-		end := strings.IndexByte(s[1:], q)
-		if end < 0 {
-			return "", "", "unterminated quoted attribute name"
+// QuoteNames quotes up to max names for a message, with the count when
+// there are more.
+func QuoteNames(names []string, max int) string {
+	q := make([]string, 0, min(len(names), max))
+	for i, n := range names {
+		if i == max {
+			q = append(q, fmt.Sprintf("... (%d in all)", len(names)))
+			break
 		}
-		name, typ = s[1:1+end], s[2+end:]
-	} else {
-		i := strings.IndexAny(s, " \t")
-		if i < 0 {
-			return "", "", "attribute " + quote(s) + " has no type"
-		}
-		name, typ = s[:i], s[i:]
+		q = append(q, strconv.Quote(n))
 	}
-	typ = strings.TrimSpace(typ)
-	if typ == "" {
-		return "", "", "attribute " + quote(name) + " has no type"
-	}
-	return name, typ, ""
-}
-
-// parseSparseARFF fills row from "{i v, j w}" with 0-based indices.
-func parseSparseARFF(line string, row []float64, attrs []string) string {
-	if !strings.HasSuffix(line, "}") {
-		return "sparse row: missing closing '}'"
-	}
-	body := strings.TrimSpace(line[1 : len(line)-1])
-	if body == "" {
-		return ""
-	}
-	prev := -1
-	for _, pair := range strings.Split(body, ",") {
-		f := strings.Fields(pair)
-		if len(f) != 2 {
-			return "sparse row: " + quote(strings.TrimSpace(pair)) + " is not an \"index value\" pair"
-		}
-		idx, err := strconv.Atoi(f[0])
-		if err != nil || idx < 0 || idx >= len(row) {
-			return "sparse row: index " + quote(f[0]) + " is not in [0, " + strconv.Itoa(len(row)) + ")"
-		}
-		if idx <= prev {
-			return "sparse row: index " + f[0] + " after " + strconv.Itoa(prev) + ": indices must be strictly increasing"
-		}
-		prev = idx
-		v, msg := parseValue(unquote(f[1]))
-		if msg != "" {
-			return "attribute " + quote(attrs[idx]) + ": " + msg
-		}
-		row[idx] = v
-	}
-	return ""
-}
-
-// unquote strips one pair of matching single or double quotes.
-func unquote(s string) string {
-	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
-		return s[1 : len(s)-1]
-	}
-	return s
+	return strings.Join(q, ", ")
 }
 
 // findName returns the index of name in names, matched exactly or, if that
@@ -243,4 +323,138 @@ func splitTarget(data []float64, n, p, tcol int) (*mat.Dense, []float64) {
 		copy(x[i*d+tcol:], row[tcol+1:])
 	}
 	return dense(n, d, x), y
+}
+
+// parseARFFAttribute parses "<name> <type>" (the name may be quoted).
+func parseARFFAttribute(s string) (*ARFFAttribute, string) {
+	if s == "" {
+		return nil, "missing attribute name"
+	}
+	var name, typ string
+	if q := s[0]; q == '\'' || q == '"' {
+		end := strings.IndexByte(s[1:], q)
+		if end < 0 {
+			return nil, "unterminated quoted attribute name"
+		}
+		name, typ = s[1:1+end], s[2+end:]
+	} else {
+		i := strings.IndexAny(s, " \t{")
+		if i < 0 {
+			return nil, "attribute " + quote(s) + " has no type"
+		}
+		name, typ = s[:i], s[i:]
+	}
+	typ = strings.TrimSpace(typ)
+	if name == "" {
+		return nil, "empty attribute name"
+	}
+	if strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return nil, "attribute name " + quote(name) + " contains control characters"
+	}
+	if typ == "" {
+		return nil, "attribute " + quote(name) + " has no type"
+	}
+	a := &ARFFAttribute{Name: name, Type: typ}
+	lt := strings.ToLower(typ)
+	switch {
+	case lt == "numeric" || lt == "real" || lt == "integer":
+		a.Numeric = true
+	case lt == "string" || lt == "date" || strings.HasPrefix(lt, "date "):
+	case typ[0] == '{':
+		if !strings.HasSuffix(typ, "}") {
+			return nil, "nominal attribute " + quote(name) + ": missing closing '}'"
+		}
+		fields, msg := splitARFF(typ[1 : len(typ)-1])
+		if msg != "" {
+			return nil, "nominal attribute " + quote(name) + ": " + msg
+		}
+		seen := map[string]bool{}
+		for _, f := range fields {
+			if f.v == "" || seen[f.v] {
+				return nil, "nominal attribute " + quote(name) + ": empty or repeated level " + quote(f.v)
+			}
+			seen[f.v] = true
+			a.Levels = append(a.Levels, f.v)
+		}
+	default:
+		return nil, "attribute " + quote(name) + " has the unsupported type " + quote(typ)
+	}
+	return a, ""
+}
+
+type arffField struct {
+	v      string
+	quoted bool
+}
+
+// splitARFF splits a comma-separated list whose values may be quoted with
+// ' or " (with backslash escapes inside quotes); unquoted values are
+// trimmed.
+func splitARFF(s string) ([]arffField, string) {
+	var out []arffField
+	i := 0
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i < len(s) && (s[i] == '\'' || s[i] == '"') {
+			q := s[i]
+			var b strings.Builder
+			i++
+			for {
+				if i >= len(s) {
+					return nil, "unterminated quote"
+				}
+				c := s[i]
+				i++
+				if c == '\\' && i < len(s) {
+					b.WriteByte(s[i])
+					i++
+					continue
+				}
+				if c == q {
+					break
+				}
+				b.WriteByte(c)
+			}
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			if i < len(s) && s[i] != ',' {
+				return nil, "text after a closing quote"
+			}
+			out = append(out, arffField{b.String(), true})
+		} else {
+			j := strings.IndexByte(s[i:], ',')
+			if j < 0 {
+				j = len(s) - i
+			}
+			out = append(out, arffField{strings.TrimSpace(s[i : i+j]), false})
+			i += j
+		}
+		if i >= len(s) {
+			return out, ""
+		}
+		i++ // the comma
+	}
+}
+
+// unquoteARFF strips one pair of quotes (with escapes) from a sparse value.
+func unquoteARFF(s string) (string, bool) {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') {
+		f, msg := splitARFF(s)
+		if msg == "" && len(f) == 1 {
+			return f[0].v, true
+		}
+	}
+	return s, false
+}
+
+// cutSpace splits s at its first space or tab.
+func cutSpace(s string) (before, after string, found bool) {
+	i := strings.IndexAny(s, " \t")
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
 }

@@ -7,7 +7,9 @@
 //   - LIBSVM / svmlight sparse rows, "<label> <index>:<value> ...", with
 //     1-based, strictly increasing indices (ReadLIBSVM, LoadLIBSVM);
 //   - Weka ARFF with numeric attributes, dense or sparse "{i v, ...}" data
-//     rows and a target attribute chosen by name (ReadARFF, LoadARFF);
+//     rows and a target attribute chosen by name (ReadARFF, LoadARFF), on
+//     top of the one ARFF parser, ReadARFFColumns, which also reads
+//     nominal, string and date attributes for frames.ReadARFF;
 //   - numeric tables separated by whitespace, commas or another rune, with
 //     an optional header line (ReadTable, LoadTable).
 //

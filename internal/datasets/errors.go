@@ -19,22 +19,32 @@ import (
 // ones that claim a huge index, return an error instead.
 var MaxElements int64 = 1 << 28
 
-// ParseError is the error returned for malformed input.
+// ParseError is the error returned for malformed input. frames exports it
+// as frames.ParseError.
 type ParseError struct {
 	File string // the name given to the reader, usually the path
 	Line int    // 1-based line number; 0 when the problem is not on one line
-	Msg  string
-	Err  error // underlying error (I/O, gzip), if any
+	// Column is the 1-based field (column) of the problem, 0 when unknown,
+	// and Name the column's name when the file has one.
+	Column int
+	Name   string
+	Msg    string
+	Err    error // underlying error (I/O, gzip), if any
 }
 
 func (e *ParseError) Error() string {
 	var b strings.Builder
-	b.WriteString("datasets: ")
 	b.WriteString(e.File)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, ":%d", e.Column)
+		}
 	}
 	b.WriteString(": ")
+	if e.Name != "" {
+		fmt.Fprintf(&b, "column %s: ", quote(e.Name))
+	}
 	b.WriteString(e.Msg)
 	if e.Err != nil {
 		b.WriteString(": ")

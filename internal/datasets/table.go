@@ -190,3 +190,11 @@ func splitFields(line string, sep rune) []string {
 	}
 	return fields
 }
+
+// unquote strips one pair of matching single or double quotes.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

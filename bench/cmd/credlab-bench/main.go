@@ -13,6 +13,14 @@
 // predictions are not. Methods named "+nu" run the nu-method
 // (IterConfig.Accelerated); iterative methods use credlab's default step,
 // MaxIter and stopping threshold unless -maxiter is given.
+//
+// The tune task is model selection from scratch: -gen writes, for the
+// synthetic problem and the real sets of -shared (cadata, cpusmall,
+// abalone), a seeded train/test split as CSV files (the first n rows of a
+// seeded permutation for training, a fixed test set), and credlab's
+// default fit, frames.Fit with only Target (and OneHot for abalone's
+// nominal column) set, is timed on them against GridSearchCV in
+// sklearn_bench.py.
 package main
 
 import (
@@ -23,6 +31,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,6 +41,9 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -45,6 +57,16 @@ const (
 	splitSeed = 7   // credlab Holdout.Seed of the selection tasks
 	valFrac   = 0.2 // credlab Holdout.Fraction; sklearn PredefinedSplit uses the same rows
 	nySeed    = 3   // credlab Nyström center seed
+	tuneSeed  = 11  // permutation of the tune task's train/test split
+	tuneTest  = 2000
+)
+
+// tuneSigmaFactors and tuneLambdas are scikit-learn's grid in the tune
+// task: gamma = 1/(2 sigma^2) for sigma = factor x the median distance
+// between standardized training rows, alpha = lambda x the rows of a fit.
+var (
+	tuneSigmaFactors = []float64{0.25, 0.5, 1, 2, 4}
+	tuneLambdas      = credlab.LogGrid(1e-8, 1, 20)
 )
 
 // Task is one benchmark, shared with sklearn_bench.py through tasks.json.
@@ -61,6 +83,14 @@ type Task struct {
 	// is the number of training rows.
 	ValFile string `json:"val_file,omitempty"`
 	NTrain  int    `json:"n_train,omitempty"`
+	// The tune task: data set, CSV files, target and one-hot columns, and
+	// scikit-learn's grid.
+	Set          string    `json:"set,omitempty"`
+	TrainFile    string    `json:"train_file,omitempty"`
+	TestFile     string    `json:"test_file,omitempty"`
+	Target       string    `json:"target,omitempty"`
+	OneHot       []string  `json:"one_hot,omitempty"`
+	SigmaFactors []float64 `json:"sigma_factors,omitempty"`
 }
 
 // Spec is tasks.json.
@@ -81,6 +111,7 @@ type Result struct {
 	Side     string    `json:"side"`
 	Method   string    `json:"method"`
 	Task     string    `json:"task"`
+	Set      string    `json:"set,omitempty"`
 	N        int       `json:"n"`
 	M        int       `json:"m,omitempty"`
 	Seconds  float64   `json:"seconds"`
@@ -95,6 +126,9 @@ type Result struct {
 	Kernel   float64   `json:"kernel_s"`
 	Solve    float64   `json:"solve_s"`
 	Select   float64   `json:"select_s"`
+	Sigma    float64   `json:"sigma,omitempty"`
+	Choice   string    `json:"choice,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
 	BLAS     string    `json:"blas"`
 	CoreType string    `json:"openblas_coretype"`
 	Procs    int       `json:"gomaxprocs"`
@@ -104,9 +138,12 @@ func main() {
 	gen := flag.Bool("gen", false, "write the data and tasks.json to -dir and exit")
 	dir := flag.String("dir", "", "data directory")
 	quick := flag.Bool("quick", false, "small sizes (with -gen)")
+	shared := flag.String("shared", "", "directory of the staged real data sets (cadata, cpusmall, abalone) for the tune task (with -gen; empty: synthetic only)")
+	tuneSizes := flag.String("tune-sizes", "", "comma-separated training sizes of the tune task (with -gen; default 5000,10000, or 1000 with -quick)")
+	tuneSets := flag.String("tune-sets", "", "comma-separated data sets of the tune task (with -gen; default synthetic,cadata,cpusmall,abalone)")
 	repeats := flag.Int("repeats", 0, "timed fits per task (default from tasks.json)")
 	only := flag.String("only", "", "comma-separated methods to run (default all)")
-	tasks := flag.String("task", "", "comma-separated tasks to run: krls_fit, nystrom_fit, select (default all)")
+	tasks := flag.String("task", "", "comma-separated tasks to run: krls_fit, nystrom_fit, select, tune (default all)")
 	maxIter := flag.Int("maxiter", 0, "MaxIter of NYTRO and EarlyStopping (0: credlab's default)")
 	budget := flag.Float64("budget", 120, "stop repeating a task once its runs took this many seconds")
 	flag.Parse()
@@ -114,7 +151,7 @@ func main() {
 		fail(fmt.Errorf("-dir is required"))
 	}
 	if *gen {
-		fail(generate(*dir, *quick))
+		fail(generate(*dir, *quick, *shared, *tuneSizes, *tuneSets))
 		return
 	}
 	fail(run(*dir, *repeats, *only, *tasks, *maxIter, *budget))
@@ -127,7 +164,7 @@ func fail(err error) {
 	}
 }
 
-func generate(dir string, quick bool) error {
+func generate(dir string, quick bool, shared, tuneSizes, tuneSets string) error {
 	spec := Spec{D: dim, Sigma: sigma, Gamma: 1 / (2 * sigma * sigma), Noise: noise, NTest: nTest, Quick: quick}
 	grid := credlab.LogGrid(1e-9, 1e-1, 20)
 	lam := 1e-6
@@ -174,11 +211,125 @@ func generate(dir string, quick bool) error {
 	if err := writeLE(filepath.Join(dir, valFile), iv); err != nil {
 		return err
 	}
+	sizes := []int{5000, 10000}
+	if quick {
+		sizes = []int{500}
+	}
+	if tuneSizes != "" {
+		sizes = nil
+		for _, f := range strings.Split(tuneSizes, ",") {
+			var n int
+			if _, err := fmt.Sscan(f, &n); err != nil || n < 10 {
+				return fmt.Errorf("-tune-sizes: %q is not a size of at least 10", f)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	sets := tuneSets
+	if sets == "" {
+		sets = "synthetic,cadata,cpusmall,abalone"
+	}
+	for _, name := range strings.Split(sets, ",") {
+		ts, err := tuneData(dir, shared, name, sizes)
+		if err != nil {
+			return err
+		}
+		spec.Tasks = append(spec.Tasks, ts...)
+	}
 	b, err := json.MarshalIndent(spec, "", "  ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "tasks.json"), append(b, '\n'), 0o644)
+}
+
+// tuneSet reads a data set of the tune task: the frame, its target and its
+// string columns.
+func tuneSet(shared, name string, rows int) (dataframe.DataFrame, string, []string, error) {
+	var df dataframe.DataFrame
+	var err error
+	need := func() error {
+		if shared == "" {
+			return fmt.Errorf("tune set %s needs -shared, the staged data directory", name)
+		}
+		return nil
+	}
+	switch name {
+	case "synthetic":
+		x, y, _ := credlab.SmoothRegression(rows, dim, noise, trainSeed)
+		if df, err = frames.FromMatrix(x); err == nil {
+			df = df.Mutate(series.New(y, series.Float, "y"))
+		}
+		return df, "y", nil, err
+	case "cadata":
+		if err := need(); err != nil {
+			return df, "", nil, err
+		}
+		df, err = frames.LoadARFF(filepath.Join(shared, "cadata", "cal_housing.arff"))
+		return df, "medianHouseValue", nil, err
+	case "cpusmall":
+		if err := need(); err != nil {
+			return df, "", nil, err
+		}
+		df, err = frames.LoadARFF(filepath.Join(shared, "cpusmall", "cpu_small.arff"))
+		return df, "usr", nil, err
+	case "abalone":
+		if err := need(); err != nil {
+			return df, "", nil, err
+		}
+		df, err = frames.LoadCSV(filepath.Join(shared, "abalone", "abalone.data"), frames.CSVOptions{
+			Names: []string{"sex", "length", "diameter", "height", "whole", "shucked", "viscera", "shell", "rings"}})
+		return df, "rings", []string{"sex"}, err
+	}
+	return df, "", nil, fmt.Errorf("unknown tune set %q: choose synthetic, cadata, cpusmall or abalone", name)
+}
+
+// tuneData writes a tune set's split and returns its tasks: the test set
+// is min(2000, N/5) rows of a seeded permutation, and the training file of
+// size n the first n of the other rows (all of them when fewer).
+func tuneData(dir, shared, name string, sizes []int) ([]Task, error) {
+	df, target, oneHot, err := tuneSet(shared, name, tuneTest+slices.Max(sizes))
+	if err != nil {
+		return nil, fmt.Errorf("tune set %s: %w", name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	n := df.Nrow()
+	perm := rand.New(rand.NewPCG(tuneSeed, 0)).Perm(n)
+	nTest := min(tuneTest, n/5)
+	write := func(file string, rows []int) error {
+		f, err := os.Create(filepath.Join(dir, file))
+		if err != nil {
+			return err
+		}
+		if err := frames.WriteCSV(f, df.Subset(rows)); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	testFile := name + "_test.csv"
+	if err := write(testFile, perm[:nTest]); err != nil {
+		return nil, err
+	}
+	pool := perm[nTest:]
+	var tasks []Task
+	done := map[int]bool{}
+	for _, size := range sizes {
+		m := min(size, len(pool))
+		if done[m] {
+			continue
+		}
+		done[m] = true
+		file := fmt.Sprintf("%s_n%d_train.csv", name, m)
+		if err := write(file, pool[:m]); err != nil {
+			return nil, err
+		}
+		tasks = append(tasks, Task{Name: "tune", N: m, Set: name, TrainFile: file, TestFile: testFile, Target: target,
+			OneHot: oneHot, SigmaFactors: tuneSigmaFactors, Grid: tuneLambdas})
+	}
+	return tasks, nil
 }
 
 // splitRows returns the validation rows credlab's Holdout{Fraction: valFrac,
@@ -292,6 +443,12 @@ func run(dir string, repeats int, only, tasks string, maxIter int, budget float6
 		if len(wantTask) > 0 && !wantTask[t.Name] {
 			continue
 		}
+		if t.Name == "tune" {
+			if err := runTune(ctx, dir, t, repeats, budget, enc); err != nil {
+				return fmt.Errorf("tune %s n=%d: %w", t.Set, t.N, err)
+			}
+			continue
+		}
 		x := mat.NewDense(t.N, spec.D, xs[:t.N*spec.D])
 		y := ys[:t.N]
 		type method struct {
@@ -395,6 +552,55 @@ func run(dir string, repeats int, only, tasks string, maxIter int, budget float6
 		}
 	}
 	return nil
+}
+
+// runTune times credlab's default fit (frames.Fit with only the target and
+// the one-hot columns set) on a tune task's training file and reports its
+// choice and the test RMSE. Loading the CSV files is not timed.
+func runTune(ctx context.Context, dir string, t Task, repeats int, budget float64, enc *json.Encoder) error {
+	train, err := frames.LoadCSV(filepath.Join(dir, t.TrainFile))
+	if err != nil {
+		return err
+	}
+	test, err := frames.LoadCSV(filepath.Join(dir, t.TestFile))
+	if err != nil {
+		return err
+	}
+	spec := frames.Spec{Target: t.Target, OneHot: len(t.OneHot) > 0}
+	r := Result{Side: "credlab", Method: "credlab fit (default)", Task: t.Name, Set: t.Set, N: t.N,
+		BLAS: credlab.BLASBackend, CoreType: os.Getenv("OPENBLAS_CORETYPE"), Procs: runtime.GOMAXPROCS(0), Load: loadAvg()}
+	var models []*frames.Model
+	var cpus []float64
+	spent := 0.0
+	for i := 0; i < repeats && spent < budget; i++ {
+		runtime.GC()
+		c0 := cpuSeconds()
+		t0 := time.Now()
+		m, err := frames.FitContext(ctx, train, spec)
+		sec := time.Since(t0).Seconds()
+		cpus = append(cpus, cpuSeconds()-c0)
+		if err != nil {
+			return err
+		}
+		r.All = append(r.All, sec)
+		spent += sec
+		models = append(models, m)
+	}
+	med := medianIndex(r.All)
+	r.Seconds, r.CPU = r.All[med], cpus[med]
+	m := models[med]
+	if !math.IsNaN(m.ValRMSE) {
+		v := m.ValRMSE
+		r.ValRMSE = &v
+	}
+	r.Lambda, r.Sigma, r.M, r.Warnings = m.Lambda, m.Spec.Sigma, m.Spec.M, m.Warnings
+	if m.Choice != nil {
+		r.Choice = fmt.Sprintf("%s %s: %s", m.Spec.Method, m.Choice.Criterion, m.Choice.Reason)
+	}
+	if r.TestRMSE, err = m.RMSE(test); err != nil {
+		return err
+	}
+	return enc.Encode(r)
 }
 
 // cpuSeconds returns the user and system CPU time of the process.

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/frames"
+	"github.com/credlab/credlab/internal/datasets"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1   // bad data, a failed fit, a refused allocation
+	exitUsage       = 2   // a bad or missing flag, an unknown method or column
+	exitInterrupted = 130 // SIGINT, as a shell reports a killed command
+)
+
+// paramFlags maps the settings named by the library's *credlab.ParamError
+// to the command's flags.
+var paramFlags = map[string]string{
+	"Spec.Method": "method", "SelectSpec.Method": "method", "Spec.Kernel": "kernel",
+	"Spec.FeatureMap": "feature-map", "Spec.Preset": "preset", "Spec.M": "m", "NystromConfig.M": "m",
+	"Spec.Sigma": "sigma", "Gaussian kernel sigma": "sigma", "Laplacian kernel sigma": "sigma",
+	"random features sigma": "sigma", "SelectSpec.WithoutReplacement": "without-replacement",
+	"LoadOptions.Format": "format", "memory limit": "memory-limit", "lambda": "lambda", "lambda_q": "lambda",
+	"step size": "eta",
+}
+
+// columnFlags maps a *frames.ColumnError's role to the flag naming it.
+var columnFlags = map[string]string{"target": "target", "weight": "weight", "feature": "columns", "columns": "columns",
+	"excluded": "exclude", "exclude": "exclude", "in": "in"}
+
+// explain returns the message and exit status for err, chosen by its type
+// (errors.As), never by its text. Messages name the command's flags.
+func explain(err error) (string, int) {
+	var (
+		ue  usageError
+		pe  *credlab.ParamError
+		ce  *frames.ColumnError
+		se  *frames.StringColumnsError
+		me  *frames.MissingError
+		cel *frames.CellError
+		tl  *credlab.TooLargeError
+		de  *credlab.DivergedError
+	)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return "", exitOK
+	case errors.Is(err, context.Canceled):
+		return "interrupted; no output file was written", exitInterrupted
+	case errors.As(err, &ue):
+		return ue.msg + "\nrun 'credlab help' or 'credlab CMD -h' for the flags", exitUsage
+	case errors.As(err, &pe):
+		if f, ok := paramFlags[pe.Name]; ok {
+			return fmt.Sprintf("flag -%s %v: want %s", f, pe.Value, pe.Want), exitUsage
+		}
+		return err.Error(), exitUsage
+	case errors.As(err, &ce):
+		msg := fmt.Sprintf("the data has no column %q", ce.Name)
+		if f, ok := columnFlags[ce.Role]; ok {
+			msg += fmt.Sprintf(" (flag -%s)", f)
+		}
+		if ce.Suggestion != "" {
+			msg += fmt.Sprintf("; did you mean %q?", ce.Suggestion)
+		}
+		return msg + "; its columns are " + quoteList(ce.Columns, 20), exitUsage
+	case errors.As(err, &se):
+		return fmt.Sprintf("the columns %s hold strings (categorical values): add -onehot to encode them, or leave them out with -exclude %s",
+			quoteList(se.Columns, 10), strings.Join(se.Columns, ",")), exitFailure
+	case errors.As(err, &me):
+		return fmt.Sprintf("missing values in column %s; %d rows in all, the first is row %d: fill them, or add -dropna to leave those rows out",
+			strings.Join(me.Columns, ", column "), me.Rows, me.First), exitFailure
+	case errors.As(err, &cel):
+		return fmt.Sprintf("%s:%d:%d: column %q, row %d: %q is not a finite number, unlike the column's other values; fix the cell, or add -bad-as-missing to read such cells as missing values",
+			cel.File, cel.Line, cel.Column, cel.Name, cel.Row, cel.Value), exitFailure
+	case errors.As(err, &tl):
+		lim, src := credlab.EffectiveMemoryLimit()
+		return fmt.Sprintf("%s; the limit (%d bytes, from %s) is set by -memory-limit or CREDLAB_MEMORY_LIMIT", tl.Error(), lim, src), exitFailure
+	case errors.As(err, &de):
+		if de.MaxStable > 0 {
+			return fmt.Sprintf("%s diverged with step size -eta %g (%s): use -eta below %.3g, or 0 for the safe step", de.Method, de.Step, de.Detail, de.MaxStable), exitFailure
+		}
+		return fmt.Sprintf("%s diverged at iteration %d (%s): use a smaller -eta, or 0 for the safe step", de.Method, de.Iter, de.Detail), exitFailure
+	}
+	return err.Error(), exitFailure
+}
+
+func quoteList(names []string, max int) string { return datasets.QuoteNames(names, max) }

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+)
+
+// labelCmd fills the target column of the rows select chose from a fully
+// labeled copy of the pool: it stands in for the person who labels them.
+func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("label", "label -in CHOSEN.csv -from FULL -target COL -out LABELED.csv", stderr)
+	in := fs.String("in", "", "rows written by 'credlab select', with its row column (required)")
+	from := fs.String("from", "", "the pool with its target column filled in, rows in the same order (required)")
+	target := fs.String("target", "", "column to fill (required)")
+	out := fs.String("out", "", "output CSV: the chosen rows with the target filled (required)")
+	quiet := fs.Bool("quiet", false, "no final summary on stderr")
+	var lf loadFlags
+	lf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(); err != nil {
+		return err
+	}
+	if err := required(fs, "in", "from", "target", "out"); err != nil {
+		return err
+	}
+	chosen, err := lf.load("in", *in)
+	if err != nil {
+		return err
+	}
+	full, err := lf.load("from", *from)
+	if err != nil {
+		return err
+	}
+	if err := hasColumn(chosen, *in, "in", frames.RowColumn); err != nil {
+		return err
+	}
+	if err := hasColumn(full, *from, "target", *target); err != nil {
+		return err
+	}
+	rows, err := frames.Column(chosen, frames.RowColumn)
+	if err != nil {
+		return fmt.Errorf("-in %s: %w", *in, err)
+	}
+	y, err := frames.Column(full, *target)
+	if err != nil {
+		return fmt.Errorf("-from %s: %w", *from, err)
+	}
+	labels := make([]float64, len(rows))
+	for i, r := range rows {
+		if r != math.Trunc(r) || r < 0 || int(r) >= len(y) {
+			return fmt.Errorf("-in %s: row %d has %s = %v, not a row of the %d rows of %s", *in, i, frames.RowColumn, r, len(y), *from)
+		}
+		labels[i] = y[int(r)]
+	}
+	labeled := setColumn(chosen, series.New(labels, series.Float, *target))
+	if labeled.Err != nil {
+		return labeled.Err
+	}
+	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, labeled) }); err != nil {
+		return err
+	}
+	if !*quiet {
+		newProgress(stderr, true, 0).done(fmt.Sprintf("label: %d rows of %s labeled from %s, written to %s", len(rows), *in, *from, *out))
+	}
+	return nil
+}
+
+// setColumn replaces the column of s's name, in place, or appends it.
+func setColumn(df dataframe.DataFrame, s series.Series) dataframe.DataFrame {
+	for _, n := range df.Names() {
+		if n == s.Name {
+			return df.Mutate(s)
+		}
+	}
+	return df.CBind(dataframe.New(s))
+}
+
+// emptyTarget returns chosen with the target column present and empty,
+// ready to fill in.
+func emptyTarget(chosen dataframe.DataFrame, target string) dataframe.DataFrame {
+	return setColumn(chosen, series.New(make([]string, chosen.Nrow()), series.String, target))
+}
+
+// resolveWeight returns the weight column a fit uses: none for "none", the
+// flag's column when given, and otherwise the weight column of a file
+// written by select (with its row and prob columns), with a note on w.
+func resolveWeight(df dataframe.DataFrame, flagValue string, w io.Writer) string {
+	if flagValue == "none" {
+		return ""
+	}
+	if flagValue != "" {
+		return flagValue
+	}
+	has := map[string]bool{}
+	for _, n := range df.Names() {
+		has[n] = true
+	}
+	if has[frames.RowColumn] && has[frames.ProbColumn] && has[frames.WeightColumn] {
+		fmt.Fprintf(w, "credlab: note: the data has select's columns row, prob and weight: fitting with the importance weights in column %q (-weight none fits without them)\n", frames.WeightColumn)
+		return frames.WeightColumn
+	}
+	return ""
+}
+
+// warnFlat warns when a CRED selection's probabilities are nearly uniform:
+// the scores carry no information, usually because the columns have very
+// different scales or sigma does not suit the data.
+func warnFlat(w io.Writer, chosen dataframe.DataFrame, method string) {
+	if !strings.EqualFold(method, "cred") && method != "" {
+		return
+	}
+	p, err := frames.Column(chosen, frames.ProbColumn)
+	if err != nil || len(p) < 2 {
+		return
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range p {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo > 0 && hi/lo < 1.01 {
+		fmt.Fprintf(w, "credlab: warning: scores are flat (every chosen row has probability %.3g to within 1%%, as uniform sampling): standardize (-standardize), or change -sigma (0 picks the median distance between rows)\n", lo)
+	}
+}
+
+// clipM clips the -m values of a sweep to the training rows of n rows
+// with hold-out fraction val, warning on w; repeated values are dropped.
+func clipM(ms []int, n int, val float64, w io.Writer) []int {
+	nt := n - int(math.Ceil(val*float64(n)))
+	if nt < 1 || len(ms) == 0 {
+		return ms
+	}
+	var out []int
+	seen := map[int]bool{}
+	for _, m := range ms {
+		if m > nt {
+			fmt.Fprintf(w, "credlab: warning: -m %d exceeds the %d training rows; using m = %d\n", m, nt, nt)
+			m = nt
+		}
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// warnSigma warns when -sigma is far from the median distance between the
+// first 100 rows of df (on its numeric columns but skip and select's
+// bookkeeping; scaled to unit variance when standardize), where the
+// kernel matrix is nearly the
+// identity or nearly constant.
+func warnSigma(w io.Writer, chosen dataframe.DataFrame, sigma float64, skip []string, standardize bool) {
+	if !(sigma > 0) {
+		return
+	}
+	drop := map[string]bool{frames.RowColumn: true, frames.ProbColumn: true, frames.WeightColumn: true}
+	for _, s := range skip {
+		drop[s] = true
+	}
+	var cols []string
+	for j, n := range chosen.Names() {
+		if !drop[n] && chosen.Types()[j] != series.String {
+			cols = append(cols, n)
+		}
+	}
+	x, err := frames.ToMatrix(chosen, cols...)
+	if err != nil || len(cols) == 0 {
+		return
+	}
+	n, _ := x.Dims()
+	if standardize {
+		for c := range cols {
+			col := x.ColView(c)
+			sd := stat.StdDev(mat.Col(nil, c, x), nil)
+			if sd > 0 {
+				col.(*mat.VecDense).ScaleVec(1/sd, col)
+			}
+		}
+	}
+	var d []float64
+	for i := 0; i < min(n, 100); i++ {
+		for j := i + 1; j < min(n, 100); j++ {
+			s := 0.0
+			for c := range cols {
+				t := x.At(i, c) - x.At(j, c)
+				s += t * t
+			}
+			if s > 0 {
+				d = append(d, math.Sqrt(s))
+			}
+		}
+	}
+	if len(d) == 0 {
+		return
+	}
+	med := median(d)
+	switch {
+	case sigma < med/30:
+		fmt.Fprintf(w, "credlab: warning: -sigma %g is far below the median distance %.3g between rows: the kernel matrix is nearly the identity; use -standardize, a larger -sigma, or -sigma 0 for the median\n", sigma, med)
+	case sigma > 30*med:
+		fmt.Fprintf(w, "credlab: warning: -sigma %g is far above the median distance %.3g between rows: the kernel matrix is nearly constant; use a smaller -sigma, or -sigma 0 for the median\n", sigma, med)
+	}
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}

@@ -1,0 +1,285 @@
+package credlab
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func mean(v []float64) float64 { return crSum(v) / float64(len(v)) }
+
+// refGCV is n ||yc - K alpha||^2 / (n - 1 - tr H)^2 with alpha and
+// H = K (K + mu I)^-1 from one dense inverse.
+func refGCV(t *testing.T, k *mat.Dense, yc []float64, mu float64) float64 {
+	n := len(yc)
+	inv := inverse(t, addDiag(k, mu))
+	h := mul(k, inv)
+	f := matVec(h, yc)
+	sse, tr := 0.0, 0.0
+	for i := range yc {
+		sse += (yc[i] - f[i]) * (yc[i] - f[i])
+		tr += h.At(i, i)
+	}
+	return float64(n) * sse / math.Pow(float64(n)-1-tr, 2)
+}
+
+// TestTuneExactGCV checks, on a problem small enough for the exact path at
+// every sigma, the table's GCV scores against dense references, the choice
+// against the table, and the model against KRLS at the chosen parameters.
+func TestTuneExactGCV(t *testing.T) {
+	rng := newRNG(21)
+	x := randData(rng, 120, 2, 1.5)
+	y := smoothTargets(rng, x, 0.2)
+	for i := range y {
+		y[i] += 3 // an intercept to recover
+	}
+	res, err := Tune(t.Context(), x, y, TuneConfig{Lambdas: LogGrid(1e-8, 1, 17)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := res.Choice
+	if ch.Method != "KRLS" || ch.Criterion != CriterionGCV || ch.M != 0 {
+		t.Errorf("choice %s %s m = %d, want KRLS gcv m = 0", ch.Method, ch.Criterion, ch.M)
+	}
+	if !relClose(ch.Intercept, mean(y), 1e-12) {
+		t.Errorf("intercept %g, want the mean %g", ch.Intercept, mean(y))
+	}
+	yc := make([]float64, len(y))
+	for i := range y {
+		yc[i] = y[i] - mean(y)
+	}
+	checked := 0
+	for i, p := range res.Table {
+		if p.Score < ch.Score {
+			t.Errorf("table point %d (sigma %g, lambda %g) scores %g below the choice's %g", i, p.Sigma, p.Lambda, p.Score, ch.Score)
+		}
+		if i%23 != 0 && !(p.Sigma == ch.Sigma && p.Lambda == ch.Lambda) {
+			continue
+		}
+		want := refGCV(t, refMatrix(refGaussian(p.Sigma), x, x), yc, p.Lambda*120)
+		if !relClose(p.Score, want, 1e-6) || p.Rows != 120 || p.M != 0 {
+			t.Errorf("sigma %g lambda %g: GCV %.10g on %d rows, want %.10g on 120", p.Sigma, p.Lambda, p.Score, p.Rows, want)
+		}
+		checked++
+	}
+	if checked < 5 {
+		t.Fatalf("only %d table points checked", checked)
+	}
+	if !relClose(ch.ValRMSE, math.Sqrt(ch.Score), 1e-12) {
+		t.Errorf("ValRMSE %g, want sqrt(score) %g", ch.ValRMSE, math.Sqrt(ch.Score))
+	}
+	fit, err := KRLS(t.Context(), x, yc, KRLSConfig{Kernel: GaussianKernel{Sigma: ch.Sigma}, Lambda: ch.Lambda})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(res.Fit.Model.Coef, fit.Model.Coef); d > 1e-10 {
+		t.Errorf("coefficients differ from KRLS at the choice by %.2g", d)
+	}
+	xs := randData(rng, 10, 2, 1.5)
+	got, _ := res.Fit.Model.Predict(xs)
+	want, _ := fit.Model.Predict(xs)
+	for i := range want {
+		if math.Abs(got[i]-want[i]-mean(y)) > 1e-9 {
+			t.Errorf("prediction %d: %g, want KRLS %g + intercept %g", i, got[i], want[i], mean(y))
+		}
+	}
+	if len(res.Fit.Path) != 17 || res.Fit.Lambda != ch.Lambda {
+		t.Errorf("fit path has %d points (want 17), lambda %g (want %g)", len(res.Fit.Path), res.Fit.Lambda, ch.Lambda)
+	}
+}
+
+// TestTuneHoldout checks the hold-out scores against KRLS's own hold-out
+// path (Cholesky per lambda) on the same split.
+func TestTuneHoldout(t *testing.T) {
+	rng := newRNG(3)
+	x := randData(rng, 150, 3, 1)
+	y := smoothTargets(rng, x, 0.1)
+	w := crWeights(rng, 150, 0.5, 2)
+	grid := []float64{1e-6, 1e-4, 1e-2, 1}
+	h := Holdout{Seed: 9, Fraction: 0.25}
+	for _, weighted := range []bool{false, true} {
+		cfg := TuneConfig{Sigma: 0.7, Lambdas: grid, Criterion: CriterionHoldout, Holdout: h, NoIntercept: true}
+		if weighted {
+			cfg.Weights = w
+		}
+		res, err := Tune(t.Context(), x, y, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := KRLS(t.Context(), x, y, KRLSConfig{Kernel: GaussianKernel{Sigma: 0.7}, Lambdas: grid, Holdout: h, Weights: cfg.Weights})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range res.Table {
+			want := ref.Path[i].ValRMSE
+			if !relClose(p.ValRMSE, want, 1e-7) || !relClose(p.Score, want*want, 1e-7) {
+				t.Errorf("weighted %v lambda %g: hold-out RMSE %.10g, want %.10g", weighted, p.Lambda, p.ValRMSE, want)
+			}
+		}
+		if res.Choice.Lambda != ref.Lambda || !relClose(res.Choice.ValRMSE, ref.ValRMSE, 1e-7) {
+			t.Errorf("weighted %v: chose lambda %g (RMSE %g), KRLS %g (RMSE %g)", weighted, res.Choice.Lambda, res.Choice.ValRMSE, ref.Lambda, ref.ValRMSE)
+		}
+	}
+}
+
+// TestTuneLOO checks leave-one-out scores against n explicit refits.
+func TestTuneLOO(t *testing.T) {
+	rng := newRNG(8)
+	n := 40
+	x := randData(rng, n, 2, 1)
+	y := smoothTargets(rng, x, 0.2)
+	grid := []float64{1e-5, 1e-3, 0.1}
+	res, err := Tune(t.Context(), x, y, TuneConfig{Sigma: 0.5, Lambdas: grid, Criterion: CriterionLOO, NoIntercept: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := refGaussian(0.5)
+	for i, l := range grid {
+		loo := 0.0
+		for j := 0; j < n; j++ {
+			var rows []int
+			for r := 0; r < n; r++ {
+				if r != j {
+					rows = append(rows, r)
+				}
+			}
+			xr := rowsOf(x, rows)
+			// The left-out fit keeps mu = lambda n of the full problem.
+			alpha := denseSolve(t, addDiag(refMatrix(ref, xr, xr), l*float64(n)), pick(y, rows))
+			f := refDot(matVec(refMatrix(ref, rowsOf(x, []int{j}), xr), alpha), []float64{1})
+			loo += (y[j] - f) * (y[j] - f)
+		}
+		loo /= float64(n)
+		if got := res.Table[i].Score; !relClose(got, loo, 1e-6) {
+			t.Errorf("lambda %g: LOO %.10g, want %.10g", l, got, loo)
+		}
+	}
+}
+
+// TestTuneNystrom checks the NKRLS route: the table's final scores are
+// Nyström GCV scores of the model Tune returns, and the model is NKRLS at
+// the chosen parameters.
+func TestTuneNystrom(t *testing.T) {
+	rng := newRNG(4)
+	x := randData(rng, 300, 2, 1.5)
+	y := smoothTargets(rng, x, 0.2)
+	res, err := Tune(t.Context(), x, y, TuneConfig{Method: "NKRLS", M: 40, Seed: 2, Sigma: 0.5, Lambdas: LogGrid(1e-8, 1, 9)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := res.Choice
+	if ch.Method != "NKRLS" || ch.M != 40 {
+		t.Fatalf("choice %s with m = %d, want NKRLS with 40", ch.Method, ch.M)
+	}
+	yc := make([]float64, len(y))
+	for i := range y {
+		yc[i] = y[i] - mean(y)
+	}
+	fit, err := NKRLS(t.Context(), x, yc, NKRLSConfig{Kernel: GaussianKernel{Sigma: ch.Sigma}, Lambda: ch.Lambda, Nystrom: NystromConfig{M: 40, Seed: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(res.Fit.Model.Coef, fit.Model.Coef); d > 1e-8 {
+		t.Errorf("coefficients differ from NKRLS at the choice by %.2g", d)
+	}
+	// GCV of the chosen point from the model's own fitted values and
+	// the hat matrix A (A^T A + mu I)^-1 A^T.
+	idx, _ := NystromCenters(x, 40, nil, 2)
+	ref := refGaussian(ch.Sigma)
+	cm := rowsOf(x, idx)
+	knm := refMatrix(ref, x, cm)
+	mu := ch.Lambda * 300
+	// H = K_nm (K_mn K_nm + mu K_mm)^-1 K_mn, valid for invertible K_mm.
+	h := mul(knm, mul(inverse(t, addMat(mul(knm.T(), knm), scaleMat(mu, refMatrix(ref, cm, cm)))), knm.T()))
+	f := matVec(h, yc)
+	sse, tr := 0.0, 0.0
+	for i := range yc {
+		sse += (yc[i] - f[i]) * (yc[i] - f[i])
+		tr += h.At(i, i)
+	}
+	want := 300 * sse / math.Pow(300-1-tr, 2)
+	if !relClose(ch.Score, want, 1e-5) {
+		t.Errorf("Nyström GCV at the choice %.10g, want %.10g", ch.Score, want)
+	}
+}
+
+func addMat(a, b *mat.Dense) *mat.Dense {
+	var c mat.Dense
+	c.Add(a, b)
+	return &c
+}
+
+func scaleMat(s float64, a *mat.Dense) *mat.Dense {
+	var c mat.Dense
+	c.Scale(s, a)
+	return &c
+}
+
+// TestTuneSigmaEdge checks that a sigma grid far below the optimum is
+// extended, and that running off the extended grid is reported.
+func TestTuneSigmaEdge(t *testing.T) {
+	rng := newRNG(6)
+	x := randData(rng, 200, 2, 1)
+	y := smoothTargets(rng, x, 0.1)
+	res, err := Tune(t.Context(), x, y, TuneConfig{Sigmas: []float64{0.02, 0.04}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Choice.Sigma < 0.2 || len(res.Choice.Edges) != 0 {
+		t.Errorf("sigma %g, edges %v: want the grid extended to an interior optimum above 0.2", res.Choice.Sigma, res.Choice.Edges)
+	}
+	// A grid so narrow and so far below the optimum that the extensions
+	// (12 points of its spacing) cannot reach it.
+	res, err = Tune(t.Context(), x, y, TuneConfig{Sigmas: []float64{0.03, 0.0306}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := res.Choice
+	if len(ch.Edges) == 0 || ch.Edges[0] != "sigma max" || len(ch.Warnings) == 0 {
+		t.Errorf("edges %v, warnings %v: want sigma max reported", ch.Edges, ch.Warnings)
+	}
+	if want := 0.0306 * math.Pow(1.02, 2*sigmaExtensions); !relClose(ch.Sigma, want, 1e-9) {
+		t.Errorf("sigma %g, want the last extension %g", ch.Sigma, want)
+	}
+}
+
+func TestTuneErrors(t *testing.T) {
+	rng := newRNG(1)
+	x := randData(rng, 30, 2, 1)
+	y := smoothTargets(rng, x, 0.1)
+	same := mat.NewDense(30, 2, nil)
+	alt := make([]float64, 30)
+	for i := range alt {
+		alt[i] = float64(i%2*2 - 1)
+	}
+	for _, tc := range []struct {
+		name string
+		x    *mat.Dense
+		y    []float64
+		cfg  TuneConfig
+		is   error
+		subs []string
+	}{
+		{"constant target", x, make([]float64, 30), TuneConfig{}, ErrConstantTarget, []string{"constant", "30 rows"}},
+		{"single row", mat.NewDense(1, 2, []float64{1, 2}), []float64{1}, TuneConfig{}, nil, []string{"1 row", "at least 2"}},
+		{"hold-out on 2 rows", mat.NewDense(2, 1, []float64{1, 2}), []float64{1, 2}, TuneConfig{Criterion: CriterionHoldout}, nil, []string{"2 rows", "hold-out"}},
+		{"loo too large", mat.NewDense(MaxLOORows+1, 1, nil), make([]float64, MaxLOORows+1), TuneConfig{Criterion: CriterionLOO}, nil, []string{"MaxLOORows"}},
+		{"kernel", x, y, TuneConfig{Kernel: "cosine"}, nil, []string{"cosine", "gaussian"}},
+		{"criterion", x, y, TuneConfig{Criterion: "aic"}, nil, []string{"aic", "gcv"}},
+		{"method", x, y, TuneConfig{Method: "SVR"}, nil, []string{"SVR", "KRLS"}},
+		{"sigma", x, y, TuneConfig{Sigma: -1}, nil, []string{"Sigma", "-1"}},
+		{"lambda", x, y, TuneConfig{Lambda: math.NaN()}, nil, []string{"Lambda", "NaN"}},
+		{"degenerate gcv", same, alt, TuneConfig{Lambdas: []float64{1e-300}, NoIntercept: true}, ErrFlatCriterion, []string{"gcv criterion"}},
+		{"degenerate loo", same, alt, TuneConfig{Lambdas: []float64{1e-300, 2e-300}, NoIntercept: true, Criterion: CriterionLOO}, ErrFlatCriterion, []string{"loo criterion"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Tune(t.Context(), tc.x, tc.y, tc.cfg)
+			wantErrMentions(t, tc.name, err, tc.subs...)
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("error %v is not %v", err, tc.is)
+			}
+		})
+	}
+}

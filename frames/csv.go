@@ -1,0 +1,304 @@
+package frames
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/datasets"
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// CSVOptions configures ReadCSV and LoadCSV. The zero value reads
+// comma-separated values with a header line.
+type CSVOptions struct {
+	// Comma separates the fields; 0 means ',' (LoadCSV: a tab for names
+	// ending in ".tsv" or ".tab", before any ".gz").
+	Comma rune
+	// BadAsMissing reads a cell that is not a number in an otherwise
+	// numeric column (such as "abc" or "1e999") as a missing value, which
+	// then follows the missing-value rule (Spec.DropNA). Without it such a
+	// cell is a *CellError.
+	BadAsMissing bool
+	// Strings names columns kept as strings even when every value is a
+	// number (codes such as ZIP codes), to be one-hot encoded or excluded.
+	Strings []string
+	// Names, if not nil, are the column names of a file without a header
+	// line: every line is data, and each must have len(Names) fields.
+	Names []string
+}
+
+// missingTokens are the cells read as missing values.
+var missingTokens = map[string]bool{"": true, "NA": true, "N/A": true, "NaN": true, "nan": true, "NAN": true,
+	"null": true, "NULL": true, "?": true}
+
+// CellError reports a cell that is not a number in a column whose other
+// values are numbers: the file, the cell's 1-based line and column, the
+// column's name, the 0-based data row and the cell's text.
+type CellError struct {
+	File         string
+	Line, Column int
+	Name         string
+	Row          int
+	Value        string
+}
+
+func (e *CellError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: column %q, row %d: %s is not a finite number, unlike the column's other values; fix the cell, or read such cells as missing values (CSVOptions.BadAsMissing)",
+		e.File, e.Line, e.Column, e.Name, e.Row, strconv.Quote(cut(e.Value, 40)))
+}
+
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// ReadCSV reads a CSV table whose first line names the columns; name
+// labels errors (usually the file name). It never drops, renames or
+// reinterprets data silently:
+//
+//   - a UTF-8 byte order mark before the header is removed; an empty or
+//     repeated column name, or one with control characters (such as NUL),
+//     is a *ParseError;
+//   - a column whose cells are "true"/"false" is a bool column; one whose
+//     values are all numbers an int or float column; "", "NA", "N/A",
+//     "NaN", "null" and "?" are missing values; "Inf" and "-Inf" are read
+//     as infinite values (rejected later, with their row, by Fit);
+//   - a column of missing values only (such as the empty target column
+//     of rows to label) is a float column of NaN;
+//   - in a column where at least half the values are numbers, a cell that
+//     is not a finite number ("abc", "1e999") is a *CellError naming the
+//     column, the row and the value, unless opt.BadAsMissing reads it as
+//     missing; other columns are string columns, to be one-hot encoded
+//     (Spec.OneHot) or excluded;
+//   - a row with a different number of fields is a *ParseError.
+//
+// At most one opt is used; none means CSVOptions{}.
+func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, error) {
+	var o CSVOptions
+	if len(opt) > 0 {
+		o = opt[0]
+	}
+	var none dataframe.DataFrame
+	cr := csv.NewReader(r)
+	if o.Comma != 0 {
+		if o.Comma == '"' || o.Comma == '\r' || o.Comma == '\n' || !utf8.ValidRune(o.Comma) || o.Comma == utf8.RuneError {
+			return none, &ParseError{File: name, Msg: fmt.Sprintf("invalid field separator %q", o.Comma)}
+		}
+		cr.Comma = o.Comma
+	}
+	cr.ReuseRecord = false
+	fail := func(err error) (dataframe.DataFrame, error) {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return none, &ParseError{File: name, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
+		}
+		return none, &ParseError{File: name, Msg: "read error", Err: err}
+	}
+	var header []string
+	if o.Names != nil {
+		header = append(header, o.Names...)
+		cr.FieldsPerRecord = len(header)
+	} else {
+		h, err := cr.Read()
+		if err == io.EOF {
+			return none, &ParseError{File: name, Msg: "empty file: no header line"}
+		}
+		if err != nil {
+			return fail(err)
+		}
+		header = h
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	if err := checkHeader(name, header); err != nil {
+		return none, err
+	}
+	p := len(header)
+	// A cell is held as a string and then a float: about 24 bytes.
+	memLimit, _ := credlab.EffectiveMemoryLimit()
+	var rows [][]string
+	var lines []int
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if int64(len(rows)+1)*int64(p) > datasets.MaxElements {
+			line, _ := cr.FieldPos(0)
+			return none, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("%d rows x %d columns exceed the limit of %d values", len(rows)+1, p, datasets.MaxElements)}
+		}
+		if r := int64(len(rows) + 1); r*int64(p)*24 > memLimit {
+			return none, &credlab.TooLargeError{What: "CSV table", Rows: int(r), Cols: p, Bytes: float64(r * int64(p) * 24),
+				Limit: memLimit, Hint: "raise the memory limit, or read a part of the file"}
+		}
+		line, _ := cr.FieldPos(0)
+		rows = append(rows, rec)
+		lines = append(lines, line)
+	}
+	if len(rows) == 0 {
+		return none, &ParseError{File: name, Msg: "no data rows after the header"}
+	}
+	if o.Names != nil {
+		rows[0][0] = strings.TrimPrefix(rows[0][0], "\ufeff")
+	}
+	asString := map[string]bool{}
+	for _, s := range o.Strings {
+		asString[s] = true
+	}
+	cols := make([]series.Series, p)
+	cells := make([]string, len(rows))
+	for j, cname := range header {
+		for i, rec := range rows {
+			cells[i] = rec[j]
+		}
+		s, err := typedColumn(cname, cells, asString[cname], o.BadAsMissing)
+		if err != nil {
+			var ce *CellError
+			if errors.As(err, &ce) {
+				ce.File, ce.Line, ce.Column = name, lines[ce.Row], j+1
+			}
+			return none, err
+		}
+		cols[j] = s
+	}
+	df := dataframe.New(cols...)
+	if df.Err != nil {
+		return none, &ParseError{File: name, Msg: "building the frame", Err: df.Err}
+	}
+	return df, nil
+}
+
+// checkHeader refuses empty, repeated and unprintable column names.
+func checkHeader(file string, header []string) error {
+	seen := make(map[string]int, len(header))
+	for j, h := range header {
+		pe := &ParseError{File: file, Line: 1, Column: j + 1}
+		switch {
+		case strings.TrimSpace(h) == "":
+			pe.Msg = "empty column name in the header"
+		case !utf8.ValidString(h):
+			pe.Msg = fmt.Sprintf("column name %s is not valid UTF-8", strconv.Quote(cut(h, 40)))
+		case strings.IndexFunc(h, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
+			pe.Msg = fmt.Sprintf("column name %s contains control characters (is this a binary file?)", strconv.Quote(cut(h, 40)))
+		default:
+			if k, ok := seen[h]; ok {
+				pe.Msg = fmt.Sprintf("column name %q appears twice, in columns %d and %d: rename one", h, k+1, j+1)
+			} else {
+				seen[h] = j
+				continue
+			}
+		}
+		return pe
+	}
+	return nil
+}
+
+// typedColumn builds the series of one column from its cells.
+func typedColumn(name string, cells []string, forceString, badAsMissing bool) (series.Series, error) {
+	n := len(cells)
+	if !forceString {
+		isBool, missing := true, false
+		for _, c := range cells {
+			c = strings.TrimSpace(c)
+			if missingTokens[c] {
+				missing = true
+				continue
+			}
+			if !strings.EqualFold(c, "true") && !strings.EqualFold(c, "false") {
+				isBool = false
+				break
+			}
+		}
+		if isBool && !missing {
+			b := make([]bool, n)
+			for i, c := range cells {
+				b[i] = strings.EqualFold(strings.TrimSpace(c), "true")
+			}
+			return series.New(b, series.Bool, name), nil
+		}
+	}
+	v := make([]float64, n)
+	good, bad, firstBad := 0, 0, -1
+	isInt, anyMissing := true, false
+	for i, c := range cells {
+		c = strings.TrimSpace(c)
+		if missingTokens[c] {
+			v[i] = math.NaN()
+			anyMissing = true
+			continue
+		}
+		x, err := strconv.ParseFloat(c, 64)
+		if err != nil && !isInfToken(c) {
+			v[i] = math.NaN()
+			bad++
+			if firstBad < 0 {
+				firstBad = i
+			}
+			continue
+		}
+		good++
+		v[i] = x
+		if isInt && (x != math.Trunc(x) || math.Abs(x) > 1<<53 || strings.ContainsAny(c, ".eEpPxX_") || math.IsInf(x, 0)) {
+			isInt = false
+		}
+	}
+	if !forceString && good == 0 && bad == 0 {
+		return series.New(v, series.Float, name), nil // only missing values
+	}
+	if forceString || good == 0 || bad > good {
+		return series.New(cells, series.String, name), nil
+	}
+	if bad > 0 && !badAsMissing {
+		return series.Series{}, &CellError{Name: name, Row: firstBad, Value: cells[firstBad]}
+	}
+	if isInt && !anyMissing && bad == 0 {
+		iv := make([]int, n)
+		for i, x := range v {
+			iv[i] = int(x)
+		}
+		return series.New(iv, series.Int, name), nil
+	}
+	return series.New(v, series.Float, name), nil
+}
+
+// isInfToken reports an explicit infinity ("Inf", "-inf", "+Infinity"),
+// which is read as a value; an overflowing number such as 1e999 is not.
+func isInfToken(s string) bool {
+	s = strings.ToLower(strings.TrimLeft(s, "+-"))
+	return s == "inf" || s == "infinity"
+}
+
+// LoadCSV reads the CSV file at path, decompressing it when the name ends
+// in ".gz"; a name ending in ".tsv" or ".tab" is tab-separated unless
+// opt.Comma says otherwise. See ReadCSV.
+func LoadCSV(path string, opt ...CSVOptions) (dataframe.DataFrame, error) {
+	var o CSVOptions
+	if len(opt) > 0 {
+		o = opt[0]
+	}
+	if o.Comma == 0 {
+		switch strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))) {
+		case ".tsv", ".tab":
+			o.Comma = '\t'
+		}
+	}
+	rc, err := datasets.Open(path)
+	if err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	defer rc.Close()
+	return ReadCSV(rc, path, o)
+}

@@ -1,0 +1,183 @@
+package frames
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/series"
+)
+
+// TestCSVNeverSilent covers the loading rows of issue 13: each bad input is
+// a typed error naming the place, or a documented reading.
+func TestCSVNeverSilent(t *testing.T) {
+	for _, c := range []struct {
+		name, in  string
+		line, col int    // of a *ParseError or *CellError
+		cell      string // the value of a *CellError
+		row       int
+	}{
+		{name: "abc in a numeric column", in: "a,b,y\n1,2,3\n4,abc,6\n7,8,9\n", line: 3, col: 2, cell: "abc", row: 1},
+		{name: "1e999 overflows", in: "a,b,y\n1,2,3\n1e999,5,6\n7,8,9\n", line: 3, col: 1, cell: "1e999", row: 1},
+		{name: "duplicated names", in: "a,b,a\n1,2,3\n", line: 1, col: 3},
+		{name: "empty name", in: "a,,y\n1,2,3\n", line: 1, col: 2},
+		{name: "NUL in the header", in: "a\x00\x00b,y\n1,2\n", line: 1, col: 1},
+		{name: "control byte in the header", in: "a,y\x01\n1,2\n", line: 1, col: 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadCSV(strings.NewReader(c.in), "t.csv")
+			if c.cell != "" {
+				var ce *CellError
+				if !errors.As(err, &ce) || ce.Line != c.line || ce.Column != c.col || ce.Value != c.cell || ce.Row != c.row || ce.File != "t.csv" {
+					t.Fatalf("got %v (%T), want a *CellError at t.csv:%d:%d row %d value %q", err, err, c.line, c.col, c.row, c.cell)
+				}
+				return
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line != c.line || pe.Column != c.col {
+				t.Fatalf("got %v (%T), want a *ParseError at line %d, column %d", err, err, c.line, c.col)
+			}
+		})
+	}
+}
+
+func TestCSVBadAsMissing(t *testing.T) {
+	in := "a,b,y\n1,2,3\n4,abc,6\n7,8,9\n10,11,12\n"
+	df, err := ReadCSV(strings.NewReader(in), "t.csv", CSVOptions{BadAsMissing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFloats(t, col(t, df, "b"), []float64{2, math.NaN(), 8, 11})
+	// The missing-value rule follows: an error without DropNA, the row
+	// dropped with it.
+	_, err = Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3})
+	var me *MissingError
+	if !errors.As(err, &me) || me.Rows != 1 || me.First != 1 {
+		t.Fatalf("got %v, want a *MissingError for row 1", err)
+	}
+	m, err := Fit(df, Spec{Target: "y", Method: "krls", Lambda: 1e-3, DropNA: true})
+	if err != nil || m.Rows != 3 {
+		t.Fatalf("DropNA: %v, %d rows", err, m.Rows)
+	}
+}
+
+func TestCSVReading(t *testing.T) {
+	in := "\ufeffa,flag,code,city,y\n1,true,007,x,1.5\n2,false,010,y,NA\n3,TRUE,011,x,Inf\n"
+	df, err := ReadCSV(strings.NewReader(in), "t.csv", CSVOptions{Strings: []string{"code"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames(t, df, "a", "flag", "code", "city", "y")
+	want := []series.Type{series.Int, series.Bool, series.String, series.String, series.Float}
+	for j, ty := range df.Types() {
+		if ty != want[j] {
+			t.Errorf("column %s: type %v, want %v", df.Names()[j], ty, want[j])
+		}
+	}
+	wantFloats(t, col(t, df, "y"), []float64{1.5, math.NaN(), math.Inf(1)})
+	// A string column without OneHot is rejected with its name.
+	_, err = Fit(df, Spec{Target: "a", Method: "krls", Exclude: []string{"y"}})
+	var se *StringColumnsError
+	if !errors.As(err, &se) || strings.Join(se.Columns, ",") != "code,city" {
+		t.Fatalf("got %v, want a *StringColumnsError listing code, city", err)
+	}
+	// An infinite value is a *credlab.NotFiniteError with its row.
+	_, err = Fit(df, Spec{Target: "a", Method: "krls", Exclude: []string{"code", "city"}, DropNA: true})
+	var nf *credlab.NotFiniteError
+	if !errors.As(err, &nf) || nf.Row != 2 {
+		t.Fatalf("got %v, want a *NotFiniteError in row 2", err)
+	}
+	// A column of mostly words is a string column, not an error.
+	df, err = ReadCSV(strings.NewReader("w,y\nred,1\n3,2\nblue,3\n"), "t.csv")
+	if err != nil || df.Types()[0] != series.String {
+		t.Fatalf("mostly words: %v, %v", err, df.Types())
+	}
+	// A column of missing values only is numeric: fitting it as the target
+	// reports the missing values.
+	df, err = ReadCSV(strings.NewReader("a,y\n1,\n2,\n3,\n"), "t.csv")
+	if err != nil || df.Types()[1] != series.Float {
+		t.Fatalf("empty column: %v, %v", err, df.Types())
+	}
+	_, err = Fit(df, Spec{Target: "y", Method: "krls"})
+	var me *MissingError
+	if !errors.As(err, &me) || me.Rows != 3 {
+		t.Fatalf("empty target: %v, want a *MissingError of 3 rows", err)
+	}
+	// The memory limit bounds the table.
+	defer func(v int64) { credlab.MemoryLimit = v }(credlab.MemoryLimit)
+	credlab.MemoryLimit = 100
+	_, err = ReadCSV(strings.NewReader("a,y\n1,2\n3,4\n5,6\n"), "t.csv")
+	var tl *credlab.TooLargeError
+	if !errors.As(err, &tl) {
+		t.Fatalf("over the memory limit: %v, want a *TooLargeError", err)
+	}
+	credlab.MemoryLimit = 0
+	// Tab-separated files by name.
+	df, err = LoadCSV("testdata/tiny.tsv")
+	if err != nil || df.Ncol() != 3 {
+		t.Fatalf("tsv: %v, %v", err, df.Names())
+	}
+}
+
+func TestColumnErrorType(t *testing.T) {
+	df, err := ReadCSV(strings.NewReader("rooms,y\n1,2\n3,4\n5,6\n"), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Fit(df, Spec{Target: "Y", Method: "krls"})
+	var ce *ColumnError
+	if !errors.As(err, &ce) || ce.Name != "Y" || ce.Role != "target" || ce.Suggestion != "y" {
+		t.Fatalf("got %v, want a *ColumnError for target Y suggesting y", err)
+	}
+}
+
+func TestLoadData(t *testing.T) {
+	for _, c := range []struct {
+		path, format string
+		cols         int
+	}{
+		{"testdata/houses.csv", "", 4},
+		{"testdata/houses.csv.gz", "", 4},
+		{"testdata/tiny.tsv", "", 3},
+		{"testdata/cpu.arff", "", 5},
+		{"testdata/tiny.libsvm", "", 5},
+		{"testdata/tiny-images-idx3-ubyte", "", 4},
+	} {
+		df, err := LoadData(c.path, LoadOptions{Format: c.format})
+		if err != nil || df.Ncol() != c.cols {
+			t.Errorf("%s: %v, columns %v; want %d", c.path, err, df.Names(), c.cols)
+		}
+	}
+	df, err := LoadData("testdata/tiny-images-idx3-ubyte", LoadOptions{Labels: "testdata/tiny-labels-idx1-ubyte.gz"})
+	if err != nil || df.Names()[0] != "label" {
+		t.Errorf("IDX with labels: %v, %v", err, df.Names())
+	}
+	for _, c := range []struct{ path, format string }{{"testdata/model-v1.json", ""}, {"testdata/houses.csv", "xls"}} {
+		var pe *credlab.ParamError
+		if _, err := LoadData(c.path, LoadOptions{Format: c.format}); !errors.As(err, &pe) || pe.Name != "LoadOptions.Format" {
+			t.Errorf("%s as %q: %v, want a *ParamError for LoadOptions.Format", c.path, c.format, err)
+		}
+	}
+}
+
+// TestCSVNames reads a file without a header line under given names; a
+// line with another number of fields is a *ParseError naming its line.
+func TestCSVNames(t *testing.T) {
+	df, err := ReadCSV(strings.NewReader("\ufeffM,1.5,3\nF,2.5,4\n"), "t.data", CSVOptions{Names: []string{"sex", "x", "y"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := df.Names(); strings.Join(got, ",") != "sex,x,y" || df.Nrow() != 2 {
+		t.Fatalf("names %v, %d rows", got, df.Nrow())
+	}
+	if s := df.Col("sex").Records(); s[0] != "M" || df.Col("x").Float()[1] != 2.5 {
+		t.Errorf("values %v %v", s, df.Col("x").Float())
+	}
+	_, err = ReadCSV(strings.NewReader("M,1.5,3\nF,2.5\n"), "t.data", CSVOptions{Names: []string{"sex", "x", "y"}})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 2 {
+		t.Errorf("short line: %v", err)
+	}
+}

@@ -1,0 +1,197 @@
+package papers
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/credlab/credlab/internal/datasets"
+	"gonum.org/v1/gonum/mat"
+)
+
+// nytSynthSplit is a small binary problem with 0/1 labels, like COIL 2000.
+func nytSynthSplit(nTrain, nTest, d int, seed uint64) *datasets.Split {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	gen := func(n int) (*mat.Dense, []float64) {
+		x := mat.NewDense(n, d, nil)
+		y := make([]float64, n)
+		for i := 0; i < n; i++ {
+			s := 0.0
+			for j := 0; j < d; j++ {
+				v := float64(rng.IntN(10))
+				x.Set(i, j, v)
+				s += v
+			}
+			if s/float64(d)+rng.NormFloat64() > 5 {
+				y[i] = 1
+			}
+		}
+		return x, y
+	}
+	s := &datasets.Split{}
+	s.XTrain, s.YTrain = gen(nTrain)
+	s.XTest, s.YTest = gen(nTest)
+	return s
+}
+
+// TestNYTROTinyRun runs the whole pipeline on synthetic in-memory data: a
+// small "InsuranceCompany" on which every method runs, an "Adult" above
+// the exact-method threshold whose exact methods are estimated and
+// skipped, and a small Figure 2.
+func TestNYTROTinyRun(t *testing.T) {
+	cfg := nytDefaults(false)
+	cfg.command = "test"
+	cfg.reps = 2
+	cfg.exact = nytExactPolicy{checkAbove: 130, calibN: 60, budget: time.Nanosecond, memShare: 0.6}
+	ins, err := nytPrepare("InsuranceCompany", nytSynthSplit(120, 50, 4, 1), 3, 30, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adult, err := nytPrepare("Adult", nytSynthSplit(150, 40, 3, 2), 2, 20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := nytSynthSplit(200, 1, 4, 3)
+	cfg.fig2 = nytFig2Config{x: fx.XTrain, y: fx.YTrain, nTrain: 160, sigma: 0.5, ms: []int{10, 20, 40}, reps: 2}
+
+	var log bytes.Buffer
+	res, err := nytRunAll(context.Background(), []*nytCase{ins, adult}, cfg, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := nytWrite(out, res, &log); err != nil {
+		t.Fatal(err)
+	}
+
+	rows := readCSV(t, filepath.Join(out, "table2.csv"))
+	// InsuranceCompany: KOLS once + 4 methods x 2 seeds; Adult: 3 skipped + 2 x 2.
+	if got, want := len(rows)-1, 1+4*2+3+2*2; got != want {
+		t.Fatalf("table2.csv has %d runs, want %d\n%s", got, want, log.String())
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	notRun := 0
+	for _, r := range rows[1:] {
+		if r[col["status"]] == "not run" {
+			notRun++
+			if r[col["dataset"]] != "Adult" || r[col["estimated_time_s"]] == "" || !strings.Contains(r[col["note"]], "not run") {
+				t.Errorf("bad skipped row %v", r)
+			}
+			continue
+		}
+		rmse, err := strconv.ParseFloat(r[col["test_rmse"]], 64)
+		if err != nil || !(rmse > 0) {
+			t.Errorf("%s %s: test RMSE %q", r[col["dataset"]], r[col["method"]], r[col["test_rmse"]])
+		}
+		// KOLS interpolates; the others must beat predicting 0 (RMSE 1).
+		if r[col["method"]] != nytKOLS && rmse >= 1 {
+			t.Errorf("%s %s: test RMSE %v, not better than 0", r[col["dataset"]], r[col["method"]], rmse)
+		}
+	}
+	if notRun != 3 {
+		t.Errorf("%d skipped runs, want 3 (Adult KOLS, KRLS, EarlyStopping)", notRun)
+	}
+
+	fig := readCSV(t, filepath.Join(out, "fig2.csv"))
+	if got, want := len(fig)-1, 3*2*2; got != want {
+		t.Errorf("fig2.csv has %d rows, want %d", got, want)
+	}
+	for _, r := range fig[1:] {
+		if r[1] == nytNYTRO && r[4] != "500" {
+			t.Errorf("NYTRO ran %s steps in Figure 2, want all 500", r[4])
+		}
+	}
+	for _, name := range []string{"table2_summary.csv", "fig2_summary.csv", "paths.csv"} {
+		if rows := readCSV(t, filepath.Join(out, name)); len(rows) < 2 {
+			t.Errorf("%s is empty", name)
+		}
+	}
+	checkReport(t, filepath.Join(out, "reproductions-nytro.md"), "| InsuranceCompany", "| Adult", "not run", "est. ",
+		"0.4651 ± 0.0003", "4360 ± 9.29", "**Figure 2**", "Fitted exponents", "1 (deterministic)")
+	if !strings.Contains(log.String(), "Table 2 (ours | paper)") {
+		t.Errorf("no table printed:\n%s", log.String())
+	}
+}
+
+func TestNYTROPrepare(t *testing.T) {
+	s := nytSynthSplit(300, 20, 2, 4)
+	c, err := nytPrepare("x", s, 1, 1000, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.xTrain.Dims(); n != 100 || c.nFull != 300 || c.m != 333 {
+		t.Errorf("quick subsample: n = %d, nFull = %d, m = %d", n, c.nFull, c.m)
+	}
+	for _, v := range append(append([]float64(nil), c.yTrain...), c.yTest...) {
+		if v != -1 && v != 1 {
+			t.Fatalf("label %v", v)
+		}
+	}
+	if c.xTrain.At(0, 0) < -1 || c.xTrain.At(0, 0) > 1 {
+		t.Errorf("scaled value %v outside [-1, 1]", c.xTrain.At(0, 0))
+	}
+	if _, err := nytPlusMinusOne([]float64{0, 1, 2}); err == nil {
+		t.Error("label 2 accepted")
+	}
+	if _, err := nytPlusMinusOne([]float64{0, -1}); err == nil {
+		t.Error("labels 0 and -1 mixed accepted")
+	}
+	y, err := nytPlusMinusOne([]float64{-1, 1, 1})
+	if err != nil || y[0] != -1 || y[1] != 1 {
+		t.Errorf("-1/+1 labels changed: %v %v", y, err)
+	}
+
+	a := mat.NewDense(3, 2, []float64{0, 5, 5, 5, 10, 5})
+	b := mat.NewDense(1, 2, []float64{20, 7})
+	nytMinMax(-1, 1, a, b)
+	if a.At(0, 0) != -1 || a.At(1, 0) != 0 || a.At(2, 0) != 1 || b.At(0, 0) != 3 || a.At(0, 1) != 0 || b.At(0, 1) != 0 {
+		t.Errorf("min-max scaling: %v %v", mat.Formatted(a), mat.Formatted(b))
+	}
+}
+
+func TestNYTROSlope(t *testing.T) {
+	x := []float64{100, 200, 400, 800}
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = 3e-6 * v * v
+	}
+	if b := nytSlope(x, y); math.Abs(b-2) > 1e-12 {
+		t.Errorf("slope %v, want 2", b)
+	}
+	if b := nytSlope(x[:1], y[:1]); !math.IsNaN(b) {
+		t.Errorf("slope of one point %v, want NaN", b)
+	}
+	if m, sd := nytMeanSD([]float64{1, 3}); m != 2 || math.Abs(sd-math.Sqrt2) > 1e-15 {
+		t.Errorf("mean, sd = %v, %v", m, sd)
+	}
+}
+
+// TestNYTROStagedData runs the real reproduction when NYTRO_REPRO_OUT
+// names an output directory (NYTRO_REPRO_QUICK=1 for quick mode, and
+// CREDLAB_DATA for the data, default ../shared/data from the repository
+// root), for example
+//
+//	NYTRO_REPRO_OUT=/tmp/nytro NYTRO_REPRO_QUICK=1 go test -run StagedData -timeout 3h ./papers/
+func TestNYTROStagedData(t *testing.T) {
+	out := os.Getenv("NYTRO_REPRO_OUT")
+	if out == "" {
+		t.Skip("set NYTRO_REPRO_OUT to run the NYTRO reproduction on the staged data")
+	}
+	dir := os.Getenv("CREDLAB_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "data")
+	}
+	if err := reproduceNYTRO(context.Background(), dir, out, os.Getenv("NYTRO_REPRO_QUICK") != "", os.Stdout); err != nil {
+		t.Fatal(err)
+	}
+}
