@@ -26,7 +26,8 @@ if err != nil {
 }
 gonbui.DisplaySVG(fig.SVG())
 df := dataframe.LoadRecords([][]string{{"x", "y"}, {"1", "2"}})
-gonbui.DisplayHTML(frames.ShowTable(df).HTML())"""
+gonbui.DisplayHTML(frames.ShowTable(df).HTML())
+gonbui.Sync()"""
 failures = []
 
 
