@@ -81,8 +81,12 @@ const drawnInPage = (sel) =>
     const visible = sizes.filter(([w, h]) => w > 0 && h > 0).length;
     const raw = await page.evaluate(() => document.querySelector("#notebook").innerText.includes("<svg"));
     const untrusted = console_.filter((t) => /untrusted/i.test(t));
+    // The notebook scrolls inside #site: grow the window to show all of it.
+    const tall = await page.evaluate(() => document.querySelector("#notebook").scrollHeight + 150);
+    await page.setViewportSize({ width: 1280, height: Math.min(tall, 30000) });
+    await page.waitForTimeout(500);
     const shot = path.join(outdir, name.replace(/\.ipynb$/, ".png"));
-    await page.screenshot({ path: shot, fullPage: true });
+    await page.screenshot({ path: shot });
     check(trusted, `${name}: opens trusted`);
     check(want > 0 && visible >= want,
       `${name}: ${visible} of ${want} stored figures drawn as SVG of nonzero size (widths ${sizes.map((s) => s[0]).join(" ")}); ${shot}`);
