@@ -80,6 +80,8 @@ const drawnInPage = (sel) =>
     const sizes = await page.evaluate(drawnInPage, ".output_area svg");
     const visible = sizes.filter(([w, h]) => w > 0 && h > 0).length;
     const raw = await page.evaluate(() => document.querySelector("#notebook").innerText.includes("<svg"));
+    // A figure in a scrolled output box is cut off for the reader.
+    const scrolled = await page.evaluate(() => document.querySelectorAll(".output_scroll svg").length);
     const untrusted = console_.filter((t) => /untrusted/i.test(t));
     // The notebook scrolls inside #site: grow the window to show all of it.
     const tall = await page.evaluate(() => document.querySelector("#notebook").scrollHeight + 150);
@@ -91,6 +93,7 @@ const drawnInPage = (sel) =>
     check(want > 0 && visible >= want,
       `${name}: ${visible} of ${want} stored figures drawn as SVG of nonzero size (widths ${sizes.map((s) => s[0]).join(" ")}); ${shot}`);
     check(!raw, `${name}: no raw <svg text on the page`);
+    check(scrolled === 0, `${name}: no figure in a scrolled output box (${scrolled})`);
     check(untrusted.length === 0, `${name}: no "untrusted output" console messages${untrusted.length ? ": " + untrusted[0] : ""}`);
 
     // File > Download as > HTML.
