@@ -12,11 +12,15 @@
 #     (the build itself runs the OpenBLAS self-check and every notebook once);
 #  5. runs the self-check and every notebook inside the image in quick mode, --network none
 #     (the executed copies are left in out/docker-notebooks);
+#     and checks both kernels (notebooks/check-kernels);
 #  6. starts the notebook server in a container on 127.0.0.1 and checks with
 #     curl that /api/contents answers with the token and lists the notebooks,
-#     that the kernelspec is there, that requests without (or with a wrong)
+#     that both kernelspecs are there, that requests without (or with a wrong)
 #     token are refused, and that a generated token is printed at start;
-#  7. stops the daemon and cleans up, keeping the caches; prints the image size
+#  7. opens every notebook of that server in headless Chromium
+#     (docker/browser/check.js): trusted, every stored figure drawn as SVG, no
+#     raw SVG text, the HTML export keeps the figures; screenshots in out/browser;
+#  8. stops the daemon and cleans up, keeping the caches; prints the image size
 #     and the time of every step.
 #
 # Needs root (apt, dockerd, debootstrap) and Go on PATH or in /usr/local/go.
@@ -30,7 +34,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 export PATH="/usr/local/go/bin:$PATH"
 cache=${CREDLAB_CI_CACHE:-/var/cache/credlab-ci}
-image=credlab-lab:ci
+image=credlab-lab # the tag README.md and docker/README.md use
 base=local/debian:bookworm
 mirror=http://deb.debian.org/debian
 offline=$repo/docker/offline
@@ -174,7 +178,15 @@ link "$toolchain" "$offline/go"
 # and the kernel's (gophernotes). Downloaded and verified by the host's go.
 pin=$cache/gomodcache
 (cd "$repo" && GOMODCACHE=$pin GOFLAGS=-modcacherw go mod download all)
-(cd "$repo/notebooks/kernel" && GOMODCACHE=$pin GOFLAGS=-modcacherw go mod download all)
+# The kernels' modules, from copies: "go mod download" may add lines to a
+# go.sum, and this script leaves the tracked files alone.
+for m in kernel gonb; do
+	mkdir -p "$tmp/mod-$m" && cp "$repo/notebooks/$m/go.mod" "$repo/notebooks/$m/go.sum" "$tmp/mod-$m/"
+done
+(cd "$tmp/mod-kernel" && GOMODCACHE=$pin GOFLAGS=-modcacherw go mod download all)
+# GoNB's: only the modules its build needs (not all of go-rod, plotly, ...).
+(cd "$tmp/mod-gonb" && GOMODCACHE=$pin GOFLAGS=-modcacherw go list -deps \
+	github.com/janpfeifer/gonb github.com/janpfeifer/gonb/gonbui golang.org/x/tools/cmd/goimports >/dev/null)
 link "$pin/cache/download" "$offline/goproxy"
 du -sh "$offline/go" "$offline/goproxy"
 
@@ -205,6 +217,10 @@ nbout=$repo/out/docker-notebooks
 rm -rf "$nbout" && mkdir -p "$nbout" && chmod 0777 "$nbout"
 "$docker" run --rm --network none -e CREDLAB_QUICK=1 -e OUT=/out -v "$nbout:/out" "${datargs[@]}" "$image" run-notebooks
 chmod 0755 "$nbout"
+# Both kernels as a user meets them: imports by module path from another
+# folder, two kernels importing at once, a build error's message in the cell,
+# an interrupt that keeps the state, GoNB's display of a figure and a table.
+"$docker" run --rm --network none "$image" /opt/credlab/notebooks/check-kernels
 
 step "notebook server on 127.0.0.1 (token required)"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -237,7 +253,9 @@ python3 - "$tmp/contents.json" "$repo"/notebooks/[0-9][0-9]-*.ipynb <<-'PY'
 	if not want or missing:
 	    sys.exit("docker/ci.sh: notebooks missing from /api/contents: %s" % (missing or "(none in the repository)"))
 	PY
-curl -fsS "$url/api/kernelspecs?token=$token" | grep -q '"credlab-go"' || { say "kernelspec credlab-go not listed"; exit 1; }
+for k in credlab-go credlab-gonb; do
+	curl -fsS "$url/api/kernelspecs?token=$token" | grep -q "\"$k\"" || { say "kernelspec $k not listed"; exit 1; }
+done
 [ "$(status "$url/tree?token=$token")" = 200 ] || { say "/tree with the token is not 200"; exit 1; }
 code=$(status "$url/api/contents")
 case "$code" in 401 | 403) say "/api/contents without a token: $code (refused)" ;; *) say "/api/contents without a token answered $code"; exit 1 ;; esac
@@ -245,6 +263,24 @@ code=$(status -H "Authorization: token wrong$token" "$url/api/contents")
 case "$code" in 401 | 403) say "/api/contents with a wrong token: $code (refused)" ;; *) say "/api/contents with a wrong token answered $code"; exit 1 ;; esac
 code=$(status "$url/tree")
 case "$code" in 302 | 401 | 403) say "/tree without a token: $code (login page)" ;; *) say "/tree without a token answered $code"; exit 1 ;; esac
+
+step "browser: every notebook in headless Chromium, HTML export"
+# Debian's chromium and node, playwright-core pinned by docker/browser (npm,
+# cached). Screenshots: out/browser.
+if ! [ -x /usr/bin/chromium ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq chromium $(command -v node >/dev/null || echo nodejs) $(command -v npm >/dev/null || echo npm) >/dev/null
+fi
+npmdir=$cache/browser
+if ! cmp -s "$repo/docker/browser/package-lock.json" "$npmdir/package-lock.json" || ! [ -d "$npmdir/node_modules/playwright-core" ]; then
+	rm -rf "$npmdir" && mkdir -p "$npmdir"
+	cp "$repo/docker/browser/package.json" "$repo/docker/browser/package-lock.json" "$npmdir/"
+	(cd "$npmdir" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+shots=$repo/out/browser
+rm -rf "$shots"
+NODE_PATH=$npmdir/node_modules node "$repo/docker/browser/check.js" "$url" "$token" "$shots" /usr/bin/chromium
 "$docker" rm -f "$name" >/dev/null
 
 # Without JUPYTER_TOKEN the server makes one and prints it; it must work.

@@ -142,8 +142,9 @@ func (b *builder) markChosen(c Curve, col color.Color) error {
 			if err != nil {
 				return err
 			}
-			s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+			s.GlyphStyle = chosenGlyph(col)
 			b.p.Add(s)
+			b.chosen = true
 			return nil
 		}
 	}

@@ -3,12 +3,13 @@ package viz
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"image/color"
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -98,6 +99,8 @@ type builder struct {
 	// margin widens the axes by 4% of the data range on each side, so
 	// that markers do not sit on the axes.
 	margin bool
+	// chosen is set when a chosen model is ringed; the legend explains it.
+	chosen bool
 }
 
 // newBuilder starts a figure with light grid lines.
@@ -178,13 +181,16 @@ func (b *builder) render() (fig *Figure, err error) {
 	dc := draw.New(c)
 	// White background for the whole figure.
 	dc.FillPolygon(color.White, []vg.Point{{X: 0, Y: 0}, {X: cw, Y: 0}, {X: cw, Y: ch}, {X: 0, Y: ch}})
+	if b.chosen {
+		b.addChosenEntry()
+	}
 	right := vg.Length(0)
 	if b.entries > 0 {
 		right = b.legendWidth()
 	}
 	barW := vg.Length(0)
 	if b.bar != nil {
-		barW = vg.Points(80)
+		barW = vg.Points(barWidth)
 	}
 	if b.margin {
 		widen(&b.p.X, b.opt.LogX)
@@ -197,18 +203,40 @@ func (b *builder) render() (fig *Figure, err error) {
 		top = b.p.Title.TextStyle.Height(b.p.Title.Text) + b.p.Title.Padding
 	}
 	if b.bar != nil {
-		bc := draw.Crop(dc, cw-right-barW+vg.Points(16), -right-vg.Points(24), 0, -top)
+		bc := draw.Crop(dc, cw-right-barW+vg.Points(16), -right-vg.Points(12), 0, -top)
 		b.bar.Draw(bc)
 	}
 	if b.entries > 0 {
-		lc := draw.Crop(dc, cw-right+vg.Points(6), 0, 0, -top-vg.Points(4))
+		lc := draw.Crop(dc, cw-right+vg.Points(6), -vg.Points(legendPad), 0, -top-vg.Points(4))
 		b.legend.Draw(lc)
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
-	return &Figure{svg: fixFonts(buf.Bytes())}, nil
+	return &Figure{svg: fitWidth(fixFonts(buf.Bytes()))}, nil
+}
+
+// barWidth is the width in points of a heatmap's color bar column (strip,
+// ticks and label); legendPad is the free space right of a legend.
+const (
+	barWidth  = 130
+	legendPad = 10
+)
+
+// addChosenEntry explains the ring drawn around a chosen model's point.
+func (b *builder) addChosenEntry() {
+	s, err := plotter.NewScatter(plotter.XYs{{}})
+	if err != nil {
+		return
+	}
+	s.GlyphStyle = chosenGlyph(color.Gray{0x40})
+	b.add("chosen model", s)
+}
+
+// chosenGlyph is the hollow circle that marks a chosen model.
+func chosenGlyph(c color.Color) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: c, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 }
 
 // legendWidth is the width the legend needs: the thumbnail, a gap and the
@@ -219,19 +247,52 @@ func (b *builder) legendWidth() vg.Length {
 	for _, n := range b.legendNames() {
 		wmax = max(wmax, sty.Width(n))
 	}
-	return b.legend.ThumbnailWidth + sty.Width(" ") + wmax + vg.Points(14)
+	return b.legend.ThumbnailWidth + sty.Width(" ") + wmax + vg.Points(14+legendPad)
 }
 
 // legendNames are kept alongside the legend, whose entries are private.
 func (b *builder) legendNames() []string { return b.names }
 
-// fixFonts adds generic fallbacks to the font families vgsvg writes, so
-// that viewers without the Liberation fonts use metric-compatible ones.
+// svgText matches a text element as vgsvg writes it: attributes, the
+// style with font family and size, the escaped text.
+var svgText = regexp.MustCompile(`<text ([^>]*?)style="font-family:(Liberation (?:Sans|Serif));([^"]*?font-size:([0-9.]+)px[^"]*)">([^<]*)</text>`)
+
+// fixFonts makes text independent of the fonts a viewer has. It adds
+// metric-compatible fallbacks to the Liberation families vgsvg writes and
+// gives every text element its width in Liberation metrics (textLength,
+// with glyphs scaled to fit), so that a wider fallback font neither spills
+// out of the figure nor into the plot.
 func fixFonts(svg []byte) []byte {
-	s := string(svg)
-	s = strings.ReplaceAll(s, "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
-	s = strings.ReplaceAll(s, "font-family:Liberation Serif;", "font-family:'Liberation Serif','Times New Roman',serif;")
-	return []byte(s)
+	return svgText.ReplaceAllFunc(svg, func(m []byte) []byte {
+		g := svgText.FindSubmatch(m)
+		family, size, txt := string(g[2]), string(g[4]), string(g[5])
+		stack := "'Liberation Sans',Arial,Helvetica,sans-serif"
+		variant := font.Variant("Sans")
+		if family == "Liberation Serif" {
+			stack, variant = "'Liberation Serif','Times New Roman',serif", "Serif"
+		}
+		pt, err := strconv.ParseFloat(size, 64)
+		if err != nil {
+			return m
+		}
+		face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: variant}, vg.Length(pt))
+		w := face.Width(html.UnescapeString(txt)).Points()
+		return []byte(fmt.Sprintf(`<text %stextLength="%.2f" lengthAdjust="spacingAndGlyphs" style="font-family:%s;%s">%s</text>`,
+			g[1], w, stack, g[3], txt))
+	})
+}
+
+// svgSize matches the root element's fixed size.
+var svgSize = regexp.MustCompile(`<svg width="[0-9.]+pt" height="[0-9.]+pt" viewBox="`)
+
+// fitWidth makes the figure as wide as its container (a notebook's output
+// area), keeping the aspect ratio of its viewBox.
+func fitWidth(svg []byte) []byte {
+	loc := svgSize.FindIndex(svg)
+	if loc == nil {
+		return svg
+	}
+	return append(append(append([]byte(nil), svg[:loc[0]]...), `<svg width="100%" viewBox="`...), svg[loc[1]:]...)
 }
 
 // lineStyle is a solid or dashed line of color c.

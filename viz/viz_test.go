@@ -161,7 +161,7 @@ func TestWrite(t *testing.T) {
 	if err != nil || n != int64(len(f.SVG())) || b.String() != f.SVG() {
 		t.Errorf("WriteTo: %d bytes, %v", n, err)
 	}
-	if !strings.Contains(f.SVG(), `width="432pt" height="288pt"`) {
+	if !strings.Contains(f.SVG(), `<svg width="100%" viewBox="0 0 432 288"`) {
 		t.Errorf("size: %.200s", f.SVG())
 	}
 	if err := f.WriteSVG(filepath.Join(t.TempDir(), "no", "such", "dir.svg")); err == nil {

@@ -5,7 +5,10 @@ go 1.24
 // gomacro predates go/types aliases; keep them off in the kernel.
 godebug gotypesalias=0
 
-require github.com/gopherdata/gophernotes v0.7.5
+require (
+	github.com/gopherdata/gophernotes v0.7.5
+	golang.org/x/mod v0.23.0
+)
 
 require (
 	github.com/cosmos72/gomacro v0.0.0-20220530072503-c719ab5c40fc // indirect
@@ -15,7 +18,6 @@ require (
 	github.com/mattn/go-runewidth v0.0.13 // indirect
 	github.com/peterh/liner v1.2.1 // indirect
 	github.com/rivo/uniseg v0.2.0 // indirect
-	golang.org/x/mod v0.23.0 // indirect
 	golang.org/x/sync v0.11.0 // indirect
 	golang.org/x/tools v0.30.0 // indirect
 )
