@@ -1,18 +1,107 @@
 // Package credlab implements kernel least-squares regression on gonum
-// matrices: exact solvers (KOLS, KRLS, Landweber early stopping), Nyström
-// subsampling (NKRLS, NYTRO) and hold-out model selection over their
-// regularization paths.
+// matrices, and the choice of which points to label: the estimators and
+// samplers of four papers (CRED importance labeling, multi-pass SGM, SGD
+// for distribution regression, NYTRO), their baselines, and hold-out model
+// selection over their regularization paths. The frames package wraps it
+// for gota data frames; the papers package runs the papers' experiments.
 //
-// Inputs are an n x d *mat.Dense of points (one per row) and a []float64 of
-// n targets. No function modifies its arguments. Every estimator returns a
-// *Fit holding a *Model (f(x) = sum_i Coef_i k(x, Centers_i)), the chosen
-// regularization parameter, the validation path and the time spent.
+// # Map
 //
-// Configuration structs are usable at their zero value; each field documents
-// its default. Errors name the offending input: NaN or Inf with its row and
-// column, shape mismatches, non-positive parameters, diverging step sizes and
-// kernel matrices too large for memory (see MemoryLimit).
+// Kernels and kernel matrices (kernel.go, kernel_matrix.go): the Kernel
+// interface; GaussianKernel, LaplacianKernel, LinearKernel,
+// PolynomialKernel; KernelMatrix; MedianDistance, the median heuristic for
+// sigma.
 //
-// Linear algebra runs through gonum's blas64, in pure Go by default. Building
-// with -tags openblas (cgo and libopenblas-dev) routes BLAS calls to OpenBLAS.
+// Exact kernel regression (one file per estimator): KRLS (ridge, lambda
+// fixed or chosen on a hold-out path), KOLS (least squares by pivoted
+// Cholesky), EarlyStopping (gradient descent, the nu-method by default or
+// plain Landweber with IterConfig.Plain, the number of steps chosen on a
+// hold-out path; Fit.AtCap flags a best step at the cap).
+// Each returns a *Fit: the Model f(x) = sum_i Coef_i k(x, Centers_i), the
+// chosen Lambda or Iter, the validation Path, Timing.
+//
+// Model selection (tune.go, gcv.go, ridge.go): Tune chooses the method
+// (exact or Nyström KRLS), the kernel width and lambda from a zero
+// TuneConfig, by generalized cross-validation, leave-one-out or a hold-out
+// (Criterion) along exact regularization paths from one tridiagonal
+// reduction per sigma, with the target centered (Model.Intercept); its
+// Choice says what it chose and why.
+//
+// Nyström subsampling (nystrom.go, nkrls.go, nytro.go): NystromCenters
+// with a CenterSampler (UniformCenters, or LeverageCenters from
+// ApproxLeverageScores in bless.go), NewNystrom, and the estimators
+// NKRLS (ridge on m centers) and NYTRO (early-stopped gradient descent on m
+// centers, the NYTRO paper's algorithm).
+//
+// Feature maps (features.go, linear.go): the FeatureMap interface;
+// RawFeatures, RandomFourier (NewRandomFourier), ReLUNetwork
+// (NewReLUNetwork), Nystrom as a map; LinearRLS (ridge) and LinearGD
+// (gradient descent) in the feature space.
+//
+// Choosing points to label, CRED (selection.go, leverage.go): the Selector
+// interface with CREDSelector (probability mixing uniform and ridge
+// leverage scores, importance weights 1/(N q)), UniformSelector and
+// GreedySelector (GSx); designs (design.go: WithReplacement, DistinctRows,
+// WithoutReplacement by the pivotal method, batches through Previous);
+// budget diagnostics (budget.go: EffectiveDimensions, SummarizeScores,
+// ProjectLearningCurve);
+// LeverageScores and FeatureLeverageScores; CREDDistribution turns scores
+// into the sampling distribution and DrawSelection draws from it;
+// GatherRows picks the chosen rows. Fit the labels with the Selection's
+// Weight in any estimator's Weights. Baselines of the CRED paper: KTR3
+// (ktr3.go) and SSSR (sssr.go, NewSSSRBasis).
+//
+// Multi-pass SGM (sgm.go, sgm_decomposition.go): SGM with the paper's
+// presets (SGMPreset, ParseSGMPreset) returns an *SGMFit;
+// NewSGMPopulation and SGMPopulation.Decompose compute the bias, sample and
+// computational variance of Lin and Rosasco's error decomposition.
+//
+// Distribution regression (bags.go, embedding.go, distreg.go): Bags of
+// points with one label each (NewBags), mean embeddings (MeanFeatures,
+// EmbeddingGram, BagKernel with an OuterKernel), TwoStageKRR and TailSGD
+// (tail-averaged mini-batch SGD), both returning a *BagFit.
+//
+// Utilities: LogGrid (regularization grids), Holdout (the validation
+// split), RMSE, SmoothRegression (synthetic data), MemoryLimit.
+//
+// # Conventions
+//
+// Shapes: inputs are an n x d *mat.Dense of points, one per row, and a
+// []float64 of n targets; optional Weights are n positive importance
+// weights. No function modifies its arguments.
+//
+// Configuration: every estimator takes a Config struct whose zero value
+// means documented defaults (each field says its own); a nil Kernel is the
+// Gaussian kernel with sigma = MedianDistance(x), the median heuristic.
+// Exception: Nyström methods need the number of centers, Nystrom.M. Long
+// computations take a context.Context and stop when it is cancelled.
+//
+// Errors: inputs are checked at the public entry point and an error is
+// typed and names the problem and where: *NotFiniteError (NaN or Inf with
+// its row and column), ErrShape, ErrEmpty, *ParamError (a setting out of
+// range, with the range), *DivergedError (a step size), *TooLargeError
+// (memory beyond MemoryLimit or CREDLAB_MEMORY_LIMIT, checked before
+// allocating), *TuneError. Nothing panics on bad input.
+//
+// Costs: each estimator's doc comment gives its time and memory; exact
+// methods are O(n^2) memory and O(n^3) time, Nyström methods O(n m) and
+// O(n m^2), feature methods O(n D).
+//
+// Determinism: randomness comes only from the Seed fields (math/rand/v2
+// PCG streams); the same seed gives the same result on any number of cores.
+//
+// # BLAS backend
+//
+// Linear algebra runs through gonum's blas64. Importing this package
+// installs, from its init and for the whole process (gonum/mat and any
+// other gonum user included), the fastest backend this machine runs: the
+// pure-Go assembly kernels "go-avx512" or "go-avx2" for Dgemm, Dsyrk, Dtrsm
+// and Dtrmm on amd64 with AVX2 and FMA (several times gonum's speed, every
+// core, results independent of the number of cores), else gonum's own,
+// "gonum". BLASBackend names the backend in use at run time; BLASBackends
+// lists the choices and UseBLAS(name) switches at start-up. The
+// environment variable CREDLAB_BLAS=name makes the same choice without
+// code. Building with -tags openblas (cgo and libopenblas-dev) routes BLAS
+// calls and the Cholesky factorizations to OpenBLAS instead. Backends agree
+// to rounding, not bit for bit.
 package credlab

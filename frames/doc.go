@@ -1,8 +1,14 @@
 // Package frames is the data-frame face of credlab: it fits, selects,
-// predicts and sweeps on gota data frames (github.com/go-gota/gota), and
-// loads the staged data formats into them.
+// predicts and sweeps on gota data frames (github.com/go-gota/gota), loads
+// data files into them and converts them to gonum matrices. The algorithms
+// are credlab's; figures of these frames are in viz (viz.SweepCurves,
+// viz.SweepHeatmap, viz.SelectionFigure, viz.SeriesOf) and the papers'
+// experiments in the papers package. frames does not import viz or a
+// plotting library.
 //
-// The four verbs:
+// # Map
+//
+// The four verbs (fit.go, select.go, sweep.go; settings in spec.go):
 //
 //   - Fit(df, Spec) fits a model. Only Spec.Target is required: by default
 //     the features (every numeric column but the target) are standardized
@@ -19,10 +25,15 @@
 //     (Spec.OneHot) and rejected otherwise. The model remembers the scaling
 //     and the intercept.
 //   - Predict(model, df) returns df with a "prediction" column.
-//   - Select(pool, budget, SelectSpec) chooses rows to label (CRED or
-//     uniform) and returns them with their pool index ("row"), sampling
-//     probability ("prob") and importance weight ("weight"); label them,
-//     and Fit with Spec.Weight = "weight".
+//   - Select(pool, budget, SelectSpec) chooses rows to label (CRED,
+//     uniform or greedy GSx; SelectSpec.Design: with replacement, distinct
+//     rows or without replacement; SelectSpec.Labeled continues a design
+//     from rows already labeled) and returns them with their pool index
+//     ("row"), sampling probability ("prob") and importance weight
+//     ("weight"); label them, and Fit with Spec.Weight = "weight".
+//     Budget(ctx, pool, BudgetSpec) reports, before labeling, the effective
+//     dimension, how concentrated the leverage scores are, CRED's variance
+//     gain over uniform labeling and learning curves projected from a pilot.
 //   - Sweep(df, Spec, Grid) returns one row per parameter setting and
 //     lambda or iteration, with training and validation RMSE, the selection
 //     criterion and its value, time, and the optimum marked; a lambda path,
@@ -30,29 +41,40 @@
 //     the automatic method, one row per (sigma, lambda, m) its search
 //     evaluated.
 //
-// FitBags and PredictBags do distribution regression: rows are points, a
-// bag column groups them, and each bag has one label.
+// Distribution regression (bags.go): FitBags and PredictBags; rows are
+// points, a bag column groups them, and each bag has one label.
 //
-// Models are saved and loaded as versioned JSON (Model.Save, Load).
-// ToMatrix, FromMatrix and Column convert between frames and gonum
-// matrices column by column. ReadCSV, ReadARFF, ReadLIBSVM and ReadIDX
-// (and their Load variants, which read ".gz" files transparently) parse
-// the staged formats; corrupt input is an error, never a panic. WriteCSV
-// writes a frame back with every float at full precision.
+// Model files (modelfile.go): Model.Save and Load, versioned JSON
+// (FormatVersion; ErrCorruptModel).
 //
-// Tables: Summarize (mean, deviation and quantiles by group), Pivot,
-// ShowTable (a frame as text or HTML in a notebook), SplitRows, Subsample
-// and MinMaxScale; FeatureColumns lists the columns Fit would use.
-// Figures of these frames are in the viz package (viz.SweepCurves,
-// viz.SweepHeatmap, viz.SelectionFigure, viz.SeriesOf); the papers'
-// experiments are in the papers package. frames does not import viz.
+// Loading and writing (load.go, csv.go, arff.go, write.go): ReadCSV,
+// ReadARFF, ReadLIBSVM and ReadIDX, their Load variants, which read ".gz"
+// files transparently, and LoadData, which picks the format by name.
+// Loading never drops or renames data: a cell that is not a number in a
+// numeric column is a *CellError with file, line, column and row (or a
+// missing value with CSVOptions.BadAsMissing); duplicated, empty or
+// control-character column names are errors; a UTF-8 BOM is stripped.
+// WriteCSV writes every float at full precision.
 //
-// Errors name the problem: an empty frame, a missing or misspelt column
-// (with a suggestion), a string feature without OneHot, missing values
-// (column and row count, or dropped with Spec.DropNA), the target among
-// the features, an unknown method, a budget beyond the pool for sampling
-// without replacement, a corrupt model file. No function modifies its
-// input frame.
+// Conversion (convert.go): ToMatrix, FromMatrix and Column, column by
+// column.
+//
+// Tables (tables.go): Summarize (count, mean, deviation and quantiles by
+// group), Pivot, ShowTable (a frame as text or HTML in a notebook),
+// SplitRows, Subsample, MinMaxScale, FormatFloat.
+//
+// # Conventions
+//
+// No function modifies its input frame. Errors are typed (*ColumnError,
+// *CellError, *StringColumnsError, *MissingError, *ParseError, and
+// credlab's *ParamError and *TooLargeError) and name the problem: an empty
+// frame, a missing or misspelt column (with a suggestion), a string
+// feature without OneHot, missing values (column and row count, or dropped
+// with Spec.DropNA), the target among the features, an unknown method, a
+// budget beyond the pool for sampling without replacement, a corrupt model
+// file; corrupt input files are errors, never panics. The same Seed gives
+// the same result on any number of cores. Costs are credlab's (see its
+// package documentation, also for the BLAS backend).
 //
 // In a gophernotes notebook, import this package together with gota's
 // dataframe and series packages and the project's packages in one import

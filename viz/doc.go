@@ -27,8 +27,11 @@
 //   - PredictedActual: predictions against true values.
 //
 // Inputs are plain Go slices and credlab results (*credlab.Fit,
-// *credlab.Selection). The package does not depend on gota; the frames
-// package converts a Sweep's data frame into Curve and Grid values.
+// *credlab.Selection). From gota data frames (frames.go): SweepCurves and
+// SweepHeatmap turn a frames.Sweep result into Curve and Grid values,
+// SelectionFigure draws a frames.Select result over its pool, and SeriesOf
+// turns a long table into Series. (viz imports frames; frames does not
+// import viz.)
 //
 // Bad input (mismatched lengths, nothing finite to draw, a non-positive
 // value on a log axis) is an error, never a panic.
