@@ -81,7 +81,7 @@ func BLASBackends() []string {
 
 func setBackend(name string) {
 	BLASBackend = name
-	triBreakEven = map[string]int{"gonum": 25, "go-avx2": 55, "go-avx512": 120}[name]
+	triBreakEven = map[string]int{"gonum": 14, "go-avx2": 11, "go-avx512": 12}[name]
 }
 
 // potrfLower factors the lower triangle of a in place, a = L L^T.

@@ -35,9 +35,12 @@ type KRLSConfig struct {
 // triBreakEven is the grid size from which one tridiagonal reduction plus
 // O(n) work per lambda beats one Cholesky per lambda. It depends on the
 // backend, which sets it: Cholesky runs at matrix-multiply speed while half
-// of Dsytrd is memory-bound matrix-vector work. Measured on 2 cores, the
-// reduction costs this many Choleskys at n = 1600 and 4000: gonum 20 and
-// about 30, openblas 31 and 50, go-avx2 50 and 58, go-avx512 88 and 163.
+// of Dsytrd is memory-bound matrix-vector work. Measured on 2 cores
+// (BenchmarkSytrd in internal/fastblas, with fastblas's parallel Dsymv,
+// Dsyr2 and Dsyr2k), the reduction costs this many Choleskys at n = 1000
+// and 2000: gonum 12.6 and 13.3, go-avx2 8.5 and 10.6, go-avx512 10.8 and
+// 11.5 (before the parallel level-2 routines: 16 and 86); openblas 31 and
+// 50 at n = 1600 and 4000.
 var triBreakEven = 30
 
 // KRLS fits alpha = (K + lambda n I)^-1 y, the minimiser of
@@ -49,7 +52,7 @@ var triBreakEven = 30
 // Cholesky factorization, O(n^3/3); memory is O(n^2).
 //
 // A grid search trains on the n_t = (1-f) n training rows and validates on
-// the rest. For a grid of fewer than triBreakEven values (25 to 120, by
+// the rest. For a grid of fewer than triBreakEven values (11 to 40, by
 // backend) it factors once per value, O(|grid| n_t^3/3). For larger grids it shares one tridiagonal reduction
 // K = Q T Q^T, O(10/3 n_t^3), then costs O(n_t) per lambda for the solve and
 // training error and O(n_v n_t) for validation; a failed factorization

@@ -38,7 +38,7 @@ type NKRLSConfig struct {
 
 // NKRLS fits alpha = R (A^T A + lambda n I)^-1 A^T y with A = K_nm R
 // (eq. 16 of the NYTRO paper). Memory is O(n m). Time is O(n m d + n m^2)
-// for A and A^T A, plus O(m^3/3) per lambda for grids under triBreakEven values (25 to 120), or
+// for A and A^T A, plus O(m^3/3) per lambda for grids under triBreakEven values (11 to 40), or
 // one O(10/3 m^3) tridiagonal reduction and O(m + n_v m) per lambda for
 // larger grids.
 func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
