@@ -191,8 +191,8 @@ func checkHeader(file string, header []string) error {
 			pe.Msg = "empty column name in the header"
 		case !utf8.ValidString(h):
 			pe.Msg = fmt.Sprintf("column name %s is not valid UTF-8", strconv.Quote(cut(h, 40)))
-		case strings.IndexFunc(h, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
-			pe.Msg = fmt.Sprintf("column name %s contains control characters (is this a binary file?)", strconv.Quote(cut(h, 40)))
+		case datasets.NameProblem(h) != "":
+			pe.Msg = fmt.Sprintf("column name %s %s", strconv.Quote(cut(h, 40)), datasets.NameProblem(h))
 		default:
 			if k, ok := seen[h]; ok {
 				pe.Msg = fmt.Sprintf("column name %q appears twice, in columns %d and %d: rename one", h, k+1, j+1)

@@ -25,6 +25,8 @@ func TestCSVNeverSilent(t *testing.T) {
 		{name: "empty name", in: "a,,y\n1,2,3\n", line: 1, col: 2},
 		{name: "NUL in the header", in: "a\x00\x00b,y\n1,2\n", line: 1, col: 1},
 		{name: "control byte in the header", in: "a,y\x01\n1,2\n", line: 1, col: 2},
+		{name: "BOM inside a name", in: "0\ufeff,0\n1,2\n", line: 1, col: 1},
+		{name: "zero-width space in a name", in: "a,b\u200b\n1,2\n", line: 1, col: 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ReadCSV(strings.NewReader(c.in), "t.csv")

@@ -348,8 +348,8 @@ func parseARFFAttribute(s string) (*ARFFAttribute, string) {
 	if name == "" {
 		return nil, "empty attribute name"
 	}
-	if strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-		return nil, "attribute name " + quote(name) + " contains control characters"
+	if p := NameProblem(name); p != "" {
+		return nil, "attribute name " + quote(name) + " " + p
 	}
 	if typ == "" {
 		return nil, "attribute " + quote(name) + " has no type"

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -190,4 +191,17 @@ func quote(s string) string {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// NameProblem says what is wrong with a column name that cannot be shown or
+// typed as it is (control characters, or invisible format characters such
+// as a byte-order mark or a zero-width space), or "" when nothing is.
+func NameProblem(name string) string {
+	switch {
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return "contains control characters (is this a binary file?)"
+	case strings.IndexFunc(name, func(r rune) bool { return unicode.Is(unicode.Cf, r) }) >= 0:
+		return "contains an invisible character (a byte-order mark or a zero-width space): remove it"
+	}
+	return ""
 }
