@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/credlab/credlab/internal/vecmath"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -28,7 +29,7 @@ func mapFeatures(fm FeatureMap, x *mat.Dense, cols int) (*mat.Dense, error) {
 	n, _ := x.Dims()
 	r, c := f.Dims()
 	if r != n {
-		return nil, fmt.Errorf("credlab: shape mismatch: the feature map returned %d rows for %d input rows", r, n)
+		return nil, shapef("the feature map returned %d rows for %d input rows", r, n)
 	}
 	if cols > 0 {
 		return f, checkDims("the feature map's output", c, cols)
@@ -48,10 +49,10 @@ type RandomFourier struct {
 // NewRandomFourier draws D features for inputs of dimension d.
 func NewRandomFourier(d, D int, sigma float64, seed uint64) (*RandomFourier, error) {
 	if d <= 0 {
-		return nil, fmt.Errorf("credlab: random features for input dimension %d: must be positive", d)
+		return nil, &ParamError{Name: "random features d", Value: d, Want: "a positive input dimension"}
 	}
 	if D <= 0 {
-		return nil, fmt.Errorf("credlab: m = %d random features: must be positive", D)
+		return nil, &ParamError{Name: "random features D", Value: D, Want: "a positive number of random features"}
 	}
 	if err := checkPositive("random features sigma", sigma); err != nil {
 		return nil, err
@@ -77,6 +78,9 @@ func (r *RandomFourier) Features(x *mat.Dense) (*mat.Dense, error) {
 	if err := checkData(x, nil); err != nil {
 		return nil, err
 	}
+	if r.W == nil || len(r.B) != r.W.RawMatrix().Cols {
+		return nil, fmt.Errorf("%w: a RandomFourier needs W (d x D) and B (D): make it with NewRandomFourier", ErrShape)
+	}
 	d, D := r.W.Dims()
 	n, dx := x.Dims()
 	if err := checkDims("x for random features", dx, d); err != nil {
@@ -91,10 +95,9 @@ func (r *RandomFourier) Features(x *mat.Dense) (*mat.Dense, error) {
 	s := math.Sqrt(2 / float64(D))
 	parallelRows(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			row := o.Data[i*o.Stride : i*o.Stride+D]
-			for j, v := range row {
-				row[j] = s * math.Cos(v+r.B[j])
-			}
+			// row[j] = s*cos(row[j]+B[j]), vectorized (internal/vecmath:
+			// within 2.2 ulp, the same bits on every CPU and GOARCH).
+			vecmath.ScaledCosAdd(o.Data[i*o.Stride:i*o.Stride+D], r.B[:D], s)
 		}
 	})
 	return out, nil
@@ -140,15 +143,18 @@ type ReLUNetwork struct {
 // NewReLUNetwork draws the weights i.i.d. N(0, 1) for inputs of dimension
 // d and the given hidden widths.
 func NewReLUNetwork(d int, widths []int, seed uint64) (*ReLUNetwork, error) {
-	if d <= 0 || len(widths) == 0 {
-		return nil, fmt.Errorf("credlab: ReLU network needs input dimension > 0 and at least one layer, got %d and %d", d, len(widths))
+	if d <= 0 {
+		return nil, &ParamError{Name: "ReLU network d", Value: d, Want: "a positive input dimension"}
+	}
+	if len(widths) == 0 {
+		return nil, &ParamError{Name: "ReLU network widths", Value: widths, Want: "at least one hidden layer"}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x72656c75))
 	net := &ReLUNetwork{}
 	in := d
 	for i, w := range widths {
 		if w <= 0 {
-			return nil, fmt.Errorf("credlab: ReLU network layer %d has width %d: must be positive", i, w)
+			return nil, &ParamError{Name: fmt.Sprintf("ReLU network widths[%d]", i), Value: w, Want: "a positive layer width"}
 		}
 		if err := checkAllocHint("ReLU network weights", in, w, "use narrower layers"); err != nil {
 			return nil, err
@@ -171,10 +177,15 @@ func (net *ReLUNetwork) Features(x *mat.Dense) (*mat.Dense, error) {
 	}
 	n, dx := x.Dims()
 	if len(net.Layers) == 0 {
-		return nil, fmt.Errorf("credlab: ReLU network has no layers")
+		return nil, emptyf("the ReLU network has no layers")
 	}
 	if err := checkDims("x for the ReLU network", dx, net.Layers[0].RawMatrix().Rows); err != nil {
 		return nil, err
+	}
+	for i := 1; i < len(net.Layers); i++ {
+		if r, c := net.Layers[i].RawMatrix().Rows, net.Layers[i-1].RawMatrix().Cols; r != c {
+			return nil, shapef("ReLU network layer %d has %d rows, but layer %d has %d columns", i, r, i-1, c)
+		}
 	}
 	h := x
 	for _, l := range net.Layers {
