@@ -57,51 +57,53 @@ func (b *Bags) Points() int {
 	return s
 }
 
-// Validate returns an error naming the first problem: no bags, an empty
-// bag, bags of different dimensions, a NaN or Inf point (with its bag, row
-// and column), or, when Y is not nil, a label count other than the number
-// of bags or a non-finite label. It runs in O(sum_j N_j d) time.
+// Validate returns an error naming the first problem: no bags or an empty
+// bag (ErrEmpty), bags of different dimensions (ErrShape), a NaN or Inf
+// point (a *NotFiniteError named "Bags.X[j]" for bag j, with its row and
+// column), or, when Y is not nil, a label count other than the number of
+// bags (ErrShape) or a non-finite label (a *NotFiniteError named "Bags.Y").
+// It runs in O(sum_j N_j d) time.
 func (b *Bags) Validate() error { return checkBags(b, false) }
 
 // checkBags is Validate that also requires labels when labels is set.
 func checkBags(b *Bags, labels bool) error {
 	if b.Len() == 0 {
-		return fmt.Errorf("credlab: no bags")
+		return emptyf("no bags")
 	}
 	d := 0
 	for j, x := range b.X {
 		if x == nil || x.IsEmpty() {
-			return fmt.Errorf("credlab: bag %d is empty: every bag needs at least one point", j)
+			return emptyf("bag %d has no points: every bag needs at least one", j)
 		}
 		raw := x.RawMatrix()
 		if raw.Rows == 0 || raw.Cols == 0 {
-			return fmt.Errorf("credlab: bag %d is empty: %d points x %d columns", j, raw.Rows, raw.Cols)
+			return emptyf("bag %d has %d points x %d columns", j, raw.Rows, raw.Cols)
 		}
 		if j == 0 {
 			d = raw.Cols
 		} else if raw.Cols != d {
-			return fmt.Errorf("credlab: shape mismatch: bag %d has points of dimension %d but bag 0 has dimension %d", j, raw.Cols, d)
+			return shapef("bag %d has points of dimension %d but bag 0 has dimension %d", j, raw.Cols, d)
 		}
 		for i := 0; i < raw.Rows; i++ {
 			for c, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("credlab: bag %d point [%d,%d] is %v: inputs must be finite", j, i, c, v)
+					return &NotFiniteError{Name: fmt.Sprintf("Bags.X[%d]", j), Row: i, Col: c, Value: v}
 				}
 			}
 		}
 	}
 	if b.Y == nil {
 		if labels {
-			return fmt.Errorf("credlab: the %d bags have no labels", len(b.X))
+			return shapef("%d bags but no labels (Bags.Y is nil)", len(b.X))
 		}
 		return nil
 	}
 	if len(b.Y) != len(b.X) {
-		return fmt.Errorf("credlab: shape mismatch: %d bags but %d labels", len(b.X), len(b.Y))
+		return shapef("%d bags but %d labels", len(b.X), len(b.Y))
 	}
 	for j, v := range b.Y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("credlab: label y[%d] is %v: labels must be finite", j, v)
+			return &NotFiniteError{Name: "Bags.Y", Row: j, Col: -1, Value: v}
 		}
 	}
 	return nil

@@ -2,9 +2,9 @@ package credlab
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -58,13 +58,6 @@ func blClose(t *testing.T, what string, got, want []float64, tol float64) {
 		if math.Abs(got[i]-want[i]) > tol*math.Max(scale, 1) {
 			t.Fatalf("%s[%d] = %.12g, want %.12g", what, i, got[i], want[i])
 		}
-	}
-}
-
-func blWantErr(t *testing.T, err error, sub string) {
-	t.Helper()
-	if err == nil || !strings.Contains(err.Error(), sub) {
-		t.Fatalf("error %v, want one containing %q", err, sub)
 	}
 }
 
@@ -272,30 +265,30 @@ func TestKTR3Errors(t *testing.T) {
 	x, y := blData(6, 8, []float64{1, 1}, []float64{1, 1}, 0.1)
 	cases := []struct {
 		cfg  KTR3Config
-		want string
+		want errKind
 	}{
-		{KTR3Config{Kernel: LinearKernel{}, Features: RawFeatures{}, Lambda: 1}, "not both"},
-		{KTR3Config{Lambda: 1, Bound: -1}, "bound"},
-		{KTR3Config{Lambda: 1, Bound: math.NaN()}, "bound"},
-		{KTR3Config{Lambda: 1, Prefix: -1}, "prefix"},
-		{KTR3Config{Lambda: 1, Prefix: 9}, "only 8 training rows"},
-		{KTR3Config{Lambda: -1}, "lambda"},
-		{KTR3Config{Kernel: GaussianKernel{}, Lambda: 1}, "sigma"},
-		{KTR3Config{Holdout: Holdout{None: true}}, "fixed Lambda"},
+		{KTR3Config{Kernel: LinearKernel{}, Features: RawFeatures{}, Lambda: 1}, paramErr("KTR3Config.Features")},
+		{KTR3Config{Lambda: 1, Bound: -1}, paramErr("KTR3Config.Bound", -1.0)},
+		{KTR3Config{Lambda: 1, Bound: math.NaN()}, paramErr("KTR3Config.Bound", math.NaN())},
+		{KTR3Config{Lambda: 1, Prefix: -1}, paramErr("KTR3Config.Prefix", -1)},
+		{KTR3Config{Lambda: 1, Prefix: 9}, paramErr("KTR3Config.Prefix", 9)},
+		{KTR3Config{Lambda: -1}, paramErr("lambda", -1.0)},
+		{KTR3Config{Kernel: GaussianKernel{}, Lambda: 1}, paramErr("Gaussian kernel sigma", 0.0)},
+		{KTR3Config{Holdout: Holdout{None: true}}, paramErr("lambda", 0.0)},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		_, err := KTR3(ctx, x, y, c.cfg)
-		blWantErr(t, err, c.want)
+		wantErrKind(t, fmt.Sprintf("case %d", i), err, c.want)
 	}
 	_, err := KTR3(ctx, x, y[:3], KTR3Config{Lambda: 1})
-	blWantErr(t, err, "shape mismatch")
+	wantErrKind(t, "short y", err, isErr(ErrShape))
 	bad := mat.DenseCopyOf(x)
 	bad.Set(2, 1, math.Inf(1))
 	_, err = KTR3(ctx, bad, y, KTR3Config{Lambda: 1})
-	blWantErr(t, err, "x[2,1]")
+	wantErrKind(t, "Inf x", err, notFiniteErr("x", 2, 1, math.Inf(1)))
 	var empty *KTR3Fit
 	_, err = empty.Predict(x)
-	blWantErr(t, err, "empty")
+	wantErrKind(t, "empty fit", err, isErr(ErrEmpty))
 }
 
 func TestSSSRFullBasisIsLeastSquares(t *testing.T) {
@@ -469,33 +462,33 @@ func TestSSSRErrors(t *testing.T) {
 	x, y := blData(16, 5, []float64{1, 1}, []float64{1, 1}, 0)
 	cases := []struct {
 		cfg  SSSRConfig
-		want string
+		want errKind
 	}{
-		{SSSRConfig{}, "SSSR pool"},
-		{SSSRConfig{Pool: pool, S: 3}, "must be in [1, 2]"},
-		{SSSRConfig{Pool: pool, S: -1}, "s = -1"},
-		{SSSRConfig{Pool: pool, Lambda: -1}, "lambda"},
-		{SSSRConfig{Pool: pool, Floor: 2}, "floor"},
-		{SSSRConfig{Pool: pool, Kernel: LinearKernel{}, Features: RawFeatures{}}, "not both"},
-		{SSSRConfig{Pool: pool, Kernel: GaussianKernel{}}, "sigma"},
-		{SSSRConfig{Pool: pool, Block: -1}, "block"},
-		{SSSRConfig{Pool: mat.NewDense(3, 2, nil)}, "zero"},
-		{SSSRConfig{Basis: &SSSRBasis{}}, "empty SSSR basis"},
+		{SSSRConfig{}, isErr(ErrEmpty)},
+		{SSSRConfig{Pool: pool, S: 3}, paramErr("SSSRConfig.S", 3)},
+		{SSSRConfig{Pool: pool, S: -1}, paramErr("SSSRConfig.S", -1)},
+		{SSSRConfig{Pool: pool, Lambda: -1}, paramErr("SSSRConfig.Lambda", -1.0)},
+		{SSSRConfig{Pool: pool, Floor: 2}, paramErr("SSSRConfig.Floor", 2.0)},
+		{SSSRConfig{Pool: pool, Kernel: LinearKernel{}, Features: RawFeatures{}}, paramErr("SSSRConfig.Features")},
+		{SSSRConfig{Pool: pool, Kernel: GaussianKernel{}}, paramErr("Gaussian kernel sigma", 0.0)},
+		{SSSRConfig{Pool: pool, Block: -1}, paramErr("Block", -1)},
+		{SSSRConfig{Pool: mat.NewDense(3, 2, nil)}, untypedErr("zero")},
+		{SSSRConfig{Basis: &SSSRBasis{}}, isErr(ErrEmpty)},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		_, err := SSSR(ctx, x, y, c.cfg)
-		blWantErr(t, err, c.want)
+		wantErrKind(t, fmt.Sprintf("case %d", i), err, c.want)
 	}
 	_, err := SSSR(ctx, mat.NewDense(5, 3, nil), y, SSSRConfig{Pool: pool})
-	blWantErr(t, err, "shape mismatch")
+	wantErrKind(t, "x of another width", err, isErr(ErrShape))
 	bad := mat.DenseCopyOf(pool)
 	bad.Set(4, 0, math.NaN())
 	_, err = SSSR(ctx, x, y, SSSRConfig{Pool: bad})
-	blWantErr(t, err, "x[4,0]")
+	wantErrKind(t, "NaN in the pool", err, notFiniteErr("SSSRConfig.Pool", 4, 0, math.NaN()))
 	basis, err := NewSSSRBasis(ctx, SSSRConfig{Pool: pool, Kernel: LinearKernel{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = basis.Transform(mat.NewDense(2, 3, nil), 1)
-	blWantErr(t, err, "shape mismatch")
+	wantErrKind(t, "Transform of another width", err, isErr(ErrShape))
 }

@@ -5,6 +5,7 @@ package credlab
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -53,11 +54,11 @@ func UseBLAS(name string) error {
 		blas64.Use(gonum.Implementation{})
 	case "go-avx2", "go-avx512":
 		if !fastblas.Available() || !fastblas.UseKernel(strings.TrimPrefix(name, "go-")) {
-			return fmt.Errorf("credlab: BLAS backend %q does not run on this CPU: choose one of %s", name, strings.Join(BLASBackends(), ", "))
+			return &ParamError{Name: "BLAS backend", Value: strconv.Quote(name), Want: "one of " + strings.Join(BLASBackends(), ", ") + " (it does not run on this CPU)"}
 		}
 		blas64.Use(fastblas.Implementation{})
 	default:
-		return fmt.Errorf("credlab: unknown BLAS backend %q: choose one of %s", name, strings.Join(BLASBackends(), ", "))
+		return &ParamError{Name: "BLAS backend", Value: strconv.Quote(name), Want: "one of " + strings.Join(BLASBackends(), ", ")}
 	}
 	setBackend(name)
 	return nil

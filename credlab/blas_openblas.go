@@ -8,8 +8,8 @@ package credlab
 import "C"
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/blas"
@@ -35,7 +35,7 @@ func UseBLAS(name string) error {
 		blas64.Use(gonum.Implementation{})
 		BLASBackend, triBreakEven = name, 25
 	default:
-		return fmt.Errorf("credlab: unknown BLAS backend %q: choose one of %s", name, strings.Join(BLASBackends(), ", "))
+		return &ParamError{Name: "BLAS backend", Value: strconv.Quote(name), Want: "one of " + strings.Join(BLASBackends(), ", ")}
 	}
 	return nil
 }

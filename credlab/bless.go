@@ -59,8 +59,11 @@ func ApproxLeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda fl
 		return nil, err
 	}
 	dict, block := cfg.Dict, cfg.Block
-	if dict < 0 || block < 0 {
-		return nil, fmt.Errorf("credlab: BLESS dictionary %d and block %d: must be positive", dict, block)
+	if dict < 0 {
+		return nil, &ParamError{Name: "BLESSConfig.Dict", Value: dict, Want: "a positive dictionary size (or zero for 400)"}
+	}
+	if block < 0 {
+		return nil, &ParamError{Name: "BLESSConfig.Block", Value: block, Want: "a positive number of rows (or zero for DefaultBlock)"}
 	}
 	if dict == 0 {
 		dict = 400
@@ -231,7 +234,7 @@ type LeverageCenters struct {
 func (c LeverageCenters) SampleCenters(x *mat.Dense, m int, seed uint64) ([]int, error) {
 	n, _ := x.Dims()
 	if m <= 0 || m > n {
-		return nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, n = %d]", m, n)
+		return nil, centersError(m, n)
 	}
 	lambda := c.Lambda
 	cfg := c.BLESS

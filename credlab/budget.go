@@ -209,7 +209,10 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 		return nil, &ParamError{Name: "pilot labels", Value: n, Want: fmt.Sprintf("at least %d pilot labels for a learning curve", MinPilot)}
 	}
 	if len(q) != n {
-		return nil, fmt.Errorf("credlab: shape mismatch: %d pilot rows but %d CRED probabilities", n, len(q))
+		return nil, shapef("%d pilot rows but %d CRED probabilities", n, len(q))
+	}
+	if err := checkProbs("q", q); err != nil {
+		return nil, err
 	}
 	if err := checkKernel(cfg.Kernel); err != nil {
 		return nil, err
@@ -230,7 +233,7 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 		ho = 0.3
 	}
 	if !(ho > 0 && ho < 1) {
-		return nil, fmt.Errorf("credlab: hold-out fraction %v: must be in (0, 1)", ho)
+		return nil, &ParamError{Name: "LearningCurveConfig.Holdout", Value: ho, Want: "a fraction in (0, 1) (or zero for 0.3)"}
 	}
 	proj := cfg.Project
 	if proj == nil {
@@ -249,7 +252,7 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 	}
 	tot := sum(qt)
 	if !(tot > 0) {
-		return nil, fmt.Errorf("credlab: the CRED probabilities of the pilot rows sum to %v", tot)
+		return nil, &ParamError{Name: "q", Value: tot, Want: "CRED probabilities of the pilot's training rows with a positive, finite sum"}
 	}
 	uni := make([]float64, len(train))
 	for i := range qt {

@@ -50,11 +50,11 @@ func (d Design) String() string {
 // get pi_j = 0, so n may not exceed the number of rows with q_j > 0 (a
 // *ParamError named "budget"). O(N) per capping round; rounds stop after at most n.
 func InclusionProbabilities(q []float64, n int) ([]float64, error) {
+	if err := checkProbs("q", q); err != nil {
+		return nil, err
+	}
 	pos := 0
-	for j, v := range q {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("credlab: q[%d] = %v: sampling probabilities must be finite and non-negative", j, v)
-		}
+	for _, v := range q {
 		if v > 0 {
 			pos++
 		}
@@ -174,6 +174,12 @@ func pivotalSample(pi []float64, rng *rand.Rand) []int {
 // (Name "previous row" or "budget").
 func SampleDesign(q, scores []float64, budget int, d Design, prev *Selection, seed uint64) (*Selection, error) {
 	n := len(q)
+	if n == 0 {
+		return nil, emptyf("no sampling probabilities (q is empty)")
+	}
+	if err := checkProbs("q", q); err != nil {
+		return nil, err
+	}
 	if budget <= 0 {
 		return nil, &ParamError{Name: "budget", Value: budget, Want: "a positive number of labels"}
 	}
@@ -187,7 +193,7 @@ func SampleDesign(q, scores []float64, budget int, d Design, prev *Selection, se
 	case WithoutReplacement:
 		return pivotalDesign(q, scores, budget, prev, rng)
 	}
-	return nil, fmt.Errorf("credlab: unknown design %v", d)
+	return nil, &ParamError{Name: "Design", Value: d, Want: "WithReplacement, DistinctRows or WithoutReplacement"}
 }
 
 // drawDesign makes budget independent draws from q (continuing prev).
@@ -204,7 +210,7 @@ func drawDesign(q, scores []float64, budget int, d Design, prev *Selection, rng 
 		u := rng.Float64() * acc
 		j := min(sort.Search(n, func(j int) bool { return cum[j] > u }), n-1)
 		if w := 1 / float64(n) / q[j]; !(q[j] > 0) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("credlab: row %d has sampling probability %v: its importance weight 1/(N q) overflows", j, q[j])
+			return nil, &ParamError{Name: fmt.Sprintf("q[%d]", j), Value: q[j], Want: "a sampling probability whose importance weight 1/(N q) is finite"}
 		}
 		draws[i] = j
 	}
@@ -281,7 +287,7 @@ func pivotalDesign(q, scores []float64, budget int, prev *Selection, rng *rand.R
 	}
 	pi, err := InclusionProbabilities(rest, budget)
 	if err != nil {
-		if pe, ok := err.(*ParamError); ok && prev != nil {
+		if pe, ok := err.(*ParamError); ok && pe.Name == "budget" && prev != nil {
 			pe.Want = fmt.Sprintf("at most the %d rows with positive probability not yet labeled (%d rows are labeled already)", len(pi0(rest)), len(prev.Index))
 		}
 		return nil, err
@@ -298,7 +304,7 @@ func pivotalDesign(q, scores []float64, budget int, prev *Selection, rng *rand.R
 	}
 	for _, j := range rows {
 		if math.IsInf(1/(float64(n)*pi[j]), 0) {
-			return nil, fmt.Errorf("credlab: row %d has inclusion probability %v: its importance weight 1/(N pi) overflows", j, pi[j])
+			return nil, &ParamError{Name: fmt.Sprintf("q[%d]", j), Value: q[j], Want: fmt.Sprintf("a sampling probability whose inclusion probability (%v) gives a finite importance weight 1/(N pi)", pi[j])}
 		}
 		sel.Index = append(sel.Index, j)
 		sel.Prob = append(sel.Prob, pi[j])
@@ -326,7 +332,7 @@ func pivotalDesign(q, scores []float64, budget int, prev *Selection, rng *rand.R
 	for i, p := range sel.Prob {
 		b := sel.Batch[i]
 		if !(p > 0 && p <= 1) {
-			return nil, fmt.Errorf("credlab: previous row %d has inclusion probability %v: must be in (0, 1]", sel.Index[i], p)
+			return nil, &ParamError{Name: "previous row", Value: sel.Index[i], Want: fmt.Sprintf("an inclusion probability in (0, 1], not %v", p)}
 		}
 		sel.Weight[i] = (float64(size[b])/p + float64(later[b])) / float64(n)
 	}
@@ -341,7 +347,7 @@ func checkPrevious(prev *Selection, n int, withProb bool) error {
 	}
 	k := len(prev.Index)
 	if (withProb && (len(prev.Prob) != k || len(prev.Weight) != k)) || (prev.Batch != nil && len(prev.Batch) != k) || (prev.Count != nil && len(prev.Count) != k) {
-		return fmt.Errorf("credlab: previous selection has %d rows but %d probabilities, %d weights, %d batch numbers and %d counts", k, len(prev.Prob), len(prev.Weight), len(prev.Batch), len(prev.Count))
+		return shapef("previous selection has %d rows but %d probabilities, %d weights, %d batch numbers and %d counts", k, len(prev.Prob), len(prev.Weight), len(prev.Batch), len(prev.Count))
 	}
 	for _, j := range prev.Index {
 		if j < 0 || j >= n {

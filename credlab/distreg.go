@@ -57,7 +57,7 @@ func (m *BagModel) Predict(bags *Bags) ([]float64, error) {
 // PredictContext is Predict with cancellation.
 func (m *BagModel) PredictContext(ctx context.Context, bags *Bags) ([]float64, error) {
 	if m == nil || len(m.Coef) == 0 || (m.Centers == nil && m.Embeddings == nil) {
-		return nil, fmt.Errorf("credlab: predict with an empty bag model")
+		return nil, emptyf("predict with an empty bag model (no coefficients or centers)")
 	}
 	if err := m.Kernel.Validate(); err != nil {
 		return nil, err
@@ -67,13 +67,13 @@ func (m *BagModel) PredictContext(ctx context.Context, bags *Bags) ([]float64, e
 	}
 	c := &embedding{bags: m.Centers, feats: m.Embeddings, norms: m.Norms}
 	if c.len() != len(m.Coef) {
-		return nil, fmt.Errorf("credlab: corrupt bag model: %d centers but %d coefficients", c.len(), len(m.Coef))
+		return nil, shapef("corrupt bag model: %d centers but %d coefficients", c.len(), len(m.Coef))
 	}
 	if _, lin := m.Kernel.outer().(LinearOuter); !lin && len(m.Norms) != len(m.Coef) {
-		return nil, fmt.Errorf("credlab: corrupt bag model: %d center norms for %d coefficients", len(m.Norms), len(m.Coef))
+		return nil, shapef("corrupt bag model: %d center norms for %d coefficients", len(m.Norms), len(m.Coef))
 	}
 	if m.Centers != nil && m.Embeddings == nil && bags.Dim() != m.Centers.Dim() {
-		return nil, fmt.Errorf("credlab: shape mismatch: model bags have dimension %d, new bags %d", m.Centers.Dim(), bags.Dim())
+		return nil, shapef("model bags have dimension %d, new bags %d", m.Centers.Dim(), bags.Dim())
 	}
 	e, err := m.Kernel.embed(ctx, bags, true)
 	if err != nil {
@@ -279,23 +279,23 @@ type TailSGDConfig struct {
 func (c TailSGDConfig) check() error {
 	switch {
 	case c.Schedule < TailMiniBatch || c.Schedule > TailBatchGD:
-		return fmt.Errorf("credlab: unknown tail-averaged SGD schedule %d", int(c.Schedule))
+		return &ParamError{Name: "TailSGDConfig.Schedule", Value: c.Schedule, Want: "TailMiniBatch, TailOnePass or TailBatchGD"}
 	case c.Batch < 0:
-		return fmt.Errorf("credlab: mini-batch size b = %d: must be positive (or zero for the schedule's)", c.Batch)
+		return &ParamError{Name: "TailSGDConfig.Batch", Value: c.Batch, Want: "a positive mini-batch size b (or zero for the schedule's)"}
 	case c.StepSize < 0 || math.IsNaN(c.StepSize) || math.IsInf(c.StepSize, 0):
-		return fmt.Errorf("credlab: step size eta = %v: must be positive and finite (or zero for the schedule's)", c.StepSize)
+		return &ParamError{Name: "TailSGDConfig.StepSize", Value: c.StepSize, Want: "a positive finite step size eta (or zero for the schedule's)"}
 	case c.Eta0 < 0 || math.IsNaN(c.Eta0) || math.IsInf(c.Eta0, 0):
-		return fmt.Errorf("credlab: eta_0 = %v: must be positive and finite (or zero for 1/(5 kappa^2))", c.Eta0)
+		return &ParamError{Name: "TailSGDConfig.Eta0", Value: c.Eta0, Want: "a positive finite eta_0 (or zero for 1/(5 kappa^2))"}
 	case c.Source < 0 || math.IsNaN(c.Source) || math.IsInf(c.Source, 0):
-		return fmt.Errorf("credlab: source condition r = %v: must be positive (or zero for 1/2)", c.Source)
+		return &ParamError{Name: "TailSGDConfig.Source", Value: c.Source, Want: "a positive finite source condition r (or zero for 1/2)"}
 	case c.Capacity < 0 || c.Capacity > 1 || math.IsNaN(c.Capacity):
-		return fmt.Errorf("credlab: capacity nu = %v: must be in (0, 1] (or zero for 1)", c.Capacity)
+		return &ParamError{Name: "TailSGDConfig.Capacity", Value: c.Capacity, Want: "a capacity nu in (0, 1] (or zero for 1)"}
 	case c.Iter < 0 || c.Iter == 1:
-		return fmt.Errorf("credlab: stopping time T = %d is too small for tail averaging, which averages the iterates t > T/2: need T >= 2", c.Iter)
+		return &ParamError{Name: "TailSGDConfig.Iter", Value: c.Iter, Want: "a stopping time T >= 2, since tail averaging averages the iterates t > T/2 (or zero for the hold-out's or the schedule's)"}
 	case c.MaxIter < 0 || c.MaxIter == 1:
-		return fmt.Errorf("credlab: MaxIter = %d is too small for tail averaging: need at least 2", c.MaxIter)
+		return &ParamError{Name: "TailSGDConfig.MaxIter", Value: c.MaxIter, Want: "at least 2 for tail averaging (or zero for 100 passes)"}
 	case c.Checkpoints < 0:
-		return fmt.Errorf("credlab: Checkpoints = %d: must be positive", c.Checkpoints)
+		return &ParamError{Name: "TailSGDConfig.Checkpoints", Value: c.Checkpoints, Want: "a positive number of checkpoints (or zero for 30)"}
 	}
 	return nil
 }
@@ -333,7 +333,8 @@ func (c TailSGDConfig) params(n int, kappa2 float64) (sgdParams, error) {
 	case s > 1: // Corollary 3.6
 		switch c.Schedule {
 		case TailOnePass:
-			return sgdParams{}, fmt.Errorf("credlab: Mücke's Corollary 3.6 (r = %g < 1/2, 2r+nu = %g > 1) has no one-pass (b = 1) choice; use TailMiniBatch or TailBatchGD", r, s)
+			return sgdParams{}, &ParamError{Name: "TailSGDConfig.Schedule", Value: c.Schedule,
+				Want: fmt.Sprintf("TailMiniBatch or TailBatchGD: Mücke's Corollary 3.6 (r = %g < 1/2, 2r+nu = %g > 1) has no one-pass (b = 1) choice", r, s)}
 		case TailMiniBatch:
 			b, T = math.Sqrt(fn), math.Pow(fn, 1/s)
 		default:
@@ -352,7 +353,7 @@ func (c TailSGDConfig) params(n int, kappa2 float64) (sgdParams, error) {
 	}
 	if p.full {
 		if c.Batch != 0 {
-			return sgdParams{}, fmt.Errorf("credlab: the TailBatchGD schedule uses every bag once per step; Batch = %d must be zero", c.Batch)
+			return sgdParams{}, &ParamError{Name: "TailSGDConfig.Batch", Value: c.Batch, Want: "zero: the TailBatchGD schedule uses every bag once per step"}
 		}
 		p.b = n
 	} else {

@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -168,23 +169,23 @@ func TestTailSGDSchedules(t *testing.T) {
 		eta   float64
 		T     int
 		full  bool
-		error string
+		error errKind
 	}{
-		{"3.5 one-pass", TailSGDConfig{Schedule: TailOnePass}, 1, 0.2 / 20, 400, false, ""},
-		{"3.5 mini-batch", TailSGDConfig{}, 20, 0.2, 20, false, ""},
-		{"3.5 batch", TailSGDConfig{Schedule: TailBatchGD}, n, 0.2, 20, true, ""},
-		{"3.5 r=1 nu=1/2", TailSGDConfig{Source: 1, Capacity: 0.5, Eta0: 0.1}, int(math.Round(math.Pow(n, 0.6))), 0.1, int(math.Ceil(math.Pow(n, 0.4))), false, ""},
-		{"3.6 mini-batch", TailSGDConfig{Source: 0.25, Capacity: 1}, 20, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), false, ""},
-		{"3.6 batch", TailSGDConfig{Schedule: TailBatchGD, Source: 0.25, Capacity: 1}, n, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), true, ""},
-		{"3.6 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.25}, 0, 0, 0, false, "no one-pass"},
-		{"3.7 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.1, Capacity: 0.5}, 1, math.Pow(n/math.Pow(math.Log(n), 2), -0.7), int(math.Ceil(math.Pow(n/math.Pow(math.Log(n), 2), 1.7))), false, ""},
-		{"3.7 mini-batch", TailSGDConfig{Source: 0.1, Capacity: 0.5}, int(math.Round(math.Pow(n/math.Pow(math.Log(n), 2), 0.7))), 0.2, int(math.Ceil(n / math.Pow(math.Log(n), 2))), false, ""},
-		{"overrides", TailSGDConfig{Batch: 7, StepSize: 0.05, Iter: 33}, 7, 0.05, 33, false, ""},
-		{"batch+b", TailSGDConfig{Schedule: TailBatchGD, Batch: 3}, 0, 0, 0, false, "Batch = 3 must be zero"},
+		{"3.5 one-pass", TailSGDConfig{Schedule: TailOnePass}, 1, 0.2 / 20, 400, false, errKind{}},
+		{"3.5 mini-batch", TailSGDConfig{}, 20, 0.2, 20, false, errKind{}},
+		{"3.5 batch", TailSGDConfig{Schedule: TailBatchGD}, n, 0.2, 20, true, errKind{}},
+		{"3.5 r=1 nu=1/2", TailSGDConfig{Source: 1, Capacity: 0.5, Eta0: 0.1}, int(math.Round(math.Pow(n, 0.6))), 0.1, int(math.Ceil(math.Pow(n, 0.4))), false, errKind{}},
+		{"3.6 mini-batch", TailSGDConfig{Source: 0.25, Capacity: 1}, 20, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), false, errKind{}},
+		{"3.6 batch", TailSGDConfig{Schedule: TailBatchGD, Source: 0.25, Capacity: 1}, n, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), true, errKind{}},
+		{"3.6 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.25}, 0, 0, 0, false, paramErr("TailSGDConfig.Schedule", TailOnePass)},
+		{"3.7 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.1, Capacity: 0.5}, 1, math.Pow(n/math.Pow(math.Log(n), 2), -0.7), int(math.Ceil(math.Pow(n/math.Pow(math.Log(n), 2), 1.7))), false, errKind{}},
+		{"3.7 mini-batch", TailSGDConfig{Source: 0.1, Capacity: 0.5}, int(math.Round(math.Pow(n/math.Pow(math.Log(n), 2), 0.7))), 0.2, int(math.Ceil(n / math.Pow(math.Log(n), 2))), false, errKind{}},
+		{"overrides", TailSGDConfig{Batch: 7, StepSize: 0.05, Iter: 33}, 7, 0.05, 33, false, errKind{}},
+		{"batch+b", TailSGDConfig{Schedule: TailBatchGD, Batch: 3}, 0, 0, 0, false, paramErr("TailSGDConfig.Batch", 3)},
 	} {
 		p, err := tc.cfg.params(n, 1)
-		if tc.error != "" {
-			wantErrMentions(t, tc.name, err, tc.error)
+		if tc.error.match != nil {
+			wantErrKind(t, tc.name, err, tc.error)
 			continue
 		}
 		if err != nil {
@@ -353,9 +354,9 @@ func TestBagModelPredictFeatures(t *testing.T) {
 		t.Error("the model aliases the caller's bags")
 	}
 	_, err = (&BagModel{}).Predict(test)
-	wantErrMentions(t, "empty model", err, "empty bag model")
+	wantErrKind(t, "empty model", err, isErr(ErrEmpty))
 	_, err = ex.Model.Predict(drBags(2, 1, 2, 3, 19))
-	wantErrMentions(t, "dims", err, "dimension 2, new bags 3")
+	wantErrKind(t, "dims", err, isErr(ErrShape))
 }
 
 func TestDistRegBadInput(t *testing.T) {
@@ -367,34 +368,39 @@ func TestDistRegBadInput(t *testing.T) {
 		_, err := TailSGD(ctx, bags, c)
 		return err
 	}
-	wantErrMentions(t, "b<0", sgd(TailSGDConfig{Batch: -3}), "mini-batch size b = -3")
-	wantErrMentions(t, "eta<0", sgd(TailSGDConfig{StepSize: -1}), "step size eta = -1")
-	wantErrMentions(t, "eta0 NaN", sgd(TailSGDConfig{Eta0: math.NaN()}), "eta_0 = NaN")
-	wantErrMentions(t, "T=1", sgd(TailSGDConfig{Iter: 1}), "T = 1 is too small for tail averaging")
-	wantErrMentions(t, "MaxIter=1", sgd(TailSGDConfig{MaxIter: 1}), "MaxIter = 1 is too small")
-	wantErrMentions(t, "nu", sgd(TailSGDConfig{Capacity: 2}), "capacity nu = 2")
-	wantErrMentions(t, "r", sgd(TailSGDConfig{Source: -1}), "source condition r = -1")
-	wantErrMentions(t, "schedule", sgd(TailSGDConfig{Schedule: 9}), "unknown tail-averaged SGD schedule 9")
-	wantErrMentions(t, "diverge", sgd(TailSGDConfig{Batch: 1, StepSize: 30, Iter: 400}), "TailSGD diverged at iteration", "smaller step size")
+	wantErrKind(t, "b<0", sgd(TailSGDConfig{Batch: -3}), paramErr("TailSGDConfig.Batch", -3))
+	wantErrKind(t, "eta<0", sgd(TailSGDConfig{StepSize: -1}), paramErr("TailSGDConfig.StepSize", -1.0))
+	wantErrKind(t, "eta0 NaN", sgd(TailSGDConfig{Eta0: math.NaN()}), paramErr("TailSGDConfig.Eta0", math.NaN()))
+	wantErrKind(t, "T=1", sgd(TailSGDConfig{Iter: 1}), paramErr("TailSGDConfig.Iter", 1))
+	wantErrKind(t, "MaxIter=1", sgd(TailSGDConfig{MaxIter: 1}), paramErr("TailSGDConfig.MaxIter", 1))
+	wantErrKind(t, "nu", sgd(TailSGDConfig{Capacity: 2}), paramErr("TailSGDConfig.Capacity", 2.0))
+	wantErrKind(t, "r", sgd(TailSGDConfig{Source: -1}), paramErr("TailSGDConfig.Source", -1.0))
+	wantErrKind(t, "schedule", sgd(TailSGDConfig{Schedule: 9}), paramErr("TailSGDConfig.Schedule", TailSGDSchedule(9)))
+	wantErrKind(t, "checkpoints", sgd(TailSGDConfig{Checkpoints: -1}), paramErr("TailSGDConfig.Checkpoints", -1))
+	err := sgd(TailSGDConfig{Batch: 1, StepSize: 30, Iter: 400})
+	wantErrKind(t, "diverge", err, divergedErr("TailSGD"))
+	if de := (*DivergedError)(nil); errors.As(err, &de) && de.Iter < 1 {
+		t.Errorf("diverge: iteration %d, want the iteration where it was noticed", de.Iter)
+	}
 	unl := &Bags{X: bags.X}
-	_, err := TailSGD(ctx, unl, TailSGDConfig{Kernel: bk})
-	wantErrMentions(t, "no labels", err, "have no labels")
+	_, err = TailSGD(ctx, unl, TailSGDConfig{Kernel: bk})
+	wantErrKind(t, "no labels", err, isErr(ErrShape))
 	_, err = TwoStageKRR(ctx, unl, TwoStageKRRConfig{Kernel: bk})
-	wantErrMentions(t, "krr no labels", err, "have no labels")
+	wantErrKind(t, "krr no labels", err, isErr(ErrShape))
 	empty := &Bags{X: append([]*mat.Dense{mat.NewDense(1, 2, nil)}, bags.X[1:]...), Y: bags.Y}
 	empty.X[3] = nil
 	_, err = TwoStageKRR(ctx, empty, TwoStageKRRConfig{Kernel: bk})
-	wantErrMentions(t, "empty", err, "bag 3 is empty")
+	wantErrKind(t, "empty", err, isErr(ErrEmpty))
 	mixed := &Bags{X: append([]*mat.Dense(nil), bags.X...), Y: bags.Y}
 	mixed.X[5] = mat.NewDense(2, 4, nil)
 	_, err = TailSGD(ctx, mixed, TailSGDConfig{Kernel: bk})
-	wantErrMentions(t, "mixed", err, "bag 5 has points of dimension 4")
+	wantErrKind(t, "mixed", err, isErr(ErrShape))
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: bk, Lambda: -1})
-	wantErrMentions(t, "lambda", err, "lambda = -1")
+	wantErrKind(t, "lambda", err, paramErr("lambda", -1.0))
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: bk, Holdout: Holdout{None: true}})
-	wantErrMentions(t, "no lambda", err, "needs a fixed Lambda")
+	wantErrKind(t, "no lambda", err, paramErr("lambda", 0.0))
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{})
-	wantErrMentions(t, "kernel", err, "neither an inner kernel")
+	wantErrKind(t, "kernel", err, paramErr("BagKernel.Inner"))
 }
 
 func TestDistRegIndependentOfGOMAXPROCS(t *testing.T) {

@@ -75,7 +75,7 @@ func (k BagKernel) outer() OuterKernel {
 func (k BagKernel) Validate() error {
 	if k.Features == nil {
 		if k.Inner == nil {
-			return fmt.Errorf("credlab: bag kernel has neither an inner kernel G nor a feature map")
+			return &ParamError{Name: "BagKernel.Inner", Value: nil, Want: "an inner kernel G, or a feature map in BagKernel.Features"}
 		}
 		if err := k.Inner.Validate(); err != nil {
 			return err
@@ -112,7 +112,7 @@ func (k BagKernel) Gram(ctx context.Context, a, b *Bags) (*mat.Dense, error) {
 			return nil, err
 		}
 		if a.Dim() != b.Dim() {
-			return nil, fmt.Errorf("credlab: shape mismatch: bags of dimension %d and %d", a.Dim(), b.Dim())
+			return nil, shapef("bags of dimension %d and %d", a.Dim(), b.Dim())
 		}
 	}
 	ea, err := k.embed(ctx, a, b != nil)
@@ -148,7 +148,7 @@ func EmbeddingGram(ctx context.Context, g Kernel, a, b *Bags) (*mat.Dense, error
 // bag for random Fourier features) and O(block D) working memory.
 func MeanFeatures(ctx context.Context, fm FeatureMap, bags *Bags) (*mat.Dense, error) {
 	if fm == nil {
-		return nil, fmt.Errorf("credlab: no feature map given")
+		return nil, &ParamError{Name: "fm", Value: nil, Want: "a feature map"}
 	}
 	if err := checkBags(bags, false); err != nil {
 		return nil, err
@@ -186,7 +186,7 @@ func meanFeatures(ctx context.Context, fm FeatureMap, bags *Bags) (*mat.Dense, e
 		}
 		fr := f.RawMatrix()
 		if fr.Rows != pts {
-			return nil, fmt.Errorf("credlab: the feature map returned %d rows for %d points", fr.Rows, pts)
+			return nil, shapef("the feature map returned %d rows for %d points", fr.Rows, pts)
 		}
 		if D < 0 {
 			D = fr.Cols

@@ -14,11 +14,25 @@ import (
 // reading the message, in the style of gonum's mat.ErrShape.
 var (
 	// ErrShape is wrapped by errors about mismatched dimensions (x and y,
-	// weights, matrices of a model).
+	// weights, matrices of a model, the columns of new data and a model's
+	// centers or feature map, bags and their labels).
 	ErrShape = errors.New("credlab: shape mismatch")
-	// ErrEmpty is wrapped by errors about data with no rows or columns.
+	// ErrEmpty is wrapped by errors about data with no rows or columns, or
+	// about a model, basis or index list with nothing in it.
 	ErrEmpty = errors.New("credlab: empty data")
 )
+
+// shapef returns an error wrapping ErrShape: "credlab: shape mismatch: "
+// and the formatted detail.
+func shapef(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrShape, fmt.Sprintf(format, args...))
+}
+
+// emptyf returns an error wrapping ErrEmpty: "credlab: empty data: " and
+// the formatted detail.
+func emptyf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrEmpty, fmt.Sprintf(format, args...))
+}
 
 // NotFiniteError reports a NaN or infinite value in an input: Name is the
 // input ("x", "y", "weight", or a column name), Row and Col locate the
@@ -40,8 +54,16 @@ func (e *NotFiniteError) Error() string {
 }
 
 // ParamError reports a setting outside its allowed values: Name is the
-// setting (a config field, such as "Lambda" or "Spec.M"), Value what was
-// given and Want the allowed range or choices, in words.
+// setting, Value what was given and Want the allowed range or choices, in
+// words. Name is the config field as Type.Field ("NystromConfig.M",
+// "Holdout.Fraction", "SGMConfig.StepSize"); settings shared by several
+// configs or passed as arguments keep one name everywhere: "lambda" (a
+// fixed Lambda), "lambda[i]" and "Lambdas" (a grid), "lambda_q", "step
+// size" (IterConfig.StepSize), "budget", "previous row", "Block", "Kernel"
+// (none given), "<kernel> kernel sigma" and the like for kernel
+// parameters, "random features D" and "random features d" (the arguments
+// of NewRandomFourier), and "idx[i]", "q[i]", "weight[i]" or "score[i]"
+// for one entry of a slice argument. Callers match Name exactly.
 type ParamError struct {
 	Name  string
 	Value any
@@ -127,20 +149,13 @@ func checkXY(x *mat.Dense, y []float64) error {
 // or Inf, or if y (when not nil) has a length other than the rows of x or
 // non-finite values.
 func checkData(x *mat.Dense, y []float64) error {
-	if x == nil || x.IsEmpty() {
-		return fmt.Errorf("%w: no rows", ErrEmpty)
-	}
-	n, d := x.Dims()
-	if n == 0 || d == 0 {
-		return fmt.Errorf("%w: %d rows x %d columns", ErrEmpty, n, d)
-	}
-	if err := checkFinite(x, "x"); err != nil {
+	if err := checkMatrix(x, "x"); err != nil {
 		return err
 	}
 	if y == nil {
 		return nil
 	}
-	if len(y) != n {
+	if n, _ := x.Dims(); len(y) != n {
 		return fmt.Errorf("%w: x has %d rows but y has %d values", ErrShape, n, len(y))
 	}
 	for i, v := range y {
@@ -170,6 +185,18 @@ func checkWeights(w []float64, n int) error {
 	return nil
 }
 
+// checkMatrix returns ErrEmpty if x (the input name) is nil or has no rows
+// or columns, and a *NotFiniteError naming it if it holds NaN or Inf.
+func checkMatrix(x *mat.Dense, name string) error {
+	if x == nil || x.IsEmpty() {
+		return emptyf("%s has no rows", name)
+	}
+	if n, d := x.Dims(); n == 0 || d == 0 {
+		return emptyf("%s has %d rows x %d columns", name, n, d)
+	}
+	return checkFinite(x, name)
+}
+
 func checkFinite(x *mat.Dense, name string) error {
 	raw := x.RawMatrix()
 	for i := 0; i < raw.Rows; i++ {
@@ -181,6 +208,25 @@ func checkFinite(x *mat.Dense, name string) error {
 		}
 	}
 	return nil
+}
+
+// checkProbs accepts finite non-negative values: a NaN or Inf is a
+// *NotFiniteError and a negative value a *ParamError, both naming q.
+func checkProbs(name string, q []float64) error {
+	for j, v := range q {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &NotFiniteError{Name: name, Row: j, Col: -1, Value: v}
+		}
+		if v < 0 {
+			return &ParamError{Name: fmt.Sprintf("%s[%d]", name, j), Value: v, Want: "a non-negative value"}
+		}
+	}
+	return nil
+}
+
+// blockError is the *ParamError of a negative streaming block size.
+func blockError(block int) error {
+	return &ParamError{Name: "Block", Value: block, Want: "a positive number of rows (or zero for DefaultBlock)"}
 }
 
 func checkPositive(name string, v float64) error {

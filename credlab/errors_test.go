@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -50,27 +49,34 @@ func estimators(k Kernel, m int) []estimator {
 	}
 }
 
-// callNoPanic runs f and turns a panic into an error.
+// panicError is a panic turned into an error by callNoPanic.
+type panicError struct{ value any }
+
+func (e *panicError) Error() string { return fmt.Sprintf("PANIC: %v", e.value) }
+
+// callNoPanic runs f and turns a panic into a *panicError.
 func callNoPanic(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("PANIC: %v", r)
+			err = &panicError{r}
 		}
 	}()
 	return f()
 }
 
-func wantErr(t *testing.T, name string, err error, subs ...string) {
+// wantErr reports a panic, or an error other than k.
+func wantErr(t *testing.T, name string, err error, k errKind) {
 	t.Helper()
-	if err != nil && strings.HasPrefix(err.Error(), "PANIC") {
+	var pe *panicError
+	if errors.As(err, &pe) {
 		t.Errorf("%s: %v", name, err)
 		return
 	}
-	wantErrMentions(t, name, err, subs...)
+	wantErrKind(t, name, err, k)
 }
 
-// TestBadData checks that every estimator rejects bad x and y with an
-// error naming the problem, without panicking.
+// TestBadData checks that every estimator rejects bad x and y with a typed
+// error locating the problem, without panicking.
 func TestBadData(t *testing.T) {
 	rng := newRNG(80)
 	x := randData(rng, 20, 3, 1)
@@ -89,23 +95,23 @@ func TestBadData(t *testing.T) {
 		name string
 		x    *mat.Dense
 		y    []float64
-		want []string
+		want errKind
 	}{
-		{"NaN in x", withX(3, 1, math.NaN()), y, []string{"x[3,1]", "NaN"}},
-		{"+Inf in x", withX(7, 0, math.Inf(1)), y, []string{"x[7,0]", "Inf"}},
-		{"-Inf in x", withX(19, 2, math.Inf(-1)), y, []string{"x[19,2]", "Inf"}},
-		{"NaN in y", x, withY(4, math.NaN()), []string{"y[4]", "NaN"}},
-		{"Inf in y", x, withY(11, math.Inf(1)), []string{"y[11]", "Inf"}},
-		{"nil x", nil, y, []string{"empty"}},
-		{"empty x", &mat.Dense{}, y, []string{"empty"}},
-		{"short y", x, y[:19], []string{"shape mismatch", "20", "19"}},
-		{"long y", x, append(append([]float64(nil), y...), 1), []string{"shape mismatch", "21"}},
-		{"empty y", x, []float64{}, []string{"shape mismatch"}},
+		{"NaN in x", withX(3, 1, math.NaN()), y, notFiniteErr("x", 3, 1, math.NaN())},
+		{"+Inf in x", withX(7, 0, math.Inf(1)), y, notFiniteErr("x", 7, 0, math.Inf(1))},
+		{"-Inf in x", withX(19, 2, math.Inf(-1)), y, notFiniteErr("x", 19, 2, math.Inf(-1))},
+		{"NaN in y", x, withY(4, math.NaN()), notFiniteErr("y", 4, -1, math.NaN())},
+		{"Inf in y", x, withY(11, math.Inf(1)), notFiniteErr("y", 11, -1, math.Inf(1))},
+		{"nil x", nil, y, isErr(ErrEmpty)},
+		{"empty x", &mat.Dense{}, y, isErr(ErrEmpty)},
+		{"short y", x, y[:19], isErr(ErrShape)},
+		{"long y", x, append(append([]float64(nil), y...), 1), isErr(ErrShape)},
+		{"empty y", x, []float64{}, isErr(ErrShape)},
 	}
 	for _, e := range estimators(GaussianKernel{Sigma: 1}, 5) {
 		for _, c := range cases {
 			err := callNoPanic(func() error { _, err := e.fit(c.x, c.y); return err })
-			wantErr(t, e.name+": "+c.name, err, c.want...)
+			wantErr(t, e.name+": "+c.name, err, c.want)
 		}
 	}
 }
@@ -118,7 +124,7 @@ func TestNilTargets(t *testing.T) {
 	x := randData(newRNG(85), 20, 3, 1)
 	for _, e := range estimators(GaussianKernel{Sigma: 1}, 5) {
 		err := callNoPanic(func() error { _, err := e.fit(x, nil); return err })
-		wantErr(t, e.name+": nil y", err, "shape mismatch")
+		wantErr(t, e.name+": nil y", err, isErr(ErrShape))
 	}
 }
 
@@ -146,136 +152,136 @@ func TestBadParameters(t *testing.T) {
 	cases := []struct {
 		name string
 		call func() error
-		want []string
+		want errKind
 	}{
 		// Kernels.
-		{"KRLS sigma 0", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: GaussianKernel{}, Lambda: 1}); return err }, []string{"sigma"}},
+		{"KRLS sigma 0", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: GaussianKernel{}, Lambda: 1}); return err }, paramErr("Gaussian kernel sigma", 0.0)},
 		{"KRLS sigma < 0", func() error {
 			_, err := KRLS(bg, x, y, KRLSConfig{Kernel: LaplacianKernel{Sigma: -1}, Lambda: 1})
 			return err
-		}, []string{"sigma"}},
-		{"KOLS sigma 0", func() error { _, err := KOLS(bg, x, y, KOLSConfig{Kernel: GaussianKernel{}}); return err }, []string{"sigma"}},
+		}, paramErr("Laplacian kernel sigma", -1.0)},
+		{"KOLS sigma 0", func() error { _, err := KOLS(bg, x, y, KOLSConfig{Kernel: GaussianKernel{}}); return err }, paramErr("Gaussian kernel sigma", 0.0)},
 		{"EarlyStopping sigma 0", func() error {
 			_, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: GaussianKernel{Sigma: -2}})
 			return err
-		}, []string{"sigma"}},
+		}, paramErr("Gaussian kernel sigma", -2.0)},
 		{"NKRLS sigma 0", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: GaussianKernel{}, Lambda: 1, Nystrom: nc})
 			return err
-		}, []string{"sigma"}},
+		}, paramErr("Gaussian kernel sigma", 0.0)},
 		{"NYTRO sigma 0", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: GaussianKernel{}, Nystrom: nc})
 			return err
-		}, []string{"sigma"}},
+		}, paramErr("Gaussian kernel sigma", 0.0)},
 		// Lambda.
-		{"KRLS lambda < 0", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: -1}); return err }, []string{"lambda"}},
-		{"KRLS lambda NaN", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: math.NaN()}); return err }, []string{"lambda"}},
-		{"KRLS lambda +Inf", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: math.Inf(1)}); return err }, []string{"lambda"}},
+		{"KRLS lambda < 0", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: -1}); return err }, paramErr("lambda", -1.0)},
+		{"KRLS lambda NaN", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: math.NaN()}); return err }, paramErr("lambda", math.NaN())},
+		{"KRLS lambda +Inf", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: math.Inf(1)}); return err }, paramErr("lambda", math.Inf(1))},
 		{"NKRLS lambda < 0", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: -1e-3, Nystrom: nc})
 			return err
-		}, []string{"lambda"}},
+		}, paramErr("lambda", -1e-3)},
 		{"KRLS Lambdas zero", func() error {
 			_, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambdas: []float64{1e-3, 0, 1}})
 			return err
-		}, []string{"lambda[1]"}},
+		}, paramErr("lambda[1]", 0.0)},
 		{"KRLS Lambdas negative", func() error {
 			_, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambdas: []float64{-1}})
 			return err
-		}, []string{"lambda[0]"}},
+		}, paramErr("lambda[0]", -1.0)},
 		{"KRLS Lambdas empty", func() error {
 			_, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambdas: []float64{}})
 			return err
-		}, []string{"empty lambda grid"}},
+		}, paramErr("Lambdas")},
 		{"NKRLS Lambdas zero", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambdas: []float64{1, 0.5, 0}, Nystrom: nc})
 			return err
-		}, []string{"lambda[2]"}},
+		}, paramErr("lambda[2]", 0.0)},
 		{"NKRLS Lambdas NaN", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambdas: []float64{math.NaN()}, Nystrom: nc})
 			return err
-		}, []string{"lambda[0]"}},
+		}, paramErr("lambda[0]", math.NaN())},
 		// Nyström m.
 		{"NKRLS m > n", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1, Nystrom: NystromConfig{M: 21}})
 			return err
-		}, []string{"m = 21"}},
+		}, paramErr("NystromConfig.M", 21)},
 		{"NKRLS m > training rows", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Nystrom: NystromConfig{M: 17}})
 			return err
-		}, []string{"m = 17", "training rows"}},
+		}, paramErr("NystromConfig.M", 17)},
 		{"NKRLS m = 0", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1})
 			return err
-		}, []string{"m = 0"}},
+		}, paramErr("NystromConfig.M", 0)},
 		{"NYTRO m < 0", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: NystromConfig{M: -3}, IterConfig: IterConfig{Iter: 2}})
 			return err
-		}, []string{"m = -3"}},
+		}, paramErr("NystromConfig.M", -3)},
 		{"NYTRO m > n", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: NystromConfig{M: 25}, IterConfig: IterConfig{Iter: 2}})
 			return err
-		}, []string{"m = 25"}},
+		}, paramErr("NystromConfig.M", 25)},
 		// Steps and iterations.
 		{"EarlyStopping diverging step", func() error {
 			_, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 10, StepSize: bigStep}})
 			return err
-		}, []string{"step size", "diverges"}},
+		}, divergedErr()},
 		{"NYTRO diverging step", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: nc, IterConfig: IterConfig{Iter: 10, StepSize: bigStepNy}})
 			return err
-		}, []string{"step size", "diverges"}},
+		}, divergedErr()},
 		{"EarlyStopping negative step", func() error {
 			_, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{StepSize: -1}})
 			return err
-		}, []string{"step size"}},
+		}, paramErr("step size", -1.0)},
 		{"NYTRO NaN step", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: nc, IterConfig: IterConfig{StepSize: math.NaN()}})
 			return err
-		}, []string{"step size"}},
+		}, paramErr("step size", math.NaN())},
 		{"EarlyStopping negative Iter", func() error {
 			_, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: -1}})
 			return err
-		}, []string{"Iter = -1"}},
+		}, paramErr("IterConfig.Iter", -1)},
 		{"NYTRO negative Iter", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: nc, IterConfig: IterConfig{Iter: -4}})
 			return err
-		}, []string{"Iter = -4"}},
+		}, paramErr("IterConfig.Iter", -4)},
 		{"NYTRO negative MaxIter", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: nc, IterConfig: IterConfig{MaxIter: -4}})
 			return err
-		}, []string{"MaxIter = -4"}},
+		}, paramErr("IterConfig.MaxIter", -4)},
 		// Tolerances.
-		{"KOLS negative Tol", func() error { _, err := KOLS(bg, x, y, KOLSConfig{Kernel: g, Tol: -1}); return err }, []string{"tolerance"}},
+		{"KOLS negative Tol", func() error { _, err := KOLS(bg, x, y, KOLSConfig{Kernel: g, Tol: -1}); return err }, paramErr("KOLS tolerance", -1.0)},
 		{"NKRLS negative Tol", func() error {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1, Nystrom: NystromConfig{M: 5, Tol: -1}})
 			return err
-		}, []string{"tolerance"}},
+		}, paramErr("Nyström tolerance", -1.0)},
 		// Zero kernel diagonal: the default step is undefined.
 		{"EarlyStopping zero kernel", func() error {
 			_, err := EarlyStopping(bg, mat.NewDense(5, 2, nil), make([]float64, 5), EarlyStoppingConfig{Kernel: LinearKernel{}, IterConfig: IterConfig{Iter: 2}})
 			return err
-		}, []string{"step size"}},
+		}, untypedErr("step size")},
 		{"KOLS zero kernel", func() error {
 			_, err := KOLS(bg, mat.NewDense(5, 2, nil), make([]float64, 5), KOLSConfig{Kernel: LinearKernel{}})
 			return err
-		}, []string{"zero"}},
+		}, untypedErr("zero")},
 		// KernelMatrix shapes.
 		{"KernelMatrix column mismatch", func() error {
 			_, err := KernelMatrix(g, x, randData(rng, 4, 3, 1))
 			return err
-		}, []string{"shape mismatch"}},
-		{"KernelMatrix empty y", func() error { _, err := KernelMatrix(g, x, &mat.Dense{}); return err }, []string{"empty"}},
+		}, isErr(ErrShape)},
+		{"KernelMatrix empty y", func() error { _, err := KernelMatrix(g, x, &mat.Dense{}); return err }, isErr(ErrEmpty)},
 		{"KernelMatrix NaN", func() error {
 			xb := mat.DenseCopyOf(x)
 			xb.Set(2, 1, math.NaN())
 			_, err := KernelMatrix(g, xb, nil)
 			return err
-		}, []string{"x[2,1]"}},
-		{"KernelMatrix nil x", func() error { _, err := KernelMatrix(g, nil, nil); return err }, []string{"empty"}},
+		}, notFiniteErr("x", 2, 1, math.NaN())},
+		{"KernelMatrix nil x", func() error { _, err := KernelMatrix(g, nil, nil); return err }, isErr(ErrEmpty)},
 	}
 	for _, c := range cases {
-		wantErr(t, c.name, callNoPanic(c.call), c.want...)
+		wantErr(t, c.name, callNoPanic(c.call), c.want)
 	}
 }
 
@@ -314,7 +320,7 @@ func TestMemoryLimit(t *testing.T) {
 		},
 	}
 	for name, f := range calls {
-		wantErr(t, name, callNoPanic(f), "Nyström", "memory limit")
+		wantErr(t, name, callNoPanic(f), tooLargeErr("Nyström"))
 	}
 	// Nyström with few centers stays under the limit.
 	if _, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1e-3, Nystrom: NystromConfig{M: 4}}); err != nil {
@@ -432,5 +438,253 @@ func TestDivergedErrorType(t *testing.T) {
 	var de *DivergedError
 	if !errors.As(err, &de) || de.Step != 1e6 || !(de.MaxStable > 0 && de.MaxStable < 1e6) {
 		t.Errorf("got %v (%T), want a *DivergedError with step 1e6 and a smaller stable step", err, err)
+	}
+}
+
+// TestEntryPointErrorTypes calls every public entry point with a wrong
+// shape and with a bad setting and checks the error's type only:
+// errors.Is(err, ErrShape) for the shape, and for the setting a *ParamError
+// (errors.As) whose Name is the setting, as a caller such as the command
+// maps it.
+func TestEntryPointErrorTypes(t *testing.T) {
+	bg := context.Background()
+	rng := newRNG(86)
+	x := randData(rng, 20, 3, 1)
+	y := smoothTargets(rng, x, 0.1)
+	x2 := randData(rng, 5, 2, 1) // two columns where three are expected
+	short := y[:7]
+	g := GaussianKernel{Sigma: 1}
+	nc := NystromConfig{M: 5}
+	rf, err := NewRandomFourier(3, 8, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf2, _ := NewRandomFourier(2, 8, 1, 1) // for inputs of 2 columns
+	relu, _ := NewReLUNetwork(3, []int{4}, 1)
+	fit, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ktr3, err := KTR3(bg, x, y, KTR3Config{Kernel: g, Lambda: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ny, err := NewNystrom(g, x, []int{0, 1, 2, 3}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	basis, err := NewSSSRBasis(bg, SSSRConfig{Pool: x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pop, err := NewSGMPopulation(g, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bags := drBags(12, 2, 4, 2, 87)
+	bags3 := drBags(3, 2, 4, 3, 88) // points of dimension 3
+	bk := BagKernel{Inner: GaussianKernel{Sigma: 0.5}}
+	bfit, err := TwoStageKRR(bg, bags, TwoStageKRRConfig{Kernel: bk, Lambda: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := make([]float64, 20)
+	for i := range q {
+		q[i] = 1.0 / 20
+	}
+	prev := &Selection{Index: []int{1, 2}, Prob: []float64{0.1}, Weight: []float64{1, 1}} // one probability short
+	shape := isErr(ErrShape)
+
+	cases := []struct {
+		name string
+		call func() error
+		want errKind
+	}{
+		// Estimators: y of another length, then a setting out of range.
+		{"KRLS shape", func() error { _, err := KRLS(bg, x, short, KRLSConfig{Kernel: g, Lambda: 1}); return err }, shape},
+		{"KRLS Lambda", func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: -1}); return err }, paramErr("lambda", -1.0)},
+		{"KRLS Holdout.Fraction", func() error {
+			_, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Holdout: Holdout{Fraction: 2}})
+			return err
+		}, paramErr("Holdout.Fraction", 2.0)},
+		{"KOLS shape", func() error { _, err := KOLS(bg, x, short, KOLSConfig{Kernel: g}); return err }, shape},
+		{"KOLS Tol", func() error { _, err := KOLS(bg, x, y, KOLSConfig{Kernel: g, Tol: -1}); return err }, paramErr("KOLS tolerance", -1.0)},
+		{"EarlyStopping shape", func() error {
+			_, err := EarlyStopping(bg, x, short, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 2}})
+			return err
+		}, shape},
+		{"EarlyStopping Iter", func() error {
+			_, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: -1}})
+			return err
+		}, paramErr("IterConfig.Iter", -1)},
+		{"EarlyStopping Threshold", func() error {
+			_, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Threshold: math.NaN()}})
+			return err
+		}, paramErr("IterConfig.Threshold", math.NaN())},
+		{"NKRLS shape", func() error {
+			_, err := NKRLS(bg, x, short, NKRLSConfig{Kernel: g, Lambda: 1, Nystrom: nc})
+			return err
+		}, shape},
+		{"NKRLS M", func() error {
+			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1, Nystrom: NystromConfig{M: 21}})
+			return err
+		}, paramErr("NystromConfig.M", 21)},
+		{"NYTRO shape", func() error { _, err := NYTRO(bg, x, short, NYTROConfig{Kernel: g, Nystrom: nc}); return err }, shape},
+		{"NYTRO MaxIter", func() error {
+			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: nc, IterConfig: IterConfig{MaxIter: -1}})
+			return err
+		}, paramErr("IterConfig.MaxIter", -1)},
+		{"LinearRLS shape", func() error { _, err := LinearRLS(bg, x, y, LinearRLSConfig{Features: rf2, Lambda: 1}); return err }, shape},
+		{"LinearRLS Lambdas", func() error { _, err := LinearRLS(bg, x, y, LinearRLSConfig{Lambdas: []float64{}}); return err }, paramErr("Lambdas")},
+		{"LinearGD shape", func() error {
+			_, err := LinearGD(bg, x, short, LinearGDConfig{IterConfig: IterConfig{Iter: 2}})
+			return err
+		}, shape},
+		{"LinearGD StepSize", func() error {
+			_, err := LinearGD(bg, x, y, LinearGDConfig{IterConfig: IterConfig{StepSize: -1}})
+			return err
+		}, paramErr("step size", -1.0)},
+		{"SGM shape", func() error { _, err := SGM(bg, x, short, SGMConfig{Kernel: g}); return err }, shape},
+		{"SGM Decay", func() error { _, err := SGM(bg, x, y, SGMConfig{Kernel: g, Decay: 2}); return err }, paramErr("SGMConfig.Decay", 2.0)},
+		{"SGM StepSize", func() error { _, err := SGM(bg, x, y, SGMConfig{Kernel: g, StepSize: -1}); return err }, paramErr("SGMConfig.StepSize", -1.0)},
+		{"KTR3 shape", func() error { _, err := KTR3(bg, x, short, KTR3Config{Lambda: 1}); return err }, shape},
+		{"KTR3 Bound", func() error { _, err := KTR3(bg, x, y, KTR3Config{Lambda: 1, Bound: -1}); return err }, paramErr("KTR3Config.Bound", -1.0)},
+		{"SSSR shape", func() error { _, err := SSSR(bg, x2, short[:5], SSSRConfig{Pool: x}); return err }, shape},
+		{"SSSR Floor", func() error { _, err := SSSR(bg, x, y, SSSRConfig{Pool: x, Floor: 2}); return err }, paramErr("SSSRConfig.Floor", 2.0)},
+		{"Tune shape", func() error { _, err := Tune(bg, x, short, TuneConfig{}); return err }, shape},
+		{"Tune Criterion", func() error { _, err := Tune(bg, x, y, TuneConfig{Criterion: "aic"}); return err }, paramErr("TuneConfig.Criterion")},
+		// Models and feature maps: new inputs of the wrong width.
+		{"Model.Predict shape", func() error { _, err := fit.Model.Predict(x2); return err }, shape},
+		{"Model.Predict kernel", func() error {
+			_, err := (&Model{Kernel: GaussianKernel{Sigma: -1}, Centers: x, Coef: y}).Predict(x)
+			return err
+		}, paramErr("Gaussian kernel sigma", -1.0)},
+		{"Model.Predict corrupt", func() error { _, err := (&Model{Kernel: g, Centers: x, Coef: short}).Predict(x); return err }, shape},
+		{"KTR3Fit.Predict shape", func() error { _, err := ktr3.Predict(x2); return err }, shape},
+		{"KernelMatrix shape", func() error { _, err := KernelMatrix(g, x, x2); return err }, shape},
+		{"KernelMatrix kernel", func() error { _, err := KernelMatrix(nil, x, nil); return err }, paramErr("Kernel")},
+		{"KernelMatrix NaN y", func() error {
+			yb := mat.DenseCopyOf(x)
+			yb.Set(3, 2, math.NaN())
+			_, err := KernelMatrix(g, x, yb)
+			return err
+		}, notFiniteErr("y", 3, 2, math.NaN())},
+		{"Nystrom.Features shape", func() error { _, err := ny.Features(x2); return err }, shape},
+		{"NewNystrom tol", func() error { _, err := NewNystrom(g, x, []int{1}, -1); return err }, paramErr("Nyström tolerance", -1.0)},
+		{"NewNystrom index", func() error { _, err := NewNystrom(g, x, []int{1, 20}, 0); return err }, paramErr("idx[1]", 20)},
+		{"NystromCenters m", func() error { _, err := NystromCenters(x, 21, nil, 1); return err }, paramErr("NystromConfig.M", 21)},
+		{"LeverageCenters m", func() error { _, err := NystromCenters(x, 0, LeverageCenters{}, 1); return err }, paramErr("NystromConfig.M", 0)},
+		{"RandomFourier.Features shape", func() error { _, err := rf.Features(x2); return err }, shape},
+		{"NewRandomFourier d", func() error { _, err := NewRandomFourier(0, 8, 1, 1); return err }, paramErr("random features d", 0)},
+		{"NewRandomFourier D", func() error { _, err := NewRandomFourier(3, 0, 1, 1); return err }, paramErr("random features D", 0)},
+		{"ReLUNetwork.Features shape", func() error { _, err := relu.Features(x2); return err }, shape},
+		{"NewReLUNetwork widths", func() error { _, err := NewReLUNetwork(3, []int{4, 0}, 1); return err }, paramErr("ReLU network widths[1]", 0)},
+		{"FeatureMap rows", func() error {
+			_, err := LinearRLS(bg, x, y, LinearRLSConfig{Features: crRowsFeatures{1}, Lambda: 1})
+			return err
+		}, shape},
+		{"SSSRBasis.Transform shape", func() error { _, err := basis.Transform(x2, 1); return err }, shape},
+		{"SSSRBasis.Transform s", func() error { _, err := basis.Transform(x, 99); return err }, paramErr("SSSRConfig.S", 99)},
+		{"NewSSSRBasis Features", func() error {
+			_, err := NewSSSRBasis(bg, SSSRConfig{Pool: x, Kernel: g, Features: rf})
+			return err
+		}, paramErr("SSSRConfig.Features")},
+		{"NewSGMPopulation shape", func() error { _, err := NewSGMPopulation(g, x, short); return err }, shape},
+		{"SGMPopulation.Decompose shape", func() error { _, err := pop.Decompose(bg, x2, short[:5], SGMDecompositionConfig{}); return err }, shape},
+		{"SGMPopulation.Decompose Draws", func() error {
+			_, err := pop.Decompose(bg, x, y, SGMDecompositionConfig{Draws: -1})
+			return err
+		}, paramErr("SGMDecompositionConfig.Draws", -1)},
+		// Scores, designs and selectors.
+		{"LeverageScores lambda_q", func() error { _, err := LeverageScores(bg, g, x, -1); return err }, paramErr("lambda_q", -1.0)},
+		{"FeatureLeverageScores shape", func() error { _, err := FeatureLeverageScores(bg, rf2, x, 1e-3, 0); return err }, shape},
+		{"FeatureLeverageScores Block", func() error { _, err := FeatureLeverageScores(bg, rf, x, 1e-3, -1); return err }, paramErr("Block", -1)},
+		{"ApproxLeverageScores Dict", func() error {
+			_, err := ApproxLeverageScores(bg, g, x, 1e-3, BLESSConfig{Dict: -1})
+			return err
+		}, paramErr("BLESSConfig.Dict", -1)},
+		{"ApproxLeverageScores Block", func() error {
+			_, err := ApproxLeverageScores(bg, g, x, 1e-3, BLESSConfig{Block: -1})
+			return err
+		}, paramErr("BLESSConfig.Block", -1)},
+		{"EffectiveDimensions shape", func() error { _, err := EffectiveDimensions(bg, nil, rf2, x, []float64{1e-3}); return err }, shape},
+		{"EffectiveDimensions lambda", func() error { _, err := EffectiveDimensions(bg, g, nil, x, []float64{0}); return err }, paramErr("lambda", 0.0)},
+		{"ProjectLearningCurve shape", func() error {
+			_, err := ProjectLearningCurve(bg, randData(rng, 40, 3, 1), make([]float64, 40), q, LearningCurveConfig{Kernel: g, Lambda: 1})
+			return err
+		}, shape},
+		{"ProjectLearningCurve Holdout", func() error {
+			q40 := make([]float64, 40)
+			for i := range q40 {
+				q40[i] = 1.0 / 40
+			}
+			_, err := ProjectLearningCurve(bg, randData(rng, 40, 3, 1), make([]float64, 40), q40, LearningCurveConfig{Kernel: g, Lambda: 1, Holdout: 2})
+			return err
+		}, paramErr("LearningCurveConfig.Holdout", 2.0)},
+		{"SummarizeScores NaN", func() error { _, err := SummarizeScores([]float64{1, math.NaN()}); return err }, notFiniteErr("score", 1, -1, math.NaN())},
+		{"CREDDistribution score", func() error { _, err := CREDDistribution([]float64{1, -1}); return err }, paramErr("score[1]", -1.0)},
+		{"InclusionProbabilities budget", func() error { _, err := InclusionProbabilities(q, 0); return err }, paramErr("budget", 0)},
+		{"InclusionProbabilities NaN", func() error {
+			_, err := InclusionProbabilities([]float64{0.5, math.NaN()}, 1)
+			return err
+		}, notFiniteErr("q", 1, -1, math.NaN())},
+		{"SampleDesign shape", func() error { _, err := SampleDesign(q, nil, 3, WithReplacement, prev, 1); return err }, shape},
+		{"SampleDesign Design", func() error { _, err := SampleDesign(q, nil, 3, Design(9), nil, 1); return err }, paramErr("Design", Design(9))},
+		{"SampleDesign q", func() error { _, err := SampleDesign([]float64{1, -1}, nil, 1, WithReplacement, nil, 1); return err }, paramErr("q[1]", -1.0)},
+		{"DrawSelection budget", func() error { _, err := DrawSelection(q, 0, 1); return err }, paramErr("budget", 0)},
+		{"DrawSelection sum", func() error { _, err := DrawSelection([]float64{0.5, 0.2}, 1, 1); return err }, paramErr("q")},
+		{"GatherRows idx", func() error { _, err := GatherRows(x, []int{20}); return err }, paramErr("idx[0]", 20)},
+		{"UniformSelector shape", func() error { _, err := (UniformSelector{Previous: prev}).Select(bg, x, 3, 1); return err }, shape},
+		{"UniformSelector budget", func() error { _, err := (UniformSelector{}).Select(bg, x, 0, 1); return err }, paramErr("budget", 0)},
+		{"CREDSelector shape", func() error { _, err := (CREDSelector{Features: rf2}).Select(bg, x, 3, 1); return err }, shape},
+		{"CREDSelector Kernel", func() error { _, err := (CREDSelector{}).Select(bg, x, 3, 1); return err }, paramErr("CREDSelector.Kernel")},
+		{"CREDSelector.Scores lambda_q", func() error { _, err := (CREDSelector{Kernel: g, LambdaQ: -1}).Scores(bg, x); return err }, paramErr("lambda_q", -1.0)},
+		{"GreedySelector shape", func() error {
+			_, err := (GreedySelector{Previous: &Selection{Index: []int{1}, Batch: []int{0, 0}}}).Select(bg, x, 3, 1)
+			return err
+		}, shape},
+		{"GreedySelector budget", func() error { _, err := (GreedySelector{}).Select(bg, x, 21, 1); return err }, paramErr("budget", 21)},
+		// Bags.
+		{"NewBags shape", func() error {
+			_, err := NewBags(append(append([]*mat.Dense(nil), bags.X...), bags3.X[0]), nil)
+			return err
+		}, shape},
+		{"NewBags labels", func() error { _, err := NewBags(bags.X, bags.Y[:3]); return err }, shape},
+		{"NewBags NaN label", func() error {
+			yb := append([]float64(nil), bags.Y...)
+			yb[2] = math.NaN()
+			_, err := NewBags(bags.X, yb)
+			return err
+		}, notFiniteErr("Bags.Y", 2, -1, math.NaN())},
+		{"TwoStageKRR shape", func() error {
+			_, err := TwoStageKRR(bg, &Bags{X: bags.X, Y: bags.Y[:5]}, TwoStageKRRConfig{Kernel: bk, Lambda: 1})
+			return err
+		}, shape},
+		{"TwoStageKRR Lambda", func() error { _, err := TwoStageKRR(bg, bags, TwoStageKRRConfig{Kernel: bk, Lambda: -1}); return err }, paramErr("lambda", -1.0)},
+		{"TailSGD shape", func() error { _, err := TailSGD(bg, &Bags{X: bags.X}, TailSGDConfig{Kernel: bk}); return err }, shape},
+		{"TailSGD Batch", func() error { _, err := TailSGD(bg, bags, TailSGDConfig{Kernel: bk, Batch: -1}); return err }, paramErr("TailSGDConfig.Batch", -1)},
+		{"BagModel.Predict shape", func() error { _, err := bfit.Model.Predict(bags3); return err }, shape},
+		{"BagModel.Predict corrupt", func() error {
+			m := *bfit.Model
+			m.Coef = m.Coef[:3]
+			_, err := m.Predict(bags)
+			return err
+		}, shape},
+		{"BagKernel.Gram shape", func() error { _, err := bk.Gram(bg, bags, bags3); return err }, shape},
+		{"BagKernel.Gram Outer", func() error {
+			_, err := BagKernel{Inner: g, Outer: GaussianOuter{Sigma: -1}}.Gram(bg, bags, nil)
+			return err
+		}, paramErr("Gaussian outer kernel sigma", -1.0)},
+		{"EmbeddingGram shape", func() error { _, err := EmbeddingGram(bg, g, bags, bags3); return err }, shape},
+		{"EmbeddingGram kernel", func() error { _, err := EmbeddingGram(bg, nil, bags, nil); return err }, paramErr("BagKernel.Inner")},
+		{"MeanFeatures shape", func() error { _, err := MeanFeatures(bg, rf, bags); return err }, shape},
+		{"MeanFeatures fm", func() error { _, err := MeanFeatures(bg, nil, bags); return err }, paramErr("fm")},
+		// Parsers and process settings.
+		{"ParseSGMPreset", func() error { _, err := ParseSGMPreset("fast"); return err }, paramErr("SGMConfig.Preset", `"fast"`)},
+		{"ParseMemoryLimit", func() error { _, err := ParseMemoryLimit("lots"); return err }, paramErr("memory limit")},
+		{"UseBLAS", func() error { return UseBLAS("no-such-blas") }, paramErr("BLAS backend", `"no-such-blas"`)},
+	}
+	for _, c := range cases {
+		wantErr(t, c.name, callNoPanic(c.call), c.want)
 	}
 }

@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"time"
 
@@ -233,7 +232,7 @@ func (s *gramStep) coef() []float64 { return coefOf(s.coefOf, s.beta) }
 
 func checkDims(what string, got, want int) error {
 	if got != want {
-		return fmt.Errorf("credlab: shape mismatch: %s has %d columns, want %d", what, got, want)
+		return shapef("%s has %d columns, want %d", what, got, want)
 	}
 	return nil
 }

@@ -58,10 +58,13 @@ func (c IterConfig) check() error {
 		return checkPositive("step size", c.StepSize)
 	}
 	if c.Iter < 0 {
-		return fmt.Errorf("credlab: Iter = %d: must be positive (or zero to select it by hold-out)", c.Iter)
+		return &ParamError{Name: "IterConfig.Iter", Value: c.Iter, Want: "a positive number of iterations (or zero to select it by hold-out)"}
 	}
 	if c.MaxIter < 0 {
-		return fmt.Errorf("credlab: MaxIter = %d: must be positive", c.MaxIter)
+		return &ParamError{Name: "IterConfig.MaxIter", Value: c.MaxIter, Want: "a positive number of iterations (or zero for 500)"}
+	}
+	if math.IsNaN(c.Threshold) {
+		return &ParamError{Name: "IterConfig.Threshold", Value: c.Threshold, Want: "a number (zero for 0.05, negative to run every step)"}
 	}
 	return nil
 }

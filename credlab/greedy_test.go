@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"context"
-	"errors"
 	"reflect"
 	"testing"
 )
@@ -74,11 +73,7 @@ func TestGreedySelector(t *testing.T) {
 		t.Errorf("two batches %v (batches %v), want %v", both.Index, both.Batch, want)
 	}
 	_, err = GreedySelector{Previous: both}.Select(ctx, pool, 276, 2)
-	var be *ParamError
-	if !errors.As(err, &be) || be.Name != "budget" {
-		t.Errorf("budget above the unlabeled rows: %v", err)
-	}
-	wantErrMentions(t, "budget above the unlabeled rows", err, "275 rows not yet labeled")
+	wantErrKind(t, "budget above the unlabeled rows", err, paramErr("budget", 276))
 	_, err = GreedySelector{Previous: &Selection{Index: []int{-1}}}.Select(ctx, pool, 2, 2)
-	wantErrMentions(t, "labeled row outside the pool", err, "previous row = -1", "in [0, 300)")
+	wantErrKind(t, "labeled row outside the pool", err, paramErr("previous row", -1))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -39,10 +40,10 @@ func (h Holdout) split(n int) (train, val []int, err error) {
 	}
 	f := h.fraction()
 	if !(f > 0 && f < 1) {
-		return nil, nil, fmt.Errorf("credlab: hold-out fraction = %v: must be in (0, 1)", f)
+		return nil, nil, &ParamError{Name: "Holdout.Fraction", Value: f, Want: "a hold-out fraction in (0, 1) (or zero for 0.2)"}
 	}
 	if n < 2 {
-		return nil, nil, fmt.Errorf("credlab: hold-out validation needs at least 2 rows, got %d (set Holdout.None to fit on all rows)", n)
+		return nil, nil, emptyf("hold-out validation needs at least 2 rows, got %d (set Holdout.None to fit on all rows)", n)
 	}
 	nv := min(max(int(math.Round(f*float64(n))), 1), n-1)
 	perm := rand.New(rand.NewPCG(h.Seed, 0x6372656462)).Perm(n)
@@ -83,9 +84,17 @@ func LogGrid(lo, hi float64, n int) []float64 {
 	return out
 }
 
+// gridRange describes a lambda grid by its ends, for an error.
+func gridRange(ls []float64) string {
+	if len(ls) == 0 {
+		return "[]"
+	}
+	return fmt.Sprintf("[%g ... %g] (%d values)", slices.Min(ls), slices.Max(ls), len(ls))
+}
+
 func checkLambdas(ls []float64) error {
 	if len(ls) == 0 {
-		return fmt.Errorf("credlab: empty lambda grid")
+		return &ParamError{Name: "Lambdas", Value: ls, Want: "a lambda grid of at least one value (nil for the default grid)"}
 	}
 	for i, l := range ls {
 		if err := checkPositive(fmt.Sprintf("lambda[%d]", i), l); err != nil {

@@ -2,10 +2,10 @@ package credlab
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -63,21 +63,17 @@ func TestHoldoutSplit(t *testing.T) {
 
 func TestHoldoutSplitErrors(t *testing.T) {
 	for _, f := range []float64{1, 1.5, -0.1, math.NaN(), math.Inf(1)} {
-		if _, _, err := (Holdout{Fraction: f}).split(10); err == nil || !strings.Contains(err.Error(), "fraction") {
-			t.Errorf("fraction %v: error %v", f, err)
-		}
+		_, _, err := (Holdout{Fraction: f}).split(10)
+		wantErrKind(t, fmt.Sprintf("fraction %v", f), err, paramErr("Holdout.Fraction", f))
 	}
-	if _, _, err := (Holdout{}).split(1); err == nil || !strings.Contains(err.Error(), "at least 2 rows") {
-		t.Errorf("n = 1: error %v", err)
-	}
+	_, _, err := (Holdout{}).split(1)
+	wantErrKind(t, "n = 1", err, isErr(ErrEmpty))
 	// Through the estimators.
 	rng := newRNG(70)
 	x := randData(rng, 10, 2, 1)
 	y := smoothTargets(rng, x, 0.1)
-	_, err := KRLS(context.Background(), x, y, KRLSConfig{Kernel: LinearKernel{}, Holdout: Holdout{Fraction: 2}})
-	if err == nil || !strings.Contains(err.Error(), "fraction") {
-		t.Errorf("KRLS fraction 2: error %v", err)
-	}
+	_, err = KRLS(context.Background(), x, y, KRLSConfig{Kernel: LinearKernel{}, Holdout: Holdout{Fraction: 2}})
+	wantErrKind(t, "KRLS fraction 2", err, paramErr("Holdout.Fraction", 2.0))
 }
 
 // TestEarlyStoppingThresholdRule checks that a hold-out run stops exactly at

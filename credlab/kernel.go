@@ -88,13 +88,13 @@ func (k PolynomialKernel) Eval(a, b []float64) float64 { return k.fromDot(dot(a,
 func (k PolynomialKernel) Validate() error {
 	p := k.params()
 	if p.Degree < 0 {
-		return fmt.Errorf("credlab: polynomial kernel degree = %d: must be positive", p.Degree)
+		return &ParamError{Name: "polynomial kernel degree", Value: p.Degree, Want: "a positive degree (or zero for 2)"}
 	}
 	if err := checkPositive("polynomial kernel gamma", p.Gamma); err != nil {
 		return err
 	}
 	if p.Coef0 < 0 || math.IsNaN(p.Coef0) || math.IsInf(p.Coef0, 0) {
-		return fmt.Errorf("credlab: polynomial kernel coef0 = %v: must be finite and >= 0 for a positive semi-definite kernel", p.Coef0)
+		return &ParamError{Name: "polynomial kernel coef0", Value: p.Coef0, Want: "a finite coef0 >= 0, for a positive semi-definite kernel"}
 	}
 	return nil
 }
@@ -133,7 +133,7 @@ func dot(a, b []float64) float64 {
 
 func checkKernel(k Kernel) error {
 	if k == nil {
-		return fmt.Errorf("credlab: no kernel given")
+		return &ParamError{Name: "Kernel", Value: nil, Want: "a kernel (none given)"}
 	}
 	return k.Validate()
 }

@@ -1,8 +1,6 @@
 package credlab
 
 import (
-	"fmt"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -23,11 +21,11 @@ func KernelMatrix(k Kernel, x, y *mat.Dense) (*mat.Dense, error) {
 		return nil, err
 	}
 	if y != nil {
-		if err := checkData(y, nil); err != nil {
+		if err := checkMatrix(y, "y"); err != nil {
 			return nil, err
 		}
 		if _, dy := y.Dims(); dy != x.RawMatrix().Cols {
-			return nil, fmt.Errorf("credlab: shape mismatch: x has %d columns, y has %d", x.RawMatrix().Cols, dy)
+			return nil, shapef("x has %d columns, y has %d", x.RawMatrix().Cols, dy)
 		}
 	}
 	n, _ := x.Dims()

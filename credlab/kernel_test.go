@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"math"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -275,21 +274,21 @@ func TestKernelValidate(t *testing.T) {
 	cases := []struct {
 		name string
 		k    Kernel
-		want string // substring of the error; "" means valid
+		want string // the Name of the *ParamError; "" means valid
 	}{
 		{"gaussian ok", GaussianKernel{Sigma: 1}, ""},
-		{"gaussian zero sigma", GaussianKernel{}, "sigma"},
-		{"gaussian negative sigma", GaussianKernel{Sigma: -1}, "sigma"},
-		{"gaussian NaN sigma", GaussianKernel{Sigma: math.NaN()}, "sigma"},
-		{"gaussian Inf sigma", GaussianKernel{Sigma: math.Inf(1)}, "sigma"},
-		{"laplacian zero sigma", LaplacianKernel{}, "sigma"},
-		{"laplacian negative sigma", LaplacianKernel{Sigma: -2}, "sigma"},
+		{"gaussian zero sigma", GaussianKernel{}, "Gaussian kernel sigma"},
+		{"gaussian negative sigma", GaussianKernel{Sigma: -1}, "Gaussian kernel sigma"},
+		{"gaussian NaN sigma", GaussianKernel{Sigma: math.NaN()}, "Gaussian kernel sigma"},
+		{"gaussian Inf sigma", GaussianKernel{Sigma: math.Inf(1)}, "Gaussian kernel sigma"},
+		{"laplacian zero sigma", LaplacianKernel{}, "Laplacian kernel sigma"},
+		{"laplacian negative sigma", LaplacianKernel{Sigma: -2}, "Laplacian kernel sigma"},
 		{"linear", LinearKernel{}, ""},
 		{"polynomial zero value", PolynomialKernel{}, ""},
-		{"polynomial negative degree", PolynomialKernel{Degree: -1}, "degree"},
-		{"polynomial negative gamma", PolynomialKernel{Degree: 2, Gamma: -1}, "gamma"},
-		{"polynomial negative coef0", PolynomialKernel{Degree: 2, Gamma: 1, Coef0: -1}, "coef0"},
-		{"polynomial NaN coef0", PolynomialKernel{Degree: 2, Gamma: 1, Coef0: math.NaN()}, "coef0"},
+		{"polynomial negative degree", PolynomialKernel{Degree: -1}, "polynomial kernel degree"},
+		{"polynomial negative gamma", PolynomialKernel{Degree: 2, Gamma: -1}, "polynomial kernel gamma"},
+		{"polynomial negative coef0", PolynomialKernel{Degree: 2, Gamma: 1, Coef0: -1}, "polynomial kernel coef0"},
+		{"polynomial NaN coef0", PolynomialKernel{Degree: 2, Gamma: 1, Coef0: math.NaN()}, "polynomial kernel coef0"},
 	}
 	x := randData(newRNG(8), 5, 2, 1)
 	for _, c := range cases {
@@ -301,13 +300,9 @@ func TestKernelValidate(t *testing.T) {
 			}
 			continue
 		}
-		for _, e := range []error{err, kmErr} {
-			if e == nil || !strings.Contains(e.Error(), c.want) {
-				t.Errorf("%s: error %v, want one mentioning %q", c.name, e, c.want)
-			}
-		}
+		wantErrKind(t, c.name, err, paramErr(c.want))
+		wantErrKind(t, c.name+" (KernelMatrix)", kmErr, paramErr(c.want))
 	}
-	if _, err := KernelMatrix(nil, x, nil); err == nil || !strings.Contains(err.Error(), "kernel") {
-		t.Errorf("nil kernel: error %v", err)
-	}
+	_, err := KernelMatrix(nil, x, nil)
+	wantErrKind(t, "nil kernel", err, paramErr("Kernel"))
 }

@@ -83,7 +83,7 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 	blas64.Gemv(blas.Trans, 1, l.RawMatrix(), vec(yp), 0, vec(u))
 	t, ok := potrfLower(blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
 	if !ok {
-		return nil, fmt.Errorf("credlab: KOLS: the rank-%d factor is singular; raise Tol", r)
+		return nil, &ParamError{Name: "KOLS tolerance", Value: tol, Want: fmt.Sprintf("a larger tolerance (Tol): the rank-%d factor is singular at this one", r)}
 	}
 	ub := blas64.General{Rows: r, Cols: 1, Stride: 1, Data: u}
 	lapack64.Potrs(t, ub)

@@ -98,7 +98,7 @@ func lambdaGrid(method string, lambda float64, lambdas []float64, h Holdout) (Ho
 		return Holdout{None: true}, []float64{lambda}, nil
 	}
 	if h.None {
-		return h, nil, fmt.Errorf("credlab: %s without hold-out needs a fixed Lambda", method)
+		return h, nil, &ParamError{Name: "lambda", Value: lambda, Want: fmt.Sprintf("a positive fixed Lambda: %s without hold-out (Holdout.None) cannot choose one", method)}
 	}
 	if lambdas == nil {
 		lambdas = LogGrid(1e-15, 1, 100)

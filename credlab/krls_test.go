@@ -3,7 +3,6 @@ package credlab
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -233,9 +232,7 @@ func TestKRLSSelectionErrors(t *testing.T) {
 	y := smoothTargets(rng, x, 0.1)
 	k := GaussianKernel{Sigma: 1}
 	_, err := KRLS(context.Background(), x, y, KRLSConfig{Kernel: k, Holdout: Holdout{None: true}})
-	if err == nil || !strings.Contains(err.Error(), "Lambda") {
-		t.Errorf("no hold-out and no Lambda: error %v", err)
-	}
+	wantErrKind(t, "no hold-out and no Lambda", err, paramErr("lambda", 0.0))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := KRLS(ctx, x, y, KRLSConfig{Kernel: k}); err == nil {

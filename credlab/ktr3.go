@@ -57,7 +57,7 @@ func (f *KTR3Fit) Predict(x *mat.Dense) ([]float64, error) {
 // PredictContext is Predict with cancellation.
 func (f *KTR3Fit) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, error) {
 	if f == nil || f.Fit == nil {
-		return nil, fmt.Errorf("credlab: predict with an empty KTR3 fit")
+		return nil, emptyf("predict with an empty KTR3 fit")
 	}
 	p, err := f.Model.PredictContext(ctx, x)
 	if err != nil {
@@ -95,7 +95,7 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 		return nil, err
 	}
 	if cfg.Kernel != nil && cfg.Features != nil {
-		return nil, fmt.Errorf("credlab: KTR3: set Kernel or Features, not both")
+		return nil, &ParamError{Name: "KTR3Config.Features", Value: fmt.Sprintf("%T", cfg.Features), Want: "nil when Kernel is set (set Kernel or Features, not both)"}
 	}
 	if cfg.Kernel != nil {
 		if err := checkKernel(cfg.Kernel); err != nil {
@@ -103,10 +103,10 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 		}
 	}
 	if cfg.Bound < 0 || math.IsNaN(cfg.Bound) || math.IsInf(cfg.Bound, 0) {
-		return nil, fmt.Errorf("credlab: KTR3 bound = %v: must be finite and positive (0 means max |y|)", cfg.Bound)
+		return nil, &ParamError{Name: "KTR3Config.Bound", Value: cfg.Bound, Want: "a positive finite bound (or zero for max |y|)"}
 	}
 	if cfg.Prefix < 0 {
-		return nil, fmt.Errorf("credlab: KTR3 prefix = %d rows: must be positive (0 draws it at random)", cfg.Prefix)
+		return nil, &ParamError{Name: "KTR3Config.Prefix", Value: cfg.Prefix, Want: "a positive number of rows (or zero to draw it at random)"}
 	}
 	h, grid, err := lambdaGrid("KTR3", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
@@ -128,7 +128,7 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 	case k == 0:
 		k = rand.New(rand.NewPCG(cfg.Seed, 0x6b747233)).IntN(nt)
 	case k > nt:
-		return nil, fmt.Errorf("credlab: KTR3 prefix = %d rows, but only %d training rows", k, nt)
+		return nil, &ParamError{Name: "KTR3Config.Prefix", Value: k, Want: fmt.Sprintf("at most the %d training rows", nt)}
 	}
 	fit := &Fit{Method: "KTR3", Rank: k, ValRMSE: math.NaN()}
 	out := &KTR3Fit{Fit: fit, Bound: bound, Prefix: k}
@@ -239,9 +239,9 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 	}
 	if best == nil {
 		if len(grid) == 1 {
-			return nil, fmt.Errorf("credlab: KTR3: the system is not numerically positive definite at lambda = %g; increase lambda", grid[0])
+			return nil, &ParamError{Name: "lambda", Value: grid[0], Want: "a larger lambda: the KTR3 system is not numerically positive definite at this one"}
 		}
-		return nil, fmt.Errorf("credlab: KTR3 failed for every lambda in the grid; use larger lambdas")
+		return nil, &ParamError{Name: "Lambdas", Value: gridRange(grid), Want: "larger lambdas: the KTR3 system is not numerically positive definite at any of these"}
 	}
 	if len(va) > 0 {
 		fit.ValRMSE = bestV

@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"context"
-	"fmt"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -44,7 +43,7 @@ func LeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda float64)
 	}
 	t, ok := potrfLower(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
 	if !ok || !trtriLower(t) {
-		return nil, fmt.Errorf("credlab: K + N lambda_q I is not numerically positive definite at lambda_q = %g; increase lambda_q", lambda)
+		return nil, &ParamError{Name: "lambda_q", Value: lambda, Want: "a larger lambda_q: K + N lambda_q I is not numerically positive definite at this one"}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -77,7 +76,7 @@ const DefaultBlock = 4096
 // triangular solve) plus twice the feature cost.
 func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lambda float64, block int) ([]float64, error) {
 	if fm == nil {
-		return nil, fmt.Errorf("credlab: no feature map given")
+		return nil, &ParamError{Name: "fm", Value: nil, Want: "a feature map"}
 	}
 	if err := checkData(x, nil); err != nil {
 		return nil, err
@@ -86,7 +85,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 		return nil, err
 	}
 	if block < 0 {
-		return nil, fmt.Errorf("credlab: block = %d rows: must be positive", block)
+		return nil, blockError(block)
 	}
 	if block == 0 {
 		block = DefaultBlock
@@ -138,7 +137,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	}
 	t, ok := potrfLower(blas64.Symmetric{N: dim, Stride: sr.Stride, Data: sr.Data, Uplo: blas.Lower})
 	if !ok {
-		return nil, fmt.Errorf("credlab: Phi^T Phi / N + lambda_q I is not numerically positive definite at lambda_q = %g; increase lambda_q", lambda)
+		return nil, &ParamError{Name: "lambda_q", Value: lambda, Want: "a larger lambda_q: Phi^T Phi / N + lambda_q I is not numerically positive definite at this one"}
 	}
 	// Pass 2: s_j = ||L^-1 phi_j||^2.
 	s := make([]float64, n)

@@ -235,24 +235,24 @@ func TestLeverageScoresErrors(t *testing.T) {
 	inf := mat.DenseCopyOf(x)
 	inf.Set(7, 0, math.Inf(-1))
 	g := GaussianKernel{Sigma: 1}
-	check := func(name string, frags ...string) func([]float64, error) {
-		return func(_ []float64, err error) { wantErrMentions(t, name, err, frags...) }
+	check := func(name string, k errKind) func([]float64, error) {
+		return func(_ []float64, err error) { wantErrKind(t, name, err, k) }
 	}
-	check("exact nil kernel")(LeverageScores(ctx, nil, x, 1e-3))
-	check("exact bad sigma", "sigma")(LeverageScores(ctx, GaussianKernel{}, x, 1e-3))
-	check("exact nil x", "empty")(LeverageScores(ctx, g, nil, 1e-3))
-	check("exact empty x", "empty")(LeverageScores(ctx, g, &mat.Dense{}, 1e-3))
-	check("exact NaN", "x[4,1]", "NaN")(LeverageScores(ctx, g, bad, 1e-3))
-	check("exact -Inf", "x[7,0]", "-Inf")(LeverageScores(ctx, g, inf, 1e-3))
+	check("exact nil kernel", paramErr("Kernel"))(LeverageScores(ctx, nil, x, 1e-3))
+	check("exact bad sigma", paramErr("Gaussian kernel sigma", 0.0))(LeverageScores(ctx, GaussianKernel{}, x, 1e-3))
+	check("exact nil x", isErr(ErrEmpty))(LeverageScores(ctx, g, nil, 1e-3))
+	check("exact empty x", isErr(ErrEmpty))(LeverageScores(ctx, g, &mat.Dense{}, 1e-3))
+	check("exact NaN", notFiniteErr("x", 4, 1, math.NaN()))(LeverageScores(ctx, g, bad, 1e-3))
+	check("exact -Inf", notFiniteErr("x", 7, 0, math.Inf(-1)))(LeverageScores(ctx, g, inf, 1e-3))
 	for _, l := range []float64{0, -1, math.NaN(), math.Inf(1)} {
-		check(fmt.Sprintf("exact lambda %v", l), "lambda_q")(LeverageScores(ctx, g, x, l))
-		check(fmt.Sprintf("feature lambda %v", l), "lambda_q")(FeatureLeverageScores(ctx, RawFeatures{}, x, l, 0))
+		check(fmt.Sprintf("exact lambda %v", l), paramErr("lambda_q", l))(LeverageScores(ctx, g, x, l))
+		check(fmt.Sprintf("feature lambda %v", l), paramErr("lambda_q", l))(FeatureLeverageScores(ctx, RawFeatures{}, x, l, 0))
 	}
-	check("feature nil map", "feature map")(FeatureLeverageScores(ctx, nil, x, 1e-3, 0))
-	check("feature NaN", "x[4,1]")(FeatureLeverageScores(ctx, RawFeatures{}, bad, 1e-3, 0))
-	check("feature negative block", "block")(FeatureLeverageScores(ctx, RawFeatures{}, x, 1e-3, -1))
+	check("feature nil map", paramErr("fm"))(FeatureLeverageScores(ctx, nil, x, 1e-3, 0))
+	check("feature NaN", notFiniteErr("x", 4, 1, math.NaN()))(FeatureLeverageScores(ctx, RawFeatures{}, bad, 1e-3, 0))
+	check("feature negative block", paramErr("Block", -1))(FeatureLeverageScores(ctx, RawFeatures{}, x, 1e-3, -1))
 	calls := 0
-	check("width changes", "shape mismatch")(FeatureLeverageScores(ctx,
+	check("width changes", isErr(ErrShape))(FeatureLeverageScores(ctx,
 		crWidthFeatures{calls: &calls, w: func(c int) int { return 2 + c%2 }}, x, 1e-3, 4))
 	calls = 0
 	boom := errors.New("boom")

@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"context"
-	"fmt"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -35,7 +34,7 @@ func (m *Model) Predict(x *mat.Dense) ([]float64, error) {
 // PredictContext is Predict with cancellation between blocks.
 func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, error) {
 	if m == nil || len(m.Coef) == 0 || (m.Centers == nil && m.Features == nil) {
-		return nil, fmt.Errorf("credlab: predict with an empty model")
+		return nil, emptyf("predict with an empty model (no coefficients, centers or feature map)")
 	}
 	if err := checkData(x, nil); err != nil {
 		return nil, err
@@ -48,11 +47,11 @@ func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, er
 	}
 	c, d := m.Centers.Dims()
 	if c != len(m.Coef) {
-		return nil, fmt.Errorf("credlab: corrupt model: %d centers but %d coefficients", c, len(m.Coef))
+		return nil, shapef("corrupt model: %d centers but %d coefficients", c, len(m.Coef))
 	}
 	n, dx := x.Dims()
 	if dx != d {
-		return nil, fmt.Errorf("credlab: shape mismatch: model has %d features, x has %d columns", d, dx)
+		return nil, shapef("the model's centers have %d columns, x has %d", d, dx)
 	}
 	out := make([]float64, n)
 	predictInto(ctx, out, m.Kernel, x, m.Centers, m.Coef)

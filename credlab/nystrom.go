@@ -25,9 +25,14 @@ type UniformCenters struct{}
 func (UniformCenters) SampleCenters(x *mat.Dense, m int, seed uint64) ([]int, error) {
 	n, _ := x.Dims()
 	if m <= 0 || m > n {
-		return nil, fmt.Errorf("credlab: m = %d Nyström centers: must be in [1, n = %d]", m, n)
+		return nil, centersError(m, n)
 	}
 	return rand.New(rand.NewPCG(seed, 0x6e7973)).Perm(n)[:m], nil
+}
+
+// centersError is the *ParamError of m Nyström centers for n rows.
+func centersError(m, n int) error {
+	return &ParamError{Name: "NystromConfig.M", Value: m, Want: fmt.Sprintf("1 to %d, the number of rows (m = %d Nyström centers)", n, m)}
 }
 
 // NystromCenters returns m center rows of x chosen by s (UniformCenters when
@@ -74,11 +79,11 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 	}
 	n, _ := x.Dims()
 	if len(idx) == 0 {
-		return nil, fmt.Errorf("credlab: m = 0 Nyström centers: need at least one")
+		return nil, emptyf("no Nyström center indices (m = 0 centers)")
 	}
-	for _, i := range idx {
+	for j, i := range idx {
 		if i < 0 || i >= n {
-			return nil, fmt.Errorf("credlab: Nyström center index %d out of range [0, %d)", i, n)
+			return nil, &ParamError{Name: fmt.Sprintf("idx[%d]", j), Value: i, Want: fmt.Sprintf("a row of x, in [0, %d) (a Nyström center index)", n)}
 		}
 	}
 	if tol == 0 {
@@ -135,11 +140,14 @@ func (ny *Nystrom) tri() blas64.Triangular {
 // Nyström approximation K_nm K_mm^+ K_mn of K. O(n r d + n r^2) time, O(n r)
 // memory.
 func (ny *Nystrom) Features(x *mat.Dense) (*mat.Dense, error) {
+	if ny == nil || ny.Centers == nil || ny.L == nil || ny.Kernel == nil {
+		return nil, emptyf("empty Nyström factor (use NewNystrom)")
+	}
 	if err := checkData(x, nil); err != nil {
 		return nil, err
 	}
 	if _, d := x.Dims(); d != ny.Centers.RawMatrix().Cols {
-		return nil, fmt.Errorf("credlab: shape mismatch: Nyström centers have %d columns, x has %d", ny.Centers.RawMatrix().Cols, d)
+		return nil, shapef("Nyström centers have %d columns, x has %d", ny.Centers.RawMatrix().Cols, d)
 	}
 	n, _ := x.Dims()
 	if err := checkAlloc("Nyström feature matrix", n, ny.Rank()); err != nil {

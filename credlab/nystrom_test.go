@@ -1,8 +1,8 @@
 package credlab
 
 import (
+	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -160,9 +160,10 @@ func TestNystromFeatures(t *testing.T) {
 	if d := relDiffMat(mul(a, a.T()), mul(x, x.T())); d > 1e-10 {
 		t.Errorf("linear: A A^T differs from X X^T: rel %g", d)
 	}
-	if _, err := ny.Features(randData(rng, 4, 2, 1)); err == nil || !strings.Contains(err.Error(), "shape mismatch") {
-		t.Errorf("Features with wrong column count: error %v", err)
-	}
+	_, err = ny.Features(randData(rng, 4, 2, 1))
+	wantErrKind(t, "Features with wrong column count", err, isErr(ErrShape))
+	_, err = (&Nystrom{}).Features(x)
+	wantErrKind(t, "Features of an empty factor", err, isErr(ErrEmpty))
 }
 
 func TestNystromCenters(t *testing.T) {
@@ -198,9 +199,10 @@ func TestNystromCenters(t *testing.T) {
 		t.Fatalf("m = n: %v, %d centers", err, len(all))
 	}
 	for _, m := range []int{0, -1, 51} {
-		if _, err := NystromCenters(x, m, nil, 1); err == nil || !strings.Contains(err.Error(), "m = ") {
-			t.Errorf("m = %d: error %v", m, err)
-		}
+		_, err := NystromCenters(x, m, nil, 1)
+		wantErrKind(t, fmt.Sprintf("m = %d", m), err, paramErr("NystromConfig.M", m))
+		_, err = NystromCenters(x, m, LeverageCenters{}, 1)
+		wantErrKind(t, fmt.Sprintf("leverage centers, m = %d", m), err, paramErr("NystromConfig.M", m))
 	}
 }
 
@@ -215,28 +217,25 @@ func TestNewNystromErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		call func() error
-		want string
+		want errKind
 	}{
-		{"no centers", func() error { _, err := NewNystrom(k, x, nil, 0); return err }, "m = 0"},
-		{"index out of range", func() error { _, err := NewNystrom(k, x, []int{1, 10}, 0); return err }, "out of range"},
-		{"negative index", func() error { _, err := NewNystrom(k, x, []int{-1}, 0); return err }, "out of range"},
-		{"negative tol", func() error { _, err := NewNystrom(k, x, []int{1}, -1); return err }, "tolerance"},
-		{"bad kernel", func() error { _, err := NewNystrom(GaussianKernel{}, x, []int{1}, 0); return err }, "sigma"},
+		{"no centers", func() error { _, err := NewNystrom(k, x, nil, 0); return err }, isErr(ErrEmpty)},
+		{"index out of range", func() error { _, err := NewNystrom(k, x, []int{1, 10}, 0); return err }, paramErr("idx[1]", 10)},
+		{"negative index", func() error { _, err := NewNystrom(k, x, []int{-1}, 0); return err }, paramErr("idx[0]", -1)},
+		{"negative tol", func() error { _, err := NewNystrom(k, x, []int{1}, -1); return err }, paramErr("Nyström tolerance", -1.0)},
+		{"bad kernel", func() error { _, err := NewNystrom(GaussianKernel{}, x, []int{1}, 0); return err }, paramErr("Gaussian kernel sigma", 0.0)},
 		{"zero kernel matrix", func() error {
 			_, err := NewNystrom(LinearKernel{}, mat.NewDense(3, 2, nil), []int{0, 1}, 0)
 			return err
-		}, "zero"},
+		}, untypedErr("zero")},
 		{"NaN data", func() error {
 			xb := mat.DenseCopyOf(x)
 			xb.Set(4, 1, math.NaN())
 			_, err := NewNystrom(k, xb, []int{1}, 0)
 			return err
-		}, "x[4,1]"},
+		}, notFiniteErr("x", 4, 1, math.NaN())},
 	}
 	for _, c := range cases {
-		err := c.call()
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
-		}
+		wantErrKind(t, c.name, c.call(), c.want)
 	}
 }

@@ -96,10 +96,10 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		}
 	}
 	if best == nil && len(grid) == 1 {
-		return nil, fmt.Errorf("credlab: %s: the system is not numerically positive definite at lambda = %g; increase lambda", fit.Method, grid[0])
+		return nil, &ParamError{Name: "lambda", Value: grid[0], Want: fmt.Sprintf("a larger lambda: the %s system is not numerically positive definite at this one", fit.Method)}
 	}
 	if best == nil {
-		return nil, fmt.Errorf("credlab: %s failed for every lambda in the grid; use larger lambdas", fit.Method)
+		return nil, &ParamError{Name: "Lambdas", Value: gridRange(grid), Want: fmt.Sprintf("larger lambdas: the %s system is not numerically positive definite at any of these", fit.Method)}
 	}
 	return toZ(best), nil
 }

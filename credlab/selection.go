@@ -67,7 +67,7 @@ func (u UniformSelector) Select(ctx context.Context, pool *mat.Dense, budget int
 		return SampleDesign(q, nil, budget, d, u.Previous, seed)
 	}
 	if budget > n {
-		return nil, fmt.Errorf("credlab: budget %d is larger than the pool of %d rows, which sampling without replacement cannot draw", budget, n)
+		return nil, &ParamError{Name: "budget", Value: budget, Want: fmt.Sprintf("at most the pool's %d rows (sampling without replacement labels each row once)", n)}
 	}
 	idx := rand.New(rand.NewPCG(seed, 0x73656c)).Perm(n)[:budget]
 	sel := &Selection{Index: idx, Prob: make([]float64, budget), Weight: make([]float64, budget), Q: q}
@@ -140,21 +140,24 @@ func (c CREDSelector) Scores(ctx context.Context, pool *mat.Dense) ([]float64, e
 	case c.Kernel != nil:
 		return LeverageScores(ctx, c.Kernel, pool, lq)
 	}
-	return nil, fmt.Errorf("credlab: CRED needs a Kernel or a feature map")
+	return nil, &ParamError{Name: "CREDSelector.Kernel", Value: nil, Want: "a kernel, or a feature map in CREDSelector.Features"}
 }
 
 // CREDDistribution returns q_j = (s_j + mean(s)) / (2 sum(s)) for
 // non-negative scores s.
 func CREDDistribution(s []float64) ([]float64, error) {
+	if len(s) == 0 {
+		return nil, emptyf("no scores")
+	}
+	if err := checkProbs("score", s); err != nil {
+		return nil, err
+	}
 	sum := 0.0
-	for j, v := range s {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("credlab: score[%d] = %v: scores must be finite and non-negative", j, v)
-		}
+	for _, v := range s {
 		sum += v
 	}
 	if !(sum > 0) || math.IsInf(sum, 0) {
-		return nil, fmt.Errorf("credlab: the scores sum to %v: cannot normalise", sum)
+		return nil, &ParamError{Name: "score", Value: sum, Want: "scores with a positive, finite sum (to normalise)"}
 	}
 	n := float64(len(s))
 	q := make([]float64, len(s))
@@ -172,20 +175,20 @@ func CREDDistribution(s []float64) ([]float64, error) {
 // The same seed gives the same rows.
 func DrawSelection(q []float64, budget int, seed uint64) (*Selection, error) {
 	if len(q) == 0 {
-		return nil, fmt.Errorf("credlab: empty sampling distribution")
+		return nil, emptyf("empty sampling distribution")
 	}
 	if budget <= 0 {
-		return nil, fmt.Errorf("credlab: budget = %d labels: must be positive", budget)
+		return nil, &ParamError{Name: "budget", Value: budget, Want: "a positive number of labels"}
+	}
+	if err := checkProbs("q", q); err != nil {
+		return nil, err
 	}
 	sum := 0.0
-	for j, v := range q {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("credlab: sampling probability %v of row %d: must be finite and non-negative", v, j)
-		}
+	for _, v := range q {
 		sum += v
 	}
 	if math.Abs(sum-1) > 1e-9 {
-		return nil, fmt.Errorf("credlab: sampling probabilities sum to %v, not 1", sum)
+		return nil, &ParamError{Name: "q", Value: sum, Want: "sampling probabilities summing to 1"}
 	}
 	return SampleDesign(q, nil, budget, WithReplacement, nil, seed)
 }
@@ -195,7 +198,7 @@ func checkPool(pool *mat.Dense, budget int) (int, error) {
 		return 0, err
 	}
 	if budget <= 0 {
-		return 0, fmt.Errorf("credlab: budget = %d labels: must be positive", budget)
+		return 0, &ParamError{Name: "budget", Value: budget, Want: "a positive number of labels"}
 	}
 	n, _ := pool.Dims()
 	return n, nil
@@ -205,16 +208,16 @@ func checkPool(pool *mat.Dense, budget int) (int, error) {
 // pool rows of a Selection.
 func GatherRows(x *mat.Dense, idx []int) (*mat.Dense, error) {
 	if x == nil || x.IsEmpty() {
-		return nil, fmt.Errorf("credlab: empty data: no rows")
+		return nil, emptyf("x has no rows")
 	}
 	n, _ := x.Dims()
-	for _, i := range idx {
+	for k, i := range idx {
 		if i < 0 || i >= n {
-			return nil, fmt.Errorf("credlab: row index %d out of range [0, %d)", i, n)
+			return nil, &ParamError{Name: fmt.Sprintf("idx[%d]", k), Value: i, Want: fmt.Sprintf("a row of x, in [0, %d)", n)}
 		}
 	}
 	if len(idx) == 0 {
-		return nil, fmt.Errorf("credlab: no row indices given")
+		return nil, emptyf("no row indices given")
 	}
 	return gatherRows(x, idx), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,7 +58,7 @@ func ParseSGMPreset(name string) (SGMPreset, error) {
 	case "batch":
 		return SGMBatch, nil
 	}
-	return 0, fmt.Errorf("credlab: unknown SGM preset %q: choose minibatch, simple or batch", name)
+	return 0, &ParamError{Name: "SGMConfig.Preset", Value: strconv.Quote(name), Want: "minibatch, simple or batch"}
 }
 
 // SGMConfig configures multi-pass mini-batch stochastic gradient descent
@@ -135,21 +136,23 @@ const (
 func (c SGMConfig) check() error {
 	switch {
 	case c.Preset < SGMMiniBatch || c.Preset > SGMBatch:
-		return fmt.Errorf("credlab: unknown SGM preset %d", int(c.Preset))
+		return &ParamError{Name: "SGMConfig.Preset", Value: c.Preset, Want: "SGMMiniBatch, SGMSimple or SGMBatch"}
 	case c.Batch < 0:
-		return fmt.Errorf("credlab: mini-batch size b = %d: must be positive (or zero for the preset's)", c.Batch)
+		return &ParamError{Name: "SGMConfig.Batch", Value: c.Batch, Want: "a positive mini-batch size b (or zero for the preset's)"}
 	case c.Preset == SGMBatch && c.Batch != 0:
-		return fmt.Errorf("credlab: the SGMBatch preset uses every row once per step; Batch = %d must be zero (use another preset with Batch = m to draw m rows with replacement)", c.Batch)
+		return &ParamError{Name: "SGMConfig.Batch", Value: c.Batch, Want: "zero: the SGMBatch preset uses every row once per step (use another preset with Batch = m to draw m rows with replacement)"}
 	case c.StepSize < 0 || math.IsNaN(c.StepSize) || math.IsInf(c.StepSize, 0):
-		return fmt.Errorf("credlab: SGM step size eta = %v: must be positive and finite (or zero for the preset's)", c.StepSize)
+		return &ParamError{Name: "SGMConfig.StepSize", Value: c.StepSize, Want: "a positive finite step size eta (or zero for the preset's)"}
 	case !(c.Decay >= 0 && c.Decay < 1):
-		return fmt.Errorf("credlab: step-size decay theta = %v: must be in [0, 1)", c.Decay)
+		return &ParamError{Name: "SGMConfig.Decay", Value: c.Decay, Want: "a step-size decay theta in [0, 1)"}
 	case c.Passes < 0:
-		return fmt.Errorf("credlab: Passes = %d: must be positive (or zero for 100)", c.Passes)
+		return &ParamError{Name: "SGMConfig.Passes", Value: c.Passes, Want: "a positive number of passes (or zero for 100)"}
 	case c.Iter < 0:
-		return fmt.Errorf("credlab: Iter = %d: must be positive (or zero to select the passes by hold-out)", c.Iter)
+		return &ParamError{Name: "SGMConfig.Iter", Value: c.Iter, Want: "a positive number of steps (or zero to select the passes by hold-out)"}
 	case c.Every < 0:
-		return fmt.Errorf("credlab: Every = %d: must be positive (or zero for once per pass)", c.Every)
+		return &ParamError{Name: "SGMConfig.Every", Value: c.Every, Want: "a positive number of steps between validations (or zero for once per pass)"}
+	case math.IsNaN(c.Threshold):
+		return &ParamError{Name: "SGMConfig.Threshold", Value: c.Threshold, Want: "a number (zero for 0.05, negative to run every pass)"}
 	}
 	return nil
 }

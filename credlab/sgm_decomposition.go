@@ -162,21 +162,21 @@ type SGMDecomposition struct {
 // run and CompVar is 0.
 func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64, cfg SGMDecompositionConfig) (*SGMDecomposition, error) {
 	if p == nil || p.x == nil {
-		return nil, fmt.Errorf("credlab: no population given")
+		return nil, emptyf("no population given (use NewSGMPopulation)")
 	}
 	if err := checkData(x, y); err != nil {
 		return nil, err
 	}
 	m, d := x.Dims()
 	if dp := p.x.RawMatrix().Cols; dp != d {
-		return nil, fmt.Errorf("credlab: shape mismatch: population has %d columns, x has %d", dp, d)
+		return nil, shapef("population has %d columns, x has %d", dp, d)
 	}
 	sc := cfg.SGM
 	if err := sc.check(); err != nil {
 		return nil, err
 	}
 	if cfg.Draws < 0 {
-		return nil, fmt.Errorf("credlab: Draws = %d: must be positive (or zero for 1)", cfg.Draws)
+		return nil, &ParamError{Name: "SGMDecompositionConfig.Draws", Value: cfg.Draws, Want: "a positive number of draws (or zero for 1)"}
 	}
 	draws := max(cfg.Draws, 1)
 	par, err := sc.params("SGM", m, maxKernelDiag(p.kernel, x, nil))
@@ -190,7 +190,7 @@ func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64
 	if len(iters) > 0 {
 		for i, t := range iters {
 			if t <= 0 || (i > 0 && t <= iters[i-1]) {
-				return nil, fmt.Errorf("credlab: Iters[%d] = %d: iterations must be positive and increasing", i, t)
+				return nil, &ParamError{Name: fmt.Sprintf("SGMDecompositionConfig.Iters[%d]", i), Value: t, Want: "positive, increasing iteration numbers"}
 			}
 		}
 		par.T = iters[len(iters)-1]

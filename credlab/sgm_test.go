@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -356,11 +357,14 @@ func TestSGMDivergenceReportsIteration(t *testing.T) {
 			t.Fatal("hand loop did not diverge")
 		}
 		_, err := SGM(context.Background(), x, y, SGMConfig{Kernel: k, Batch: b, StepSize: 3.5, Iter: 500, Seed: 2})
-		wantErrMentions(t, fmt.Sprintf("diverge b=%d", b), err, fmt.Sprintf("diverged at iteration %d ", want), "smaller step size")
+		var de *DivergedError
+		if !errors.As(err, &de) || de.Iter != want || de.Step != 3.5 {
+			t.Errorf("diverge b=%d: got %v (%T), want a *DivergedError at iteration %d with step 3.5", b, err, err, want)
+		}
 	}
 	// Batch GD with eta beyond 2/||K/m|| diverges too.
 	_, err := SGM(context.Background(), x, y, SGMConfig{Kernel: k, Preset: SGMBatch, StepSize: 40, Iter: 500})
-	wantErrMentions(t, "batch diverge", err, "diverged at iteration")
+	wantErrKind(t, "batch diverge", err, divergedErr("SGM"))
 }
 
 func TestSGMBadInput(t *testing.T) {
@@ -370,31 +374,34 @@ func TestSGMBadInput(t *testing.T) {
 		_, err := SGM(context.Background(), x, y, c)
 		return err
 	}
-	wantErrMentions(t, "b<0", run(SGMConfig{Kernel: k, Batch: -1}), "mini-batch size b = -1")
-	wantErrMentions(t, "eta<0", run(SGMConfig{Kernel: k, StepSize: -0.1}), "step size eta = -0.1")
-	wantErrMentions(t, "eta NaN", run(SGMConfig{Kernel: k, StepSize: math.NaN()}), "step size eta = NaN")
-	wantErrMentions(t, "eta Inf", run(SGMConfig{Kernel: k, StepSize: math.Inf(1)}), "step size eta = +Inf")
-	wantErrMentions(t, "decay", run(SGMConfig{Kernel: k, Decay: 1}), "decay theta = 1")
-	wantErrMentions(t, "preset", run(SGMConfig{Kernel: k, Preset: 7}), "unknown SGM preset 7")
-	wantErrMentions(t, "batch+b", run(SGMConfig{Kernel: k, Preset: SGMBatch, Batch: 5}), "Batch = 5 must be zero")
-	wantErrMentions(t, "passes", run(SGMConfig{Kernel: k, Passes: -2}), "Passes = -2")
-	wantErrMentions(t, "iter", run(SGMConfig{Kernel: k, Iter: -2}), "Iter = -2")
-	wantErrMentions(t, "every", run(SGMConfig{Kernel: k, Every: -1}), "Every = -1")
-	wantErrMentions(t, "sigma", run(SGMConfig{Kernel: GaussianKernel{}}), "sigma")
+	wantErrKind(t, "b<0", run(SGMConfig{Kernel: k, Batch: -1}), paramErr("SGMConfig.Batch", -1))
+	wantErrKind(t, "eta<0", run(SGMConfig{Kernel: k, StepSize: -0.1}), paramErr("SGMConfig.StepSize", -0.1))
+	wantErrKind(t, "eta NaN", run(SGMConfig{Kernel: k, StepSize: math.NaN()}), paramErr("SGMConfig.StepSize", math.NaN()))
+	wantErrKind(t, "eta Inf", run(SGMConfig{Kernel: k, StepSize: math.Inf(1)}), paramErr("SGMConfig.StepSize", math.Inf(1)))
+	wantErrKind(t, "decay", run(SGMConfig{Kernel: k, Decay: 1}), paramErr("SGMConfig.Decay", 1.0))
+	wantErrKind(t, "preset", run(SGMConfig{Kernel: k, Preset: 7}), paramErr("SGMConfig.Preset", SGMPreset(7)))
+	wantErrKind(t, "batch+b", run(SGMConfig{Kernel: k, Preset: SGMBatch, Batch: 5}), paramErr("SGMConfig.Batch", 5))
+	wantErrKind(t, "passes", run(SGMConfig{Kernel: k, Passes: -2}), paramErr("SGMConfig.Passes", -2))
+	wantErrKind(t, "iter", run(SGMConfig{Kernel: k, Iter: -2}), paramErr("SGMConfig.Iter", -2))
+	wantErrKind(t, "every", run(SGMConfig{Kernel: k, Every: -1}), paramErr("SGMConfig.Every", -1))
+	wantErrKind(t, "threshold NaN", run(SGMConfig{Kernel: k, Threshold: math.NaN()}), paramErr("SGMConfig.Threshold", math.NaN()))
+	wantErrKind(t, "sigma", run(SGMConfig{Kernel: GaussianKernel{}}), paramErr("Gaussian kernel sigma", 0.0))
+	_, err := ParseSGMPreset("fast")
+	wantErrKind(t, "ParseSGMPreset", err, paramErr("SGMConfig.Preset", `"fast"`))
 	bad := mat.DenseCopyOf(x)
 	bad.Set(3, 1, math.NaN())
-	_, err := SGM(context.Background(), bad, y, SGMConfig{Kernel: k})
+	_, err = SGM(context.Background(), bad, y, SGMConfig{Kernel: k})
 	wantNotFinite(t, "NaN x", err, "x", 3, 1)
 	yb := append([]float64(nil), y...)
 	yb[2] = math.Inf(-1)
 	_, err = SGM(context.Background(), x, yb, SGMConfig{Kernel: k})
 	wantNotFinite(t, "Inf y", err, "y", 2, -1)
 	_, err = SGM(context.Background(), x, y[:5], SGMConfig{Kernel: k})
-	wantErrMentions(t, "shape", err, "shape mismatch")
+	wantErrKind(t, "shape", err, isErr(ErrShape))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = SGM(ctx, x, y, SGMConfig{Kernel: k})
-	wantErrMentions(t, "cancelled", err, "canceled")
+	wantErrKind(t, "cancelled", err, isErr(context.Canceled))
 }
 
 func TestSGMInputsNotModified(t *testing.T) {
@@ -542,13 +549,15 @@ func TestSGMDecompositionAgainstHandLoops(t *testing.T) {
 		}
 	}
 	_, err = pop.Decompose(context.Background(), x, y, SGMDecompositionConfig{Iters: []int{3, 3}})
-	wantErrMentions(t, "iters", err, "Iters[1] = 3")
+	wantErrKind(t, "iters", err, paramErr("SGMDecompositionConfig.Iters[1]", 3))
 	_, err = pop.Decompose(context.Background(), mat.NewDense(3, 2, nil), []float64{1, 2, 3}, SGMDecompositionConfig{})
-	wantErrMentions(t, "dims", err, "population has 1 columns")
+	wantErrKind(t, "dims", err, isErr(ErrShape))
 	_, err = pop.Decompose(context.Background(), x, y, SGMDecompositionConfig{Draws: -1})
-	wantErrMentions(t, "draws", err, "Draws = -1")
+	wantErrKind(t, "draws", err, paramErr("SGMDecompositionConfig.Draws", -1))
 	_, err = NewSGMPopulation(k, xp, fp[:3])
-	wantErrMentions(t, "population shape", err, "shape mismatch")
+	wantErrKind(t, "population shape", err, isErr(ErrShape))
+	_, err = (*SGMPopulation)(nil).Decompose(context.Background(), x, y, SGMDecompositionConfig{})
+	wantErrKind(t, "no population", err, isErr(ErrEmpty))
 }
 
 func matVecSGM(a *mat.Dense, v []float64) []float64 {

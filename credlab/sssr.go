@@ -70,17 +70,17 @@ type SSSRBasis struct {
 // RandomFourier or Nystrom features) is the tractable choice.
 func NewSSSRBasis(ctx context.Context, cfg SSSRConfig) (*SSSRBasis, error) {
 	if cfg.Kernel != nil && cfg.Features != nil {
-		return nil, fmt.Errorf("credlab: SSSR: set Kernel or Features, not both")
+		return nil, &ParamError{Name: "SSSRConfig.Features", Value: fmt.Sprintf("%T", cfg.Features), Want: "nil when Kernel is set (set Kernel or Features, not both)"}
 	}
-	if err := checkData(cfg.Pool, nil); err != nil {
-		return nil, fmt.Errorf("credlab: SSSR pool: %w", err)
+	if err := checkMatrix(cfg.Pool, "SSSRConfig.Pool"); err != nil {
+		return nil, err
 	}
 	floor := cfg.Floor
 	if floor == 0 {
 		floor = 1e-10
 	}
 	if !(floor > 0 && floor < 1) {
-		return nil, fmt.Errorf("credlab: SSSR eigenvalue floor = %v: must be in (0, 1)", cfg.Floor)
+		return nil, &ParamError{Name: "SSSRConfig.Floor", Value: cfg.Floor, Want: "a relative eigenvalue floor in (0, 1) (or zero for 1e-10)"}
 	}
 	n, _ := cfg.Pool.Dims()
 	var sym *mat.SymDense
@@ -149,7 +149,7 @@ func NewSSSRBasis(ctx context.Context, cfg SSSRConfig) (*SSSRBasis, error) {
 // featureCovariance returns Phi^T Phi / N, streamed over row blocks.
 func featureCovariance(ctx context.Context, fm FeatureMap, x *mat.Dense, block int) (*mat.SymDense, error) {
 	if block < 0 {
-		return nil, fmt.Errorf("credlab: block = %d rows: must be positive", block)
+		return nil, blockError(block)
 	}
 	if block == 0 {
 		block = DefaultBlock
@@ -232,10 +232,10 @@ func (b *SSSRBasis) Transform(x *mat.Dense, s int) (*mat.Dense, error) {
 // u_i / (sqrt(N) mu_i).
 func (b *SSSRBasis) coefMap(s int) (*mat.Dense, error) {
 	if b == nil || b.Vectors == nil || len(b.Values) == 0 || (b.Features == nil && (b.Kernel == nil || b.Centers == nil)) {
-		return nil, fmt.Errorf("credlab: empty SSSR basis")
+		return nil, emptyf("empty SSSR basis (use NewSSSRBasis)")
 	}
 	if s <= 0 || s > len(b.Values) {
-		return nil, fmt.Errorf("credlab: SSSR with s = %d eigenfunctions: must be in [1, %d], the basis size", s, len(b.Values))
+		return nil, &ParamError{Name: "SSSRConfig.S", Value: s, Want: fmt.Sprintf("1 to %d eigenfunctions, the basis size", len(b.Values))}
 	}
 	p, _ := b.Vectors.Dims()
 	m := mat.NewDense(p, s, nil)
@@ -276,10 +276,10 @@ func SSSR(ctx context.Context, x *mat.Dense, y []float64, cfg SSSRConfig) (*Fit,
 		return nil, err
 	}
 	if cfg.S < 0 {
-		return nil, fmt.Errorf("credlab: SSSR with s = %d eigenfunctions: must be positive (0 means all)", cfg.S)
+		return nil, &ParamError{Name: "SSSRConfig.S", Value: cfg.S, Want: "a positive number of eigenfunctions (or zero for all)"}
 	}
 	if cfg.Lambda < 0 || math.IsNaN(cfg.Lambda) || math.IsInf(cfg.Lambda, 0) {
-		return nil, fmt.Errorf("credlab: SSSR lambda = %v: must be finite and >= 0", cfg.Lambda)
+		return nil, &ParamError{Name: "SSSRConfig.Lambda", Value: cfg.Lambda, Want: "a finite lambda >= 0"}
 	}
 	fit := &Fit{Method: "SSSR", Lambda: cfg.Lambda, ValRMSE: math.NaN()}
 	t0 := time.Now()
@@ -314,7 +314,7 @@ func SSSR(ctx context.Context, x *mat.Dense, y []float64, cfg SSSRConfig) (*Fit,
 		blas64.Gemv(blas.Trans, 1, z.RawMatrix(), vec(y), 0, vec(b))
 		var ok bool
 		if gamma, ok = choleskySolve(g, cfg.Lambda*float64(n), b); !ok {
-			return nil, fmt.Errorf("credlab: SSSR: the system is not numerically positive definite at lambda = %g; increase lambda", cfg.Lambda)
+			return nil, &ParamError{Name: "SSSRConfig.Lambda", Value: cfg.Lambda, Want: "a larger lambda: the SSSR system is not numerically positive definite at this one"}
 		}
 	} else if gamma, err = minNormLeastSquares(z, y); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -270,7 +271,7 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	case "laplacian":
 		t.fam = func(s float64) Kernel { return LaplacianKernel{Sigma: s} }
 	default:
-		return nil, fmt.Errorf("credlab: Tune kernel %q: choose gaussian or laplacian", cfg.Kernel)
+		return nil, &ParamError{Name: "TuneConfig.Kernel", Value: strconv.Quote(cfg.Kernel), Want: "gaussian or laplacian"}
 	}
 	t.crit = cfg.Criterion
 	switch t.crit {
@@ -278,7 +279,7 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 		t.crit = CriterionGCV
 	case CriterionGCV, CriterionHoldout, CriterionLOO:
 	default:
-		return nil, fmt.Errorf("credlab: criterion %q: choose gcv, holdout or loo", cfg.Criterion)
+		return nil, &ParamError{Name: "TuneConfig.Criterion", Value: strconv.Quote(string(cfg.Criterion)), Want: "gcv, holdout or loo"}
 	}
 	if t.n < 2 {
 		return nil, &TuneError{Problem: fmt.Sprintf("%d row: model selection needs at least 2 rows (3 for a hold-out)", t.n)}
@@ -289,9 +290,9 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	for _, v := range []struct {
 		name string
 		v    float64
-	}{{"Sigma", cfg.Sigma}, {"Lambda", cfg.Lambda}} {
+	}{{"TuneConfig.Sigma", cfg.Sigma}, {"TuneConfig.Lambda", cfg.Lambda}} {
 		if v.v < 0 || math.IsNaN(v.v) || math.IsInf(v.v, 0) {
-			return nil, fmt.Errorf("credlab: Tune %s = %v: must be positive, or zero to search it", v.name, v.v)
+			return nil, &ParamError{Name: v.name, Value: v.v, Want: "a positive finite number, or zero to search it"}
 		}
 	}
 	for i, s := range cfg.Sigmas {
@@ -299,8 +300,13 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 			return nil, err
 		}
 	}
-	if cfg.M < 0 || cfg.MaxM < 0 || cfg.MaxExactRows < 0 {
-		return nil, fmt.Errorf("credlab: Tune M = %d, MaxM = %d, MaxExactRows = %d: must be >= 0", cfg.M, cfg.MaxM, cfg.MaxExactRows)
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"TuneConfig.M", cfg.M}, {"TuneConfig.MaxM", cfg.MaxM}, {"TuneConfig.MaxExactRows", cfg.MaxExactRows}} {
+		if v.v < 0 {
+			return nil, &ParamError{Name: v.name, Value: v.v, Want: "a positive number, or zero for the default"}
+		}
 	}
 	switch {
 	case cfg.Lambda > 0:
@@ -383,11 +389,11 @@ func (t *tuner) chooseMethod() error {
 		t.exact, ch.Reason = true, "method KRLS requested"
 	case "NKRLS", "nkrls":
 		if t.crit == CriterionLOO {
-			return fmt.Errorf("credlab: leave-one-out is available for KRLS only: use gcv or holdout with NKRLS")
+			return &ParamError{Name: "TuneConfig.Criterion", Value: strconv.Quote(string(t.crit)), Want: "gcv or holdout with method NKRLS (leave-one-out is available for KRLS only)"}
 		}
 		ch.Reason = "method NKRLS requested"
 	default:
-		return fmt.Errorf("credlab: Tune method %q: choose auto, KRLS or NKRLS", t.cfg.Method)
+		return &ParamError{Name: "TuneConfig.Method", Value: strconv.Quote(t.cfg.Method), Want: "auto, KRLS or NKRLS"}
 	}
 	ch.Method = "NKRLS"
 	if t.exact {

@@ -188,7 +188,7 @@ func TestFitErrors(t *testing.T) {
 		{"bad exclude", df, Spec{Target: "y", Method: "krls", Exclude: []string{"q"}}, []string{`no excluded column named "q"`}},
 		{"only strings", dataframe.New(series.New([]string{"u", "v"}, series.String, "s"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls"}, []string{`"s"`, "OneHot"}},
 		{"all rows missing", dataframe.New(series.New([]float64{math.NaN(), math.NaN()}, series.Float, "a"), series.New([]float64{1, 2}, series.Float, "y")), Spec{Target: "y", Method: "krls", DropNA: true}, []string{"every row has a missing value"}},
-		{"solver error", df, Spec{Target: "y", Method: "krls", Validation: 1.5}, []string{"hold-out fraction = 1.5"}},
+		{"solver error", df, Spec{Target: "y", Method: "krls", Validation: 1.5}, []string{"Holdout.Fraction = 1.5"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := Fit(c.df, c.spec)

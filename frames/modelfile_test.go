@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
@@ -255,7 +256,11 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		// A model that loads predicts or fails with an error, and saves.
-		if _, err := m.PredictValues(probe); err != nil && strings.Contains(err.Error(), "corrupt") {
+		// Load checks that a model is consistent (its design as wide as its
+		// centers or feature map, one coefficient per center or feature), so
+		// prediction may fail (a column the probe lacks) but never with a
+		// shape mismatch or an empty model in credlab, nor as corrupt.
+		if _, err := m.PredictValues(probe); errors.Is(err, credlab.ErrShape) || errors.Is(err, credlab.ErrEmpty) || errors.Is(err, ErrCorruptModel) {
 			t.Fatalf("a loaded model is corrupt at prediction: %v", err)
 		}
 		if err := m.Save(&bytes.Buffer{}); err != nil {

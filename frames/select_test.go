@@ -74,7 +74,7 @@ func TestSelectErrors(t *testing.T) {
 		spec   SelectSpec
 		msg    string
 	}{
-		{"budget beyond pool", pool, 51, SelectSpec{Method: "uniform", WithoutReplacement: true}, "budget 51 is larger than the pool of 50 rows"},
+		{"budget beyond pool", pool, 51, SelectSpec{Method: "uniform", WithoutReplacement: true}, "budget = 51: want at most the pool's 50 rows"},
 		{"zero budget", pool, 0, SelectSpec{}, "budget = 0"},
 		{"row column", withRow, 5, SelectSpec{}, `already has a column "row"`},
 		{"unknown method", pool, 5, SelectSpec{Method: "bogus"}, `SelectSpec.Method = "bogus"`},
