@@ -26,6 +26,14 @@ func checkFrame(df dataframe.DataFrame, what string) error {
 	return nil
 }
 
+// FindColumn returns nil when df has the column name, otherwise a
+// *ColumnError with the given role (such as "target"), the nearest column
+// name as a suggestion, and the list of columns.
+func FindColumn(df dataframe.DataFrame, name, role string) error {
+	_, err := columnIndex(df.Names(), name, role)
+	return err
+}
+
 // columnIndex returns the position of name among names, or an error that
 // names it, suggests a close match and lists the columns.
 func columnIndex(names []string, name, role string) (int, error) {
@@ -106,10 +114,21 @@ func Column(df dataframe.DataFrame, name string) ([]float64, error) {
 	return df.Col(name).Float(), nil
 }
 
+// checkMemory returns a *credlab.TooLargeError when need bytes, for a
+// rows x cols object, exceed the memory limit
+// (credlab.EffectiveMemoryLimit).
+func checkMemory(what string, rows, cols int, need float64, hint string) error {
+	if lim, _ := credlab.EffectiveMemoryLimit(); need > float64(lim) {
+		return &credlab.TooLargeError{What: what, Rows: rows, Cols: cols, Bytes: need, Limit: lim, Hint: hint}
+	}
+	return nil
+}
+
 // ToMatrix returns the named columns of df (all columns when none are
 // named) as an n x len(cols) matrix. Each column is converted once to a
 // []float64 and copied into place. A missing column, a string column or a
-// missing (NaN) or infinite value is an error naming the column.
+// missing (NaN) or infinite value is an error naming the column; a matrix
+// over the memory limit is a *credlab.TooLargeError.
 func ToMatrix(df dataframe.DataFrame, cols ...string) (*mat.Dense, error) {
 	if err := checkFrame(df, "input"); err != nil {
 		return nil, err
@@ -119,6 +138,10 @@ func ToMatrix(df dataframe.DataFrame, cols ...string) (*mat.Dense, error) {
 	}
 	n := df.Nrow()
 	d := len(cols)
+	// The matrix, and one column converted at a time.
+	if err := checkMemory("the columns as a matrix", n, d, float64(n)*float64(d+1)*8, "use fewer columns or rows, or raise the memory limit"); err != nil {
+		return nil, err
+	}
 	data := make([]float64, n*d)
 	for j, c := range cols {
 		v, err := Column(df, c)
@@ -137,6 +160,7 @@ func ToMatrix(df dataframe.DataFrame, cols ...string) (*mat.Dense, error) {
 
 // FromMatrix returns a frame with one float column per column of x, named
 // by names (x1, x2, ... when names is empty). x is copied column by column.
+// A frame over the memory limit is a *credlab.TooLargeError.
 func FromMatrix(x *mat.Dense, names ...string) (dataframe.DataFrame, error) {
 	if x == nil || x.IsEmpty() {
 		return dataframe.DataFrame{}, fmt.Errorf("frames: empty matrix")
@@ -152,6 +176,9 @@ func FromMatrix(x *mat.Dense, names ...string) (dataframe.DataFrame, error) {
 		return dataframe.DataFrame{}, fmt.Errorf("frames: %d names for a matrix of %d columns", len(names), d)
 	}
 	if err := checkUnique(names); err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	if err := checkMemory("the matrix as frame columns", n, d, float64(n)*float64(d)*floatColumnBytes, "use fewer columns or rows, or raise the memory limit"); err != nil {
 		return dataframe.DataFrame{}, err
 	}
 	raw := x.RawMatrix()

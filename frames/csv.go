@@ -26,7 +26,8 @@ type CSVOptions struct {
 	// BadAsMissing reads a cell that is not a number in an otherwise
 	// numeric column (such as "abc" or "1e999") as a missing value, which
 	// then follows the missing-value rule (Spec.DropNA). Without it such a
-	// cell is a *CellError.
+	// cell is a *CellError. LoadData applies it to ARFF and LIBSVM files
+	// too (see LoadOptions.BadAsMissing).
 	BadAsMissing bool
 	// Strings names columns kept as strings even when every value is a
 	// number (codes such as ZIP codes), to be one-hot encoded or excluded.
@@ -40,21 +41,12 @@ type CSVOptions struct {
 var missingTokens = map[string]bool{"": true, "NA": true, "N/A": true, "NaN": true, "nan": true, "NAN": true,
 	"null": true, "NULL": true, "?": true}
 
-// CellError reports a cell that is not a number in a column whose other
-// values are numbers: the file, the cell's 1-based line and column, the
-// column's name, the 0-based data row and the cell's text.
-type CellError struct {
-	File         string
-	Line, Column int
-	Name         string
-	Row          int
-	Value        string
-}
-
-func (e *CellError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: column %q, row %d: %s is not a finite number, unlike the column's other values; fix the cell, or read such cells as missing values (CSVOptions.BadAsMissing)",
-		e.File, e.Line, e.Column, e.Name, e.Row, strconv.Quote(cut(e.Value, 40)))
-}
+// CellError reports a cell that is not a finite number in a numeric
+// column: the file, the cell's 1-based line and column, the column's name,
+// the 0-based data row and the cell's text. CSV, ARFF and LIBSVM files
+// return it alike; the BadAsMissing options read such cells as missing
+// values instead.
+type CellError = datasets.CellError
 
 func cut(s string, n int) string {
 	if len(s) > n {
@@ -81,7 +73,12 @@ func cut(s string, n int) string {
 //     column, the row and the value, unless opt.BadAsMissing reads it as
 //     missing; other columns are string columns, to be one-hot encoded
 //     (Spec.OneHot) or excluded;
-//   - a row with a different number of fields is a *ParseError.
+//   - a cell of a string column with a control character other than a
+//     tab or a line break (such as NUL) is a *ParseError with its line,
+//     column and row: such a file is binary or corrupt;
+//   - a row with a different number of fields is a *ParseError;
+//   - a table over the memory limit (credlab.EffectiveMemoryLimit) is a
+//     *credlab.TooLargeError, returned as soon as the rows read exceed it.
 //
 // At most one opt is used; none means CSVOptions{}.
 func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, error) {
@@ -141,8 +138,7 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 			return none, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("%d rows x %d columns exceed the limit of %d values", len(rows)+1, p, datasets.MaxElements)}
 		}
 		if r := int64(len(rows) + 1); r*int64(p)*24 > memLimit {
-			return none, &credlab.TooLargeError{What: "CSV table", Rows: int(r), Cols: p, Bytes: float64(r * int64(p) * 24),
-				Limit: memLimit, Hint: "raise the memory limit, or read a part of the file"}
+			return none, datasets.PartialTooLarge("CSV", name, int(r), p, float64(r*int64(p)*24), memLimit)
 		}
 		line, _ := cr.FieldPos(0)
 		rows = append(rows, rec)
@@ -171,6 +167,14 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 				ce.File, ce.Line, ce.Column = name, lines[ce.Row], j+1
 			}
 			return none, err
+		}
+		if s.Type() == series.String {
+			for i, c := range cells {
+				if datasets.HasControl(c) {
+					return none, &ParseError{File: name, Line: lines[i], Column: j + 1, Name: cname,
+						Msg: fmt.Sprintf("row %d: the value %s contains a control character (is this a binary file?)", i, strconv.Quote(cut(c, 40)))}
+				}
+			}
 		}
 		cols[j] = s
 	}

@@ -183,3 +183,57 @@ func TestCSVNames(t *testing.T) {
 		t.Errorf("short line: %v", err)
 	}
 }
+
+// TestCSVControlCells covers issue 13's control characters in data cells:
+// a cell of a string column with NUL or another control character (not a
+// tab or a line break) is a *ParseError with the file, line, column and
+// name, never a category; in a numeric column it is a bad cell.
+func TestCSVControlCells(t *testing.T) {
+	for _, c := range []struct {
+		name, in  string
+		line, col int
+		colName   string
+	}{
+		{"NUL in a string cell", "c,y\nred,1\nre\x00d,2\n", 3, 1, "c"},
+		{"control byte", "y,c\n1,a\n2,b\x01\n3,c\n", 3, 2, "c"},
+		{"DEL", "y,c\n1,a\x7f\n", 2, 2, "c"},
+		{"C1 control", "y,c\n1,a\u0085\n", 2, 2, "c"},
+		{"quoted, after a multi-line cell", "c,y\n\"a\nb\",1\n\"x\x00\",2\n", 4, 1, "c"},
+		{"forced string column", "code,y\n1,1\n2\x00,2\n", 3, 1, "code"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadCSV(strings.NewReader(c.in), "t.csv", CSVOptions{Strings: []string{"code"}})
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != "t.csv" || pe.Line != c.line || pe.Column != c.col || pe.Name != c.colName {
+				t.Fatalf("got %v (%T), want a *ParseError at t.csv:%d:%d, column %q", err, err, c.line, c.col, c.colName)
+			}
+		})
+	}
+	// Tabs and line breaks inside quoted cells are text.
+	df, err := ReadCSV(strings.NewReader("c,y\n\"a\tb\",1\n\"two\nlines\",2\n"), "t.csv")
+	if err != nil || df.Col("c").Records()[1] != "two\nlines" {
+		t.Fatalf("tab and newline in cells: %v", err)
+	}
+	// A control character in a numeric column is a bad cell.
+	_, err = ReadCSV(strings.NewReader("a,y\n1,1\n2,2\n\x00,3\n"), "t.csv")
+	var ce *CellError
+	if !errors.As(err, &ce) || ce.Line != 4 || ce.Row != 2 {
+		t.Fatalf("got %v (%T), want a *CellError in line 4", err, err)
+	}
+}
+
+// TestCSVTooLargePartial checks that a CSV file over the memory limit is a
+// *credlab.TooLargeError counting the rows read when the limit was reached,
+// which are fewer than the file has.
+func TestCSVTooLargePartial(t *testing.T) {
+	defer func(v int64) { credlab.MemoryLimit = v }(credlab.MemoryLimit)
+	credlab.MemoryLimit = 1 << 10
+	_, err := ReadCSV(strings.NewReader("a,b,c\n"+strings.Repeat("1,2,3\n", 100)), "big.csv")
+	var tl *credlab.TooLargeError
+	if !errors.As(err, &tl) || tl.Rows != 1<<10/(3*24)+1 || tl.Cols != 3 || tl.Limit != 1<<10 {
+		t.Fatalf("got %v (%T), want a *credlab.TooLargeError after %d rows", err, err, 1<<10/(3*24)+1)
+	}
+	if !strings.Contains(tl.What, "big.csv") {
+		t.Errorf("What %q does not name the file", tl.What)
+	}
+}

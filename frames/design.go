@@ -136,6 +136,10 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		markNA(name, func(i int) bool { return math.IsNaN(v[i]) })
 		return v, nil
 	}
+	learned, err := d.checkSize(df, learn)
+	if err != nil {
+		return nil, err
+	}
 	if learn {
 		d.isString = map[int]int{}
 		d.oneHot = nil
@@ -167,7 +171,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		markNA(f, func(i int) bool { return na[i] })
 		var enc Encoding
 		if learn {
-			enc = Encoding{Column: f, Levels: sortedLevels(vals, na)}
+			enc = Encoding{Column: f, Levels: learned[p]}
 			if len(enc.Levels) == 0 {
 				return nil, fmt.Errorf("frames: string column %q has no value that is not missing", f)
 			}
@@ -206,7 +210,6 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		}
 		ex.cols = append(ex.cols, block...)
 	}
-	var err error
 	if target != "" {
 		if ex.y, err = numeric(target, "target"); err != nil {
 			return nil, err
@@ -232,6 +235,51 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		ex.missingCols = missing
 	}
 	return ex, nil
+}
+
+// checkSize counts the design columns of df (learning the levels of the
+// string features when learn is set, returned by feature position) and
+// returns a *credlab.TooLargeError before any of them is built when the
+// design, as columns and then as a matrix (16 bytes a value), exceeds the
+// memory limit. Its hint names the string column with the most levels
+// when it makes most of the design, such as an identifier one-hot encoded.
+// Columns missing from df are left to extract to report.
+func (d *design) checkSize(df dataframe.DataFrame, learn bool) (map[int][]string, error) {
+	names := df.Names()
+	types := df.Types()
+	n := df.Nrow()
+	var learned map[int][]string
+	if learn {
+		learned = map[int][]string{}
+	}
+	cols, widest, widestLevels := 0, "", 0
+	for p, f := range d.features {
+		j, err := columnIndex(names, f, "feature")
+		if err != nil {
+			continue
+		}
+		if isNumeric(types[j]) {
+			cols++
+			continue
+		}
+		var levels int
+		if learn {
+			s := df.Col(f)
+			learned[p] = sortedLevels(s.Records(), s.IsNaN())
+			levels = len(learned[p])
+		} else if k, ok := d.isString[p]; ok {
+			levels = len(d.oneHot[k].Levels)
+		}
+		cols += levels
+		if levels > widestLevels {
+			widest, widestLevels = f, levels
+		}
+	}
+	hint := "use fewer feature columns or rows, or raise the memory limit"
+	if widestLevels > 1 && 2*widestLevels > cols {
+		hint = fmt.Sprintf("too many levels in column %q (%d), one design column each: exclude it, or replace it by a coarser column, or raise the memory limit", widest, widestLevels)
+	}
+	return learned, checkMemory("the design matrix", n, cols, float64(n)*float64(cols)*16, hint)
 }
 
 // matrix returns the kept rows (keep nil: all) of the design columns as a

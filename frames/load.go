@@ -15,12 +15,33 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// LIBSVMOptions configures ReadLIBSVM and LoadLIBSVM.
+type LIBSVMOptions struct {
+	// BadAsMissing reads a label or feature value that is not a finite
+	// number as a missing value, as CSVOptions.BadAsMissing does for CSV.
+	// Without it such a value is a *CellError.
+	BadAsMissing bool
+}
+
+func libsvmOptions(opt []LIBSVMOptions) datasets.Options {
+	o := datasets.Options{NumBytes: floatColumnBytes}
+	if len(opt) > 0 {
+		o.BadAsMissing = opt[0].BadAsMissing
+	}
+	return o
+}
+
 // ReadLIBSVM reads LIBSVM (svmlight) sparse rows "<label> <index>:<value>
 // ..." into a dense frame with the label in column "y" and feature j in
 // column "x<j>" (1-based, as in the file). d is the number of features; 0
-// infers it from the largest index. name labels errors.
-func ReadLIBSVM(r io.Reader, name string, d int) (dataframe.DataFrame, error) {
-	x, y, err := datasets.ReadLIBSVM(r, name, d)
+// infers it from the largest index. name labels errors. A label or value
+// that is not a finite number is a *CellError naming its column, unless
+// opt.BadAsMissing reads it as missing. The dense frame is checked against
+// the memory limit (credlab.EffectiveMemoryLimit) before it is built: a
+// *credlab.TooLargeError refuses it (a stray huge index makes it wide).
+// At most one opt is used.
+func ReadLIBSVM(r io.Reader, name string, d int, opt ...LIBSVMOptions) (dataframe.DataFrame, error) {
+	x, y, err := datasets.ReadLIBSVM(r, name, d, libsvmOptions(opt))
 	if err != nil {
 		return dataframe.DataFrame{}, err
 	}
@@ -29,26 +50,33 @@ func ReadLIBSVM(r io.Reader, name string, d int) (dataframe.DataFrame, error) {
 
 // LoadLIBSVM reads the LIBSVM file at path (".gz" decompressed); see
 // ReadLIBSVM.
-func LoadLIBSVM(path string, d int) (dataframe.DataFrame, error) {
-	x, y, err := datasets.LoadLIBSVM(path, d)
+func LoadLIBSVM(path string, d int, opt ...LIBSVMOptions) (dataframe.DataFrame, error) {
+	x, y, err := datasets.LoadLIBSVM(path, d, libsvmOptions(opt))
 	if err != nil {
 		return dataframe.DataFrame{}, err
 	}
 	return labeledFrame("y", y, x, "x", 1), nil
 }
 
+// idxOptions has the IDX readers count the frame's columns in their memory
+// check.
+var idxOptions = datasets.Options{NumBytes: floatColumnBytes}
+
 // ReadIDX reads MNIST-style IDX images and, when labels is not nil, their
 // labels into a frame: a "label" column (if any), then one column per
 // pixel, "pixel0" ... "pixel<k-1>", in row-major order, with the raw
-// values (0..255 for MNIST). The counts must agree.
+// values (0..255 for MNIST). The counts must agree. The sizes the headers
+// declare, as a matrix and as the frame's columns, are checked against the
+// memory limit (credlab.EffectiveMemoryLimit) before anything is
+// allocated: a *credlab.TooLargeError refuses them.
 func ReadIDX(images, labels io.Reader) (dataframe.DataFrame, error) {
-	img, err := datasets.ReadIDX(images, "images")
+	img, err := datasets.ReadIDX(images, "images", idxOptions)
 	if err != nil {
 		return dataframe.DataFrame{}, err
 	}
 	var lab *datasets.IDX
 	if labels != nil {
-		if lab, err = datasets.ReadIDX(labels, "labels"); err != nil {
+		if lab, err = datasets.ReadIDX(labels, "labels", idxOptions); err != nil {
 			return dataframe.DataFrame{}, err
 		}
 	}
@@ -60,13 +88,13 @@ func ReadIDX(images, labels io.Reader) (dataframe.DataFrame, error) {
 // test set is LoadIDX(dir+"/t10k-images-idx3-ubyte.gz",
 // dir+"/t10k-labels-idx1-ubyte.gz").
 func LoadIDX(imagesPath, labelsPath string) (dataframe.DataFrame, error) {
-	img, err := datasets.LoadIDX(imagesPath)
+	img, err := datasets.LoadIDX(imagesPath, idxOptions)
 	if err != nil {
 		return dataframe.DataFrame{}, err
 	}
 	var lab *datasets.IDX
 	if labelsPath != "" {
-		if lab, err = datasets.LoadIDX(labelsPath); err != nil {
+		if lab, err = datasets.LoadIDX(labelsPath, idxOptions); err != nil {
 			return dataframe.DataFrame{}, err
 		}
 	}
@@ -117,6 +145,12 @@ type LoadOptions struct {
 	Labels string
 	// Dim is the number of LIBSVM features; 0 infers it.
 	Dim int
+	// BadAsMissing reads a value that is not a finite number where a
+	// number is expected (a cell of a numeric CSV column, a value of a
+	// numeric ARFF attribute, a LIBSVM label or value) as a missing value
+	// instead of returning a *CellError. CSV.BadAsMissing does the same,
+	// for every format too; either one is enough.
+	BadAsMissing bool
 }
 
 // Formats lists the formats LoadData reads.
@@ -146,8 +180,11 @@ func DataFormat(path string) string {
 // LoadData reads the data file at path in any format of Formats, chosen by
 // opt.Format or the name, decompressing ".gz" files. A name that does not
 // tell the format, or an unknown Format, is a *credlab.ParamError naming
-// LoadOptions.Format.
+// LoadOptions.Format. opt.BadAsMissing (or opt.CSV.BadAsMissing) applies
+// to CSV, TSV, ARFF and LIBSVM files; IDX files hold no text to misread.
 func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
+	bad := opt.BadAsMissing || opt.CSV.BadAsMissing
+	opt.CSV.BadAsMissing = bad
 	f := strings.ToLower(opt.Format)
 	if f == "" {
 		if f = DataFormat(path); f == "" {
@@ -165,9 +202,9 @@ func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
 		}
 		return LoadCSV(path, o)
 	case "arff":
-		return LoadARFF(path)
+		return LoadARFF(path, ARFFOptions{BadAsMissing: bad})
 	case "libsvm":
-		return LoadLIBSVM(path, opt.Dim)
+		return LoadLIBSVM(path, opt.Dim, LIBSVMOptions{BadAsMissing: bad})
 	case "idx":
 		return LoadIDX(path, opt.Labels)
 	}

@@ -2,12 +2,15 @@ package frames
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/internal/datasets"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -143,8 +146,6 @@ func TestARFFErrors(t *testing.T) {
 		{"repeated level", "@attribute a {x,x}\n", 1, "repeated level"},
 		{"text after data", "@attribute a numeric\n@data junk\n", 2, "after @data"},
 		{"count", hdr + "1,x,3\n", 5, "3 values, want 2"},
-		{"number", hdr + "one,x\n", 5, "not a number"},
-		{"infinite", hdr + "1e999,x\n", 5, "not a finite number"},
 		{"level", hdr + "1,z\n", 5, "not one of its levels"},
 		{"quote", hdr + "1,'x\n", 5, "unterminated quote"},
 		{"after quote", hdr + "1,'x'y\n", 5, "after a closing quote"},
@@ -183,7 +184,15 @@ func TestLIBSVMFrame(t *testing.T) {
 		t.Fatalf("d = 5: %v, %v", df.Names(), err)
 	}
 	_, err = ReadLIBSVM(strings.NewReader("1 2:x\n"), "bad.svm", 0)
-	wantErrText(t, err, "bad.svm:1", "not a number")
+	var ce *CellError
+	if !errors.As(err, &ce) || ce.File != "bad.svm" || ce.Line != 1 || ce.Column != 2 || ce.Name != "x2" || ce.Row != 0 {
+		t.Errorf("bad value: %v (%T), want a *CellError at bad.svm:1:2, column x2", err, err)
+	}
+	df, err = ReadLIBSVM(strings.NewReader("1 2:x\n"), "bad.svm", 0, LIBSVMOptions{BadAsMissing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFloats(t, col(t, df, "x2"), []float64{math.NaN()})
 	_, err = LoadLIBSVM("testdata/tiny.libsvm", 2)
 	wantErrText(t, err, "exceeds d = 2")
 }
@@ -249,6 +258,9 @@ func addSeed(f *testing.F, path string) {
 func FuzzReadARFF(f *testing.F) {
 	addSeed(f, "testdata/cpu.arff")
 	f.Add([]byte("@attribute c {a,'b c'}\n@attribute s string\n@data\n{1 'x'}\n'b c',\"x, y\"\n"))
+	// Issue 13: a bad number, a control character in a string value.
+	f.Add([]byte("@attribute a numeric\n@attribute s string\n@data\n1,x\nabc,y\n1e999,z\n"))
+	f.Add([]byte("@attribute a numeric\n@attribute s string\n@data\n1,'re\x00d'\n2,r\x01\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
 		datasets.MaxElements = 1 << 16
@@ -269,6 +281,9 @@ func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("a,,y\n1,2,3\n"))
 	f.Add([]byte("a\x00\x00,y\n1,2\n"))
 	f.Add([]byte("a,y\nInf,NaN\n-inf,NA\n"))
+	// A control character in a string cell, and in a quoted one.
+	f.Add([]byte("c,y\nre\x00d,1\nblue,2\n"))
+	f.Add([]byte("c,y\n\"a\nb\",1\n\"a\x01\",2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
 		datasets.MaxElements = 1 << 16
@@ -312,4 +327,116 @@ func FuzzReadIDX(f *testing.F) {
 		}
 		fuzzCheck(t, df, err)
 	})
+}
+
+// writeTemp writes a file in a temporary directory and returns its path.
+func writeTemp(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// idxHeader is an IDX header of unsigned bytes with the given sizes,
+// followed by data.
+func idxHeader(dims []uint32, data []byte) []byte {
+	b := []byte{0, 0, 8, byte(len(dims))}
+	for _, d := range dims {
+		b = binary.BigEndian.AppendUint32(b, d)
+	}
+	return append(b, data...)
+}
+
+// TestLoadMemoryLimit covers issue 13's audit of the loaders: under a small
+// memory limit each format is refused with a *credlab.TooLargeError before
+// the dense matrix or the frame is allocated, counting the frame's columns.
+func TestLoadMemoryLimit(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("@attribute a numeric\n@attribute c {x,y}\n@data\n")
+	for i := 0; i < 2000; i++ {
+		long.WriteString("1.5,x\n")
+	}
+	cases := []struct {
+		name, file string
+		data       []byte
+		opt        LoadOptions
+		limit      int64
+		rows, cols int // of the error; -1: not checked
+	}{
+		{"libsvm index 1e8", "wide.libsvm", []byte("1 1:1 100000000:1\n2 1:2\n"), LoadOptions{}, 64 << 20, 2, 100000000},
+		// 2 x 20000 is 320 KB as a matrix, 1.6 MB with the frame's columns.
+		{"libsvm with the frame", "w.libsvm", []byte("1 1:1 20000:1\n2 1:2\n"), LoadOptions{}, 1 << 20, 2, 20000},
+		// Only the header of 2 images of 4000 x 4000 (32 MB of data).
+		{"idx 2 x 4000 x 4000", "big-images-idx3-ubyte", idxHeader([]uint32{2, 4000, 4000}, nil), LoadOptions{}, 64 << 20, 2, 16000000},
+		// 100 images of 30 x 30: 720 KB as float64, 3.6 MB as a frame.
+		{"idx with the frame", "f-images-idx3-ubyte", idxHeader([]uint32{100, 30, 30}, make([]byte, 90000)), LoadOptions{}, 1 << 20, 100, 900},
+		{"idx labels", "l-images-idx3-ubyte", idxHeader([]uint32{1, 2, 2}, make([]byte, 4)), LoadOptions{Labels: "labels"}, 1 << 20, 200000, 1},
+		{"arff rows", "long.arff", []byte(long.String()), LoadOptions{}, 16 << 10, -1, 2},
+		{"csv rows", "long.csv", []byte("a,b\n" + strings.Repeat("1,2\n", 2000)), LoadOptions{}, 16 << 10, -1, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeTemp(t, c.file, c.data)
+			if c.opt.Labels != "" {
+				c.opt.Labels = writeTemp(t, "labels-idx1-ubyte", idxHeader([]uint32{200000}, nil))
+			}
+			defer func(v int64) { credlab.MemoryLimit = v }(credlab.MemoryLimit)
+			credlab.MemoryLimit = c.limit
+			df, err := LoadData(path, c.opt)
+			var tl *credlab.TooLargeError
+			if !errors.As(err, &tl) || df.Ncol() != 0 {
+				t.Fatalf("got %v (%T), want a *credlab.TooLargeError", err, err)
+			}
+			if (c.rows >= 0 && tl.Rows != c.rows) || tl.Cols != c.cols || tl.Limit != c.limit || !(tl.Bytes > float64(c.limit)) {
+				t.Errorf("got %+v, want %d x %d over %d", *tl, c.rows, c.cols, c.limit)
+			}
+			// The rows of a file read row by row are those read so far.
+			if c.rows < 0 && (tl.Rows < 1 || tl.Rows >= 2000) {
+				t.Errorf("%d rows read when the limit was reached, of 2000", tl.Rows)
+			}
+		})
+	}
+}
+
+// TestLoadBadAsMissing checks that LoadData's bad-as-missing setting, in
+// LoadOptions or in LoadOptions.CSV as the command sets it, applies to ARFF
+// and LIBSVM files, and that without it a bad value is a *CellError with
+// its file, line, column, name and row.
+func TestLoadBadAsMissing(t *testing.T) {
+	cases := []struct {
+		name, file, data string
+		col              string // the column read as missing
+		line, field, row int
+		value            string
+	}{
+		{"arff", "bad.arff", "@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n1,2\n3,abc\n", "b", 6, 2, 1, "abc"},
+		{"arff overflow", "o.arff", "@attribute a numeric\n@attribute b numeric\n@data\n1e999,2\n", "a", 4, 1, 0, "1e999"},
+		{"arff sparse", "s.arff", "@attribute a numeric\n@attribute b numeric\n@data\n{1 x}\n", "b", 4, 2, 0, "x"},
+		{"libsvm value", "bad.libsvm", "1 1:1 2:2\n-1 2:abc\n", "x2", 2, 2, 1, "abc"},
+		{"libsvm label", "l.libsvm", "1 1:1\nabc 1:2\n", "y", 2, 1, 1, "abc"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeTemp(t, c.file, []byte(c.data))
+			_, err := LoadData(path, LoadOptions{})
+			var ce *CellError
+			if !errors.As(err, &ce) {
+				t.Fatalf("got %v (%T), want a *CellError", err, err)
+			}
+			if ce.File != path || ce.Line != c.line || ce.Column != c.field || ce.Name != c.col || ce.Row != c.row || ce.Value != c.value {
+				t.Errorf("got %+v, want line %d, column %d (%q), row %d, value %q", *ce, c.line, c.field, c.col, c.row, c.value)
+			}
+			for _, opt := range []LoadOptions{{BadAsMissing: true}, {CSV: CSVOptions{BadAsMissing: true}}} {
+				df, err := LoadData(path, opt)
+				if err != nil {
+					t.Fatalf("%+v: %v", opt, err)
+				}
+				if v := col(t, df, c.col); !math.IsNaN(v[c.row]) {
+					t.Errorf("%+v: column %s = %v, want NaN in row %d", opt, c.col, v, c.row)
+				}
+			}
+		})
+	}
 }

@@ -36,11 +36,19 @@ type ARFFAttribute struct {
 // optionally quoted with ' or " (a backslash escapes a quote), or sparse
 // rows "{index value, ...}" with 0-based indices where an omitted numeric
 // value is 0 and an omitted nominal value is the first level. '?' is a
-// missing value. A nominal value outside its levels, a numeric value that
-// is not a finite number and any other malformed line is a *ParseError with
-// its line. With numericOnly, a non-numeric attribute is an error at its
-// declaration. More than MaxElements values are refused.
-func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribute, int, error) {
+// missing value. A numeric value that is not a finite number is a
+// *CellError with its line, column (the attribute's 1-based position) and
+// row, or a missing value with Options.BadAsMissing (which also reads an
+// empty numeric field as missing). A nominal value outside its levels, a
+// string or nominal value with a control character (such as NUL) and any
+// other malformed line is a *ParseError with its line (and its column for
+// a value). With numericOnly, a non-numeric attribute is an error at its
+// declaration. More than MaxElements values are refused, and so is data
+// over the memory limit (credlab.EffectiveMemoryLimit), counting
+// Options.NumBytes and StrBytes per value for the caller, with a
+// *credlab.TooLargeError. At most one opt is used.
+func ReadARFFColumns(r io.Reader, name string, numericOnly bool, opt ...Options) ([]*ARFFAttribute, int, error) {
+	o := options(opt)
 	lr := newLineReader(r, name)
 	fail := func(format string, args ...any) ([]*ARFFAttribute, int, error) {
 		return nil, 0, lr.errorf(format, args...)
@@ -92,47 +100,84 @@ func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribu
 	if p == 0 {
 		return fail("no @attribute before @data")
 	}
-	levelIndex := make([]map[string]bool, p)
+	// levelIndex maps each nominal value to its level, so that the columns
+	// hold the declared strings and not pieces of the lines.
+	levelIndex := make([]map[string]string, p)
+	// rowBytes is the memory of a row: its values in the columns, with
+	// room for the columns to grow (twice their size), and the caller's.
+	rowBytes := 0.0
+	hasStrings := false
 	for j, a := range attrs {
 		if a.Levels != nil {
-			levelIndex[j] = make(map[string]bool, len(a.Levels))
+			levelIndex[j] = make(map[string]string, len(a.Levels))
 			for _, l := range a.Levels {
-				levelIndex[j][l] = true
+				levelIndex[j][l] = l
 			}
 		}
+		if a.Numeric {
+			rowBytes += 2*8 + o.NumBytes
+		} else {
+			rowBytes += 2*16 + o.StrBytes
+			hasStrings = true
+		}
 	}
-	set := func(j int, v string, quoted bool) string {
+	strBytes := 0 // the bytes of the string values held
+	limit := memoryLimit()
+	n := 0
+	set := func(j int, v string, quoted bool) error {
 		a := attrs[j]
 		missing := v == "?" && !quoted
+		bad := func() error {
+			if o.BadAsMissing {
+				a.Nums[n-1] = math.NaN()
+				if a.MissingLine == 0 {
+					a.MissingLine = lr.line
+				}
+				return nil
+			}
+			return &CellError{File: name, Line: lr.line, Column: j + 1, Name: a.Name, Row: n - 1, Value: v}
+		}
+		cellError := func(format string, args ...any) error {
+			return &ParseError{File: name, Line: lr.line, Column: j + 1, Name: a.Name, Msg: fmt.Sprintf(format, args...)}
+		}
 		if missing && a.MissingLine == 0 {
 			a.MissingLine = lr.line
 		}
 		switch {
 		case a.Numeric && missing:
-			a.Nums[len(a.Nums)-1] = math.NaN()
+			a.Nums[n-1] = math.NaN()
 		case a.Numeric:
 			if v == "" {
-				return fmt.Sprintf("attribute %s: empty field (a missing value is '?')", quote(a.Name))
+				if o.BadAsMissing {
+					return bad()
+				}
+				return cellError("row %d: empty field (a missing value is '?')", n-1)
 			}
 			f, err := strconv.ParseFloat(v, 64)
-			if err != nil && !strings.Contains(err.Error(), "range") {
-				return fmt.Sprintf("attribute %s: %s is not a number", quote(a.Name), quote(v))
-			}
 			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-				return fmt.Sprintf("attribute %s: %s is not a finite number", quote(a.Name), quote(v))
+				// A syntax error, an overflow (strconv.ErrRange: 1e999) or
+				// an explicit infinity or NaN: not a finite number.
+				return bad()
 			}
-			a.Nums[len(a.Nums)-1] = f
+			a.Nums[n-1] = f
 		case missing:
-			a.Strs[len(a.Strs)-1] = "NaN"
-		default:
-			if levelIndex[j] != nil && !levelIndex[j][v] {
-				return fmt.Sprintf("attribute %s: %s is not one of its levels %s", quote(a.Name), quote(v), QuoteNames(a.Levels, 10))
+			a.Strs[n-1] = "NaN"
+		case levelIndex[j] != nil:
+			l, ok := levelIndex[j][v]
+			if !ok {
+				return cellError("row %d: %s is not one of its levels %s", n-1, quote(v), QuoteNames(a.Levels, 10))
 			}
-			a.Strs[len(a.Strs)-1] = v
+			a.Strs[n-1] = l
+		default:
+			if HasControl(v) {
+				return cellError("row %d: the value %s contains a control character (is this a binary file?)", n-1, quote(v))
+			}
+			v = strings.Clone(v) // not the whole line
+			strBytes += len(v)
+			a.Strs[n-1] = v
 		}
-		return ""
+		return nil
 	}
-	n := 0
 	for {
 		s, ok := lr.next()
 		if !ok {
@@ -145,6 +190,13 @@ func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribu
 		if err := checkSize(name, int64(n+1), int64(p)); err != nil {
 			err.(*ParseError).Line = lr.line
 			return nil, 0, err
+		}
+		need := float64(n+1) * rowBytes
+		if hasStrings {
+			need += float64(strBytes + len(s))
+		}
+		if need > float64(limit) {
+			return nil, 0, PartialTooLarge("ARFF", name, n+1, p, need, limit)
 		}
 		for _, a := range attrs {
 			if a.Numeric {
@@ -186,8 +238,8 @@ func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribu
 				}
 				prev = idx
 				v, quoted := unquoteARFF(vs)
-				if msg := set(idx, v, quoted); msg != "" {
-					return fail("%s", msg)
+				if err := set(idx, v, quoted); err != nil {
+					return nil, 0, err
 				}
 			}
 			continue
@@ -200,8 +252,8 @@ func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribu
 			return fail("%d values, want %d (one per @attribute)", len(fields), p)
 		}
 		for j, f := range fields {
-			if msg := set(j, f.v, f.quoted); msg != "" {
-				return fail("%s", msg)
+			if err := set(j, f.v, f.quoted); err != nil {
+				return nil, 0, err
 			}
 		}
 	}
@@ -222,7 +274,8 @@ func ReadARFFColumns(r io.Reader, name string, numericOnly bool) ([]*ARFFAttribu
 // its name and line, since this function builds numeric matrices only (use
 // frames.ReadARFF for those); a missing value '?' is an error.
 func ReadARFF(r io.Reader, name, target string) (*mat.Dense, []float64, error) {
-	attrs, n, err := ReadARFFColumns(r, name, true)
+	// The matrix of all attributes, then X and y: 16 bytes a value.
+	attrs, n, err := ReadARFFColumns(r, name, true, Options{NumBytes: 16})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -372,6 +425,9 @@ func parseARFFAttribute(s string) (*ARFFAttribute, string) {
 		for _, f := range fields {
 			if f.v == "" || seen[f.v] {
 				return nil, "nominal attribute " + quote(name) + ": empty or repeated level " + quote(f.v)
+			}
+			if HasControl(f.v) {
+				return nil, "nominal attribute " + quote(name) + ": the level " + quote(f.v) + " contains a control character (is this a binary file?)"
 			}
 			seen[f.v] = true
 			a.Levels = append(a.Levels, f.v)

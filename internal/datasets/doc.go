@@ -20,7 +20,13 @@
 //
 // Every loader checks its input and never panics on corrupt data: an error
 // is a *ParseError naming the file, the line (1-based; 0 for a problem with
-// the file as a whole) and the problem. Values must be finite numbers;
-// missing values ("?", "NA", empty fields) are reported, not imputed. A
-// result larger than MaxElements values is refused before it is allocated.
+// the file as a whole) and the problem, or a *CellError for a LIBSVM or
+// ARFF value that is not a finite number, with its line, column and row.
+// Values must be finite numbers; missing values ("?", "NA", empty fields)
+// are reported, not imputed (frames reads them, and with BadAsMissing bad
+// values, as NaN through Options). A result larger than MaxElements values
+// is refused before it is allocated, and so is one over the memory limit
+// (credlab.EffectiveMemoryLimit), with a *credlab.TooLargeError: the
+// loaders check the sizes a header declares (IDX) or the rows read so far,
+// and the dense matrix they build, before allocating.
 package datasets

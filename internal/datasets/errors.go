@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -55,6 +56,76 @@ func (e *ParseError) Error() string {
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// CellError reports a cell that is not a finite number where a number is
+// expected (a numeric CSV column, a numeric ARFF attribute, a LIBSVM label
+// or value): the file, the cell's 1-based line and column (field), the
+// column's name, the 0-based data row and the cell's text. Reading such
+// cells as missing values (Options.BadAsMissing, and frames' BadAsMissing
+// options) avoids it. frames exports it as frames.CellError.
+type CellError struct {
+	File         string
+	Line, Column int
+	Name         string
+	Row          int
+	Value        string
+}
+
+func (e *CellError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: column %q, row %d: %s is not a finite number, unlike the column's other values; fix the cell, or read such cells as missing values (BadAsMissing)",
+		e.File, e.Line, e.Column, e.Name, e.Row, quote(e.Value))
+}
+
+// Options are the settings of a loader called by a package that converts
+// its result further (frames): they are passed as the optional last
+// argument of ReadLIBSVM, LoadLIBSVM, ReadIDX, LoadIDX and
+// ReadARFFColumns.
+type Options struct {
+	// BadAsMissing reads a value that is not a finite number, in a numeric
+	// ARFF attribute or as a LIBSVM label or feature value, as a missing
+	// value (NaN) instead of returning a *CellError.
+	BadAsMissing bool
+	// NumBytes and StrBytes are the bytes the caller will allocate for each
+	// numeric and each string value of the result when it converts it
+	// (frames' columns: 32 and 48). The loader counts them, on top of its
+	// own, when it checks the memory limit before allocating.
+	NumBytes, StrBytes float64
+}
+
+func options(opt []Options) Options {
+	if len(opt) > 0 {
+		return opt[0]
+	}
+	return Options{}
+}
+
+// memoryLimit is credlab's effective memory limit, which every allocation
+// growing with the data is checked against.
+func memoryLimit() int64 {
+	v, _ := credlab.EffectiveMemoryLimit()
+	return v
+}
+
+// PartialTooLarge is the *credlab.TooLargeError of a file read row by row
+// (kind says its format, such as "CSV") that exceeds the memory limit limit
+// after rows rows of cols columns, which alone need bytes: the file has at
+// least that many rows, and its size is not known.
+func PartialTooLarge(kind, file string, rows, cols int, bytes float64, limit int64) *credlab.TooLargeError {
+	return &credlab.TooLargeError{
+		What: fmt.Sprintf("the %s file %s exceeds the memory limit after %d rows (it has at least that many): the rows read so far, a table", kind, file, rows),
+		Rows: rows, Cols: cols, Bytes: bytes, Limit: limit,
+		Hint: "raise the memory limit, or read a part of the file",
+	}
+}
+
+// HasControl reports whether a data cell holds a control character (such as
+// NUL) other than a tab, a line feed or a carriage return: the sign of a
+// binary or corrupt file, refused rather than read as a category.
+func HasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+	}) >= 0
+}
 
 func errorf(file string, line int, format string, args ...any) error {
 	return &ParseError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}

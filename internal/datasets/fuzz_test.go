@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,10 +20,7 @@ const fuzzLimit = 1 << 16
 func checkResult(t *testing.T, x *mat.Dense, y []float64, wantY bool, err error) {
 	t.Helper()
 	if err != nil {
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Fatalf("error %v (%T) is not a *ParseError", err, err)
-		}
+		checkErrorType(t, err)
 		if x != nil || y != nil {
 			t.Fatal("data returned with an error")
 		}
@@ -49,6 +47,20 @@ func checkResult(t *testing.T, x *mat.Dense, y []float64, wantY bool, err error)
 	}
 }
 
+// checkErrorType accepts the loaders' error types: *ParseError, *CellError
+// and *credlab.TooLargeError.
+func checkErrorType(t *testing.T, err error) {
+	t.Helper()
+	var (
+		pe *ParseError
+		ce *CellError
+		tl *credlab.TooLargeError
+	)
+	if !errors.As(err, &pe) && !errors.As(err, &ce) && !errors.As(err, &tl) {
+		t.Fatalf("error %v (%T) is not a *ParseError, *CellError or *credlab.TooLargeError", err, err)
+	}
+}
+
 func addFile(f *testing.F, path string, args ...any) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -63,6 +75,9 @@ func FuzzLIBSVM(f *testing.F) {
 	addFile(f, "testdata/a9a/a9a", 123)
 	f.Add([]byte("1 1:1 2:2\n-1 3:1e-3 # c\n"), 0)
 	f.Add([]byte("1 qid:2 70000:1\n"), 0)
+	// Issue 13: a stray huge index, bad labels and values.
+	f.Add([]byte("1 1:1 100000000:1\n2 1:2\n"), 0)
+	f.Add([]byte("abc 1:1\n1 2:x 3:1e999\n"), 0)
 	f.Fuzz(func(t *testing.T, data []byte, d int) {
 		defer func(m int64) { MaxElements = m }(MaxElements)
 		MaxElements = fuzzLimit
@@ -81,6 +96,9 @@ func FuzzARFF(f *testing.F) {
 	addFile(f, "testdata/tiny.arff", "b c")
 	addFile(f, "testdata/nominal.arff", "x")
 	f.Add([]byte("@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{1 2}\n3,4\n"), "a")
+	// Issue 13: bad numbers, an empty field, a control character.
+	f.Add([]byte("@attribute a numeric\n@attribute b real\n@data\n1,abc\n1e999,2\n3,\n{1 x}\n"), "")
+	f.Add([]byte("@attribute c {x,'y\x00'}\n@attribute b numeric\n@data\nx,1\n"), "b")
 	f.Fuzz(func(t *testing.T, data []byte, target string) {
 		defer func(m int64) { MaxElements = m }(MaxElements)
 		MaxElements = fuzzLimit

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,8 +41,13 @@ const idxPrealloc = 1 << 22
 // number of dimensions k >= 1, then k int32 sizes, followed by the product
 // of the sizes in values of that type, big-endian, and nothing else. A
 // truncated file, trailing bytes, a negative size, a non-finite float or an
-// array over MaxElements values is an error.
-func ReadIDX(r io.Reader, name string) (*IDX, error) {
+// array over MaxElements values is a *ParseError. The array the header
+// declares (8 bytes a value, and Options.NumBytes for the caller) is
+// checked against the memory limit (credlab.EffectiveMemoryLimit) before
+// anything is allocated: a *credlab.TooLargeError refuses it. At most one
+// opt is used.
+func ReadIDX(r io.Reader, name string, opt ...Options) (*IDX, error) {
+	o := options(opt)
 	var magic [4]byte
 	if _, err := io.ReadFull(r, magic[:]); err != nil {
 		return nil, idxReadError(name, "magic number", err)
@@ -77,7 +83,19 @@ func ReadIDX(r io.Reader, name string) (*IDX, error) {
 	if total == 0 {
 		return nil, errorf(name, 0, "empty array: dimensions %v", a.Dims)
 	}
-	a.Data = make([]float64, 0, min(total, idxPrealloc))
+	// The values, a first block while the data is shorter than declared,
+	// and what the caller builds from them.
+	first := min(total, idxPrealloc)
+	need := float64(total)*(8+o.NumBytes) + float64(first)*8
+	if first == total {
+		need -= float64(first) * 8
+	}
+	if limit := memoryLimit(); need > float64(limit) {
+		rows := a.Dims[0]
+		return nil, &credlab.TooLargeError{What: fmt.Sprintf("the IDX file %s as a matrix", name), Rows: rows, Cols: int(total / int64(rows)),
+			Bytes: need, Limit: limit, Hint: fmt.Sprintf("its header declares dimensions %v: raise the memory limit, or use fewer items", a.Dims)}
+	}
+	a.Data = make([]float64, 0, first)
 	buf := make([]byte, idxChunk-idxChunk%size)
 	for remaining := total * int64(size); remaining > 0; {
 		b := buf[:min(int64(len(buf)), remaining)]
@@ -88,6 +106,11 @@ func ReadIDX(r io.Reader, name string) (*IDX, error) {
 			return nil, errorf(name, 0, "truncated data: dimensions %v declare %d values but the file ends after about %d", a.Dims, total, len(a.Data))
 		}
 		remaining -= int64(len(b))
+		if len(a.Data)+len(b)/size > cap(a.Data) {
+			// The data is longer than the first block: allocate the
+			// declared size once (as checked), not by growing steps.
+			a.Data = append(make([]float64, 0, total), a.Data...)
+		}
 		start := len(a.Data)
 		a.Data = appendIDX(a.Data, a.Type, size, b)
 		if a.Type == 0x0D || a.Type == 0x0E {
@@ -166,8 +189,8 @@ func appendIDX(dst []float64, t byte, size int, b []byte) []float64 {
 
 // LoadIDX reads the IDX file at path (gzip-compressed if the name ends in
 // ".gz", as the staged MNIST files are); see ReadIDX.
-func LoadIDX(path string) (*IDX, error) {
-	return load(path, ReadIDX)
+func LoadIDX(path string, opt ...Options) (*IDX, error) {
+	return load(path, func(r io.Reader, name string) (*IDX, error) { return ReadIDX(r, name, opt...) })
 }
 
 // Matrix returns the array as a Dims[0] x (product of the other

@@ -1,10 +1,13 @@
 package datasets
 
 import (
+	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -20,7 +23,16 @@ import (
 // with d == 0 it is the largest index seen. Set d explicitly when a test
 // file may lack the last features of its training file (a9a.t stops at 122
 // of 123).
-func ReadLIBSVM(r io.Reader, name string, d int) (*mat.Dense, []float64, error) {
+//
+// A label or value that is not a finite number is a *CellError naming the
+// column as frames does ("y" for the label, "x<index>" for a feature), or
+// a missing value (NaN) with Options.BadAsMissing. The dense matrix (with
+// Options.NumBytes per value for the caller) is checked against the memory
+// limit (credlab.EffectiveMemoryLimit) before it is allocated, and the
+// sparse entries as they are read: a *credlab.TooLargeError refuses it.
+// At most one opt is used.
+func ReadLIBSVM(r io.Reader, name string, d int, opt ...Options) (*mat.Dense, []float64, error) {
+	o := options(opt)
 	if d < 0 {
 		return nil, nil, errorf(name, 0, "d = %d features: must be positive, or 0 to infer it", d)
 	}
@@ -33,8 +45,25 @@ func ReadLIBSVM(r io.Reader, name string, d int) (*mat.Dense, []float64, error) 
 		entries []entry
 		rowEnd  []int // rowEnd[i] = end of row i in entries
 		maxIdx  int
+		maxLine int // the line of maxIdx
 	)
+	limit := memoryLimit()
 	lr := newLineReader(r, name)
+	// cell parses a label (idx 0) or a value, with its field number.
+	cell := func(s string, idx int64, field int) (float64, error) {
+		v, msg := parseValue(s)
+		if msg == "" {
+			return v, nil
+		}
+		if o.BadAsMissing {
+			return math.NaN(), nil
+		}
+		col := "y"
+		if idx > 0 {
+			col = fmt.Sprintf("x%d", idx)
+		}
+		return 0, &CellError{File: name, Line: lr.line, Column: field, Name: col, Row: len(labels), Value: s}
+	}
 	for {
 		line, ok := lr.next()
 		if !ok {
@@ -50,12 +79,18 @@ func ReadLIBSVM(r io.Reader, name string, d int) (*mat.Dense, []float64, error) 
 		if strings.Contains(fields[0], ":") {
 			return nil, nil, lr.errorf("missing label: the line starts with the pair %s", quote(fields[0]))
 		}
-		y, msg := parseValue(fields[0])
-		if msg != "" {
-			return nil, nil, lr.errorf("label: %s", msg)
+		// The sparse entries, labels and row ends held so far, with room
+		// for their slices to grow (twice their size), before this row.
+		held := 2 * (float64(len(entries)+len(fields))*16 + float64(len(labels)+1)*16)
+		if held > float64(limit) {
+			return nil, nil, PartialTooLarge("LIBSVM", name, len(labels)+1, max(d, maxIdx), held, limit)
+		}
+		y, err := cell(fields[0], 0, 1)
+		if err != nil {
+			return nil, nil, err
 		}
 		prev := 0
-		for _, f := range fields[1:] {
+		for k, f := range fields[1:] {
 			is, vs, found := strings.Cut(f, ":")
 			if !found {
 				return nil, nil, lr.errorf("%s is not an index:value pair", quote(f))
@@ -79,16 +114,18 @@ func ReadLIBSVM(r io.Reader, name string, d int) (*mat.Dense, []float64, error) 
 			if idx > MaxElements {
 				return nil, nil, lr.errorf("feature index %d exceeds the limit of %d values (datasets.MaxElements)", idx, MaxElements)
 			}
-			v, msg := parseValue(vs)
-			if msg != "" {
-				return nil, nil, lr.errorf("feature %d: %s", idx, msg)
+			v, err := cell(vs, idx, k+2)
+			if err != nil {
+				return nil, nil, err
 			}
 			prev = int(idx)
 			if v != 0 {
 				entries = append(entries, entry{col: prev - 1, val: v})
 			}
 		}
-		maxIdx = max(maxIdx, prev)
+		if prev > maxIdx {
+			maxIdx, maxLine = prev, lr.line
+		}
 		labels = append(labels, y)
 		rowEnd = append(rowEnd, len(entries))
 		if err := checkSize(name, int64(len(labels)), int64(max(d, maxIdx))); err != nil {
@@ -102,13 +139,24 @@ func ReadLIBSVM(r io.Reader, name string, d int) (*mat.Dense, []float64, error) 
 	if len(labels) == 0 {
 		return nil, nil, errorf(name, 0, "no data rows")
 	}
-	if d == 0 {
+	inferred := d == 0
+	if inferred {
 		d = maxIdx
 		if d == 0 {
 			return nil, nil, errorf(name, 0, "no feature index in any of the %d rows: cannot infer d; pass d explicitly", len(labels))
 		}
 	}
 	n := len(labels)
+	// The dense matrix and the labels, as the caller converts them, beside
+	// the sparse entries still held.
+	need := float64(n)*float64(d+1)*(8+o.NumBytes) + float64(cap(entries))*16 + float64(cap(rowEnd))*8
+	if need > float64(limit) {
+		hint := "raise the memory limit, or use fewer rows"
+		if inferred {
+			hint = fmt.Sprintf("the largest feature index, %d on line %d, sets the number of columns: check it, or raise the memory limit", maxIdx, maxLine)
+		}
+		return nil, nil, &credlab.TooLargeError{What: fmt.Sprintf("the dense matrix of the LIBSVM file %s", name), Rows: n, Cols: d, Bytes: need, Limit: limit, Hint: hint}
+	}
 	data := make([]float64, n*d)
 	start := 0
 	for i, end := range rowEnd {
@@ -123,13 +171,13 @@ func ReadLIBSVM(r io.Reader, name string, d int) (*mat.Dense, []float64, error) 
 
 // LoadLIBSVM reads the LIBSVM file at path (gzip-compressed if the name ends
 // in ".gz"); see ReadLIBSVM for the format and d.
-func LoadLIBSVM(path string, d int) (*mat.Dense, []float64, error) {
+func LoadLIBSVM(path string, d int, opt ...Options) (*mat.Dense, []float64, error) {
 	type xy struct {
 		x *mat.Dense
 		y []float64
 	}
 	r, err := load(path, func(r io.Reader, name string) (xy, error) {
-		x, y, err := ReadLIBSVM(r, name, d)
+		x, y, err := ReadLIBSVM(r, name, d, opt...)
 		return xy{x, y}, err
 	})
 	return r.x, r.y, err

@@ -48,6 +48,9 @@ type TableOptions struct {
 // The TIC 2000 files (coil2000) are tab-separated: ticdata2000.txt reads
 // with the zero TableOptions (86 columns, the last, CARAVAN, the target) and
 // ticeval2000.txt and tictgts2000.txt with NoTarget.
+//
+// Data over the memory limit (credlab.EffectiveMemoryLimit) is refused
+// with a *credlab.TooLargeError as its rows are read.
 func ReadTable(r io.Reader, name string, opt TableOptions) (*mat.Dense, []float64, error) {
 	if opt.Target < 0 {
 		return nil, nil, errorf(name, 0, "target column %d: must be 1-based, or 0 for the last column", opt.Target)
@@ -56,6 +59,7 @@ func ReadTable(r io.Reader, name string, opt TableOptions) (*mat.Dense, []float6
 		return nil, nil, errorf(name, 0, "NoTarget set together with a target column")
 	}
 	lr := newLineReader(r, name)
+	limit := memoryLimit()
 	sep := opt.Sep
 	var (
 		header []string
@@ -108,6 +112,10 @@ func ReadTable(r io.Reader, name string, opt TableOptions) (*mat.Dense, []float6
 		if err := checkSize(name, int64(n+1), int64(ncol)); err != nil {
 			err.(*ParseError).Line = lr.line
 			return nil, nil, err
+		}
+		// The values, with room to grow (twice their size), then X and y.
+		if need := float64(n+1) * float64(ncol) * 24; need > float64(limit) {
+			return nil, nil, PartialTooLarge("table", name, n+1, ncol, need, limit)
 		}
 		for j, f := range fields {
 			v, msg := parseValue(f)
