@@ -233,7 +233,12 @@ func lookupMethod(name string) (*methodInfo, error) {
 	if m, ok := methods[key]; ok {
 		return m, nil
 	}
-	want := "one of " + strings.Join(MethodNames(), ", ")
+	as := make([]string, 0, len(aliases))
+	for a := range aliases {
+		as = append(as, a)
+	}
+	sort.Strings(as)
+	want := `"auto" (or "", the default) or one of ` + strings.Join(MethodNames(), ", ") + " (aliases " + strings.Join(as, ", ") + ")"
 	if why, ok := notYet[key]; ok {
 		want += " (" + why + ")"
 	}

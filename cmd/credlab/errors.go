@@ -30,6 +30,12 @@ var paramFlags = map[string]string{
 	"LoadOptions.Format": "format", "memory limit": "memory-limit", "lambda": "lambda", "lambda_q": "lambda",
 	"step size": "eta",
 	"budget":    "budget", "previous row": "labeled", "labeled row": "labeled", "pilot labels": "pilot", "pilot row": "pilot",
+	"Holdout.Fraction": "validation", "IterConfig.Iter": "iters", "SGMConfig.Iter": "iters", "IterConfig.MaxIter": "max-iter",
+	"IterConfig.Threshold": "threshold", "SGMConfig.Threshold": "threshold", "SGMConfig.Batch": "batch",
+	"SGMConfig.StepSize": "eta", "SGMConfig.Decay": "decay", "SGMConfig.Passes": "passes", "SGMConfig.Preset": "preset",
+	"random features D": "m", "TuneConfig.Sigma": "sigma", "TuneConfig.Lambda": "lambda", "Lambdas": "lambda",
+	"TuneConfig.M": "m", "TuneConfig.MaxM": "m", "TuneConfig.Criterion": "selection", "TuneConfig.Kernel": "kernel",
+	"TuneConfig.Method": "method", "Design": "design",
 }
 
 // columnFlags maps a *frames.ColumnError's role to the flag naming it.
@@ -74,17 +80,25 @@ func explain(err error) (string, int) {
 		return fmt.Sprintf("the columns %s hold strings (categorical values): add -onehot to encode them, or leave them out with -exclude %s",
 			quoteList(se.Columns, 10), strings.Join(se.Columns, ",")), exitFailure
 	case errors.As(err, &me):
-		return fmt.Sprintf("missing values in column %s; %d rows in all, the first is row %d: fill them, or add -dropna to leave those rows out",
-			strings.Join(me.Columns, ", column "), me.Rows, me.First), exitFailure
+		return fmt.Sprintf("missing values in column %s; %s in all, the first is row %d: fill them, or add -dropna to leave those rows out",
+			strings.Join(me.Columns, ", column "), nRows(me.Rows), me.First), exitFailure
 	case errors.As(err, &cel):
 		return fmt.Sprintf("%s:%d:%d: column %q, row %d: %q is not a finite number, unlike the column's other values; fix the cell, or add -bad-as-missing to read such cells as missing values",
 			cel.File, cel.Line, cel.Column, cel.Name, cel.Row, cel.Value), exitFailure
 	case errors.As(err, &tl):
-		lim, src := credlab.EffectiveMemoryLimit()
-		return fmt.Sprintf("%s; the limit (%d bytes, from %s) is set by -memory-limit or CREDLAB_MEMORY_LIMIT", tl.Error(), lim, src), exitFailure
+		_, src := credlab.EffectiveMemoryLimit()
+		from := map[string]string{"MemoryLimit": "flag -memory-limit", "CREDLAB_MEMORY_LIMIT": "CREDLAB_MEMORY_LIMIT"}[src]
+		if from == "" {
+			from = "3/4 of the physical memory; -memory-limit or CREDLAB_MEMORY_LIMIT sets it"
+		}
+		c := *tl
+		if c.What == "kernel matrix" {
+			c.Hint = fmt.Sprintf("fit with -method nkrls or nytro and -m well below %d, select or budget with -features rf or nystrom, or raise the limit", c.Rows)
+		}
+		return fmt.Sprintf("%s (the limit: %s)", strings.TrimPrefix(c.Error(), "credlab: "), from), exitFailure
 	case errors.As(err, &de):
 		if de.MaxStable > 0 {
-			return fmt.Sprintf("%s diverged with step size -eta %g (%s): use -eta below %.3g, or 0 for the safe step", de.Method, de.Step, de.Detail, de.MaxStable), exitFailure
+			return fmt.Sprintf("%s diverged with step size -eta %g: use -eta below %.3g, or 0 for the safe step", de.Method, de.Step, de.MaxStable), exitFailure
 		}
 		return fmt.Sprintf("%s diverged at iteration %d (%s): use a smaller -eta, or 0 for the safe step", de.Method, de.Iter, de.Detail), exitFailure
 	}
@@ -92,3 +106,11 @@ func explain(err error) (string, int) {
 }
 
 func quoteList(names []string, max int) string { return datasets.QuoteNames(names, max) }
+
+// nRows says "1 row" or "n rows".
+func nRows(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}

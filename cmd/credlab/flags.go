@@ -59,16 +59,10 @@ func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 // hasColumn checks that df has the column named by a flag; otherwise it
 // returns a *frames.ColumnError whose role is the flag.
 func hasColumn(df dataframe.DataFrame, file, flagName, col string) error {
-	suggest := ""
-	for _, n := range df.Names() {
-		if n == col {
-			return nil
-		}
-		if strings.EqualFold(n, col) {
-			suggest = n
-		}
+	if err := frames.FindColumn(df, col, flagName); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
 	}
-	return fmt.Errorf("%s: %w", file, &frames.ColumnError{Name: col, Role: flagName, Suggestion: suggest, Columns: df.Names()})
+	return nil
 }
 
 // modelFlags are the Spec settings shared by fit and sweep.
@@ -145,7 +139,7 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		{"max-iter", f.maxIter, f.maxIter < 0, "a positive number of steps (0: 500)"},
 		{"passes", f.passes, f.passes < 0, "a positive number of passes (0: 100)"},
 		{"batch", f.batch, f.batch < 0, "a positive mini-batch size (0: the preset's)"},
-		{"lambda", f.lambda, !(f.lambda >= 0) || math.IsInf(f.lambda, 0), "a positive finite number, or 0 to choose it on the hold-out split from 1e-15..1"},
+		{"lambda", f.lambda, !(f.lambda >= 0) || math.IsInf(f.lambda, 0), "a positive finite number, or 0 to choose it (by -selection for -method auto, on the hold-out split from 1e-15..1 for a named method)"},
 		{"sigma", f.sigma, !(f.sigma >= 0) || math.IsInf(f.sigma, 0), "a positive finite bandwidth, or 0 for the median distance between rows"},
 		{"eta", f.eta, !(f.eta >= 0) || math.IsInf(f.eta, 0), "a positive finite step size, or 0 for the solver's safe step"},
 		{"decay", f.decay, !(f.decay >= 0 && f.decay < 1), "a value in [0, 1)"},

@@ -23,6 +23,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
+	"time"
 )
 
 // usageError marks wrong usage (exit status 2); other errors exit 1.
@@ -32,18 +34,34 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// interruptGrace is how long an interrupt waits for the work to stop.
+const interruptGrace = 2 * time.Second
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	go func() {
-		// After the first SIGINT, a second one kills the process.
+		// Work that watches ctx stops within interruptGrace of the first
+		// SIGINT; work that cannot (reading a file) is abandoned then,
+		// its temporary outputs removed. A second SIGINT kills the process.
 		<-ctx.Done()
 		stop()
+		time.Sleep(interruptGrace)
+		pending.removeAll()
+		exit(context.Canceled)
 	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if ctx.Err() != nil && err != nil {
 		err = context.Canceled
 	}
-	os.Exit(exitCode(err, os.Stderr))
+	exit(err)
+}
+
+var exitOnce sync.Once
+
+// exit reports err and ends the process, once: the interrupt's deadline
+// and the end of the work may race.
+func exit(err error) {
+	exitOnce.Do(func() { os.Exit(exitCode(err, os.Stderr)) })
 }
 
 // exitCode reports err on w and returns the exit status (see explain).

@@ -32,11 +32,13 @@ func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	tmp := f.Name()
+	pending.add(tmp)
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(tmp)
 		}
+		pending.drop(tmp)
 	}()
 	bw := bufio.NewWriter(f)
 	if err = write(bw); err != nil {
@@ -51,13 +53,55 @@ func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err = ctx.Err(); err != nil {
+	return pending.rename(ctx, tmp, path)
+}
+
+// pending holds the temporary files being written, so that an interrupt
+// that cannot wait for the work to stop removes them before it exits.
+var pending = &tempFiles{files: map[string]bool{}}
+
+type tempFiles struct {
+	mu      sync.Mutex
+	files   map[string]bool
+	exiting bool
+}
+
+func (t *tempFiles) add(name string) {
+	t.mu.Lock()
+	t.files[name] = true
+	t.mu.Unlock()
+}
+
+func (t *tempFiles) drop(name string) {
+	t.mu.Lock()
+	delete(t.files, name)
+	t.mu.Unlock()
+}
+
+// rename moves tmp to path unless ctx is done or the process is exiting.
+func (t *tempFiles) rename(ctx context.Context, tmp, path string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.exiting {
+		return context.Canceled
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// removeAll removes every pending temporary file and refuses later renames.
+func (t *tempFiles) removeAll() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.exiting = true
+	for name := range t.files {
+		os.Remove(name)
+	}
 }
 
 // writeSpecial writes to an existing device or pipe once the work is done.

@@ -47,8 +47,8 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var me *frames.MissingError
 	if errors.As(err, &me) {
-		return fmt.Errorf("predict %s: missing values in column %s; %d rows in all, the first is row %d: fill them, or fit the model with -dropna (such rows then get a NaN prediction)",
-			*data, strings.Join(me.Columns, ", column "), me.Rows, me.First)
+		return fmt.Errorf("predict %s: missing values in column %s; %s in all, the first is row %d: fill them, or fit the model with -dropna (such rows then get a NaN prediction)",
+			*data, strings.Join(me.Columns, ", column "), nRows(me.Rows), me.First)
 	}
 	if err != nil {
 		return fmt.Errorf("predict %s: %w", *data, err)
