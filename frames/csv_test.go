@@ -230,8 +230,8 @@ func TestCSVTooLargePartial(t *testing.T) {
 	credlab.MemoryLimit = 1 << 10
 	_, err := ReadCSV(strings.NewReader("a,b,c\n"+strings.Repeat("1,2,3\n", 100)), "big.csv")
 	var tl *credlab.TooLargeError
-	if !errors.As(err, &tl) || tl.Rows != 1<<10/(3*24)+1 || tl.Cols != 3 || tl.Limit != 1<<10 {
-		t.Fatalf("got %v (%T), want a *credlab.TooLargeError after %d rows", err, err, 1<<10/(3*24)+1)
+	if !errors.As(err, &tl) || tl.Rows != 1<<10/(3*csvCellBytes)+1 || tl.Cols != 3 || tl.Limit != 1<<10 {
+		t.Fatalf("got %v (%T), want a *credlab.TooLargeError after %d rows", err, err, 1<<10/(3*csvCellBytes)+1)
 	}
 	if !strings.Contains(tl.What, "big.csv") {
 		t.Errorf("What %q does not name the file", tl.What)

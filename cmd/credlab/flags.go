@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -27,16 +28,19 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
 }
 
-// apply sets the memory limit; call it after parsing.
+// apply sets the memory limit; call it after parsing. The library's checks
+// refuse what would not fit; the garbage collector is asked to keep the
+// rest (what was read and freed) under the same limit.
 func (l *loadFlags) apply() error {
-	if l.memoryLimit == "" {
-		return nil
+	if l.memoryLimit != "" {
+		v, err := credlab.ParseMemoryLimit(l.memoryLimit)
+		if err != nil {
+			return usagef("flag -memory-limit %q: want a positive size such as 512MiB, 4GiB or a number of bytes", l.memoryLimit)
+		}
+		credlab.MemoryLimit = v
 	}
-	v, err := credlab.ParseMemoryLimit(l.memoryLimit)
-	if err != nil {
-		return usagef("flag -memory-limit %q: want a positive size such as 512MiB, 4GiB or a number of bytes", l.memoryLimit)
-	}
-	credlab.MemoryLimit = v
+	v, _ := credlab.EffectiveMemoryLimit()
+	debug.SetMemoryLimit(v)
 	return nil
 }
 
