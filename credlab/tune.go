@@ -400,6 +400,10 @@ func (t *tuner) chooseMethod() error {
 		ch.Method = "KRLS"
 	}
 	ch.Criterion = t.crit
+	if m := min(t.cfg.M, t.n); !t.exact && m > 0 {
+		// A fixed m is refused now, not after the stages before it.
+		return checkAllocHint("Nyström blocks (m x m and n x m)", t.n+m, m, nystromHint(m))
+	}
 	return nil
 }
 

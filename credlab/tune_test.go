@@ -311,4 +311,13 @@ func TestTuneErrors(t *testing.T) {
 			wantErrKind(t, tc.name, err, tc.want)
 		})
 	}
+	// A fixed m over the memory limit is refused before any stage runs.
+	defer func(v int64) { MemoryLimit = v }(MemoryLimit)
+	MemoryLimit = 4 << 10
+	var stages int
+	_, err := Tune(t.Context(), x, y, TuneConfig{Method: "NKRLS", M: 25, Progress: func(int, int) { stages++ }})
+	wantErrKind(t, "m over the memory limit", err, tooLargeErr("m = 25"))
+	if stages != 0 {
+		t.Errorf("%d evaluations before the refusal", stages)
+	}
 }
