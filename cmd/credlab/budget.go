@@ -30,7 +30,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := lf.apply(); err != nil {
+	if err := lf.apply(stderr, *quiet); err != nil {
 		return err
 	}
 	if err := required(fs, "pool", "out"); err != nil {

@@ -22,7 +22,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := lf.apply(); err != nil {
+	if err := lf.apply(stderr, *quiet); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "out"); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"runtime/debug"
@@ -19,6 +20,7 @@ import (
 type loadFlags struct {
 	format, labels, memoryLimit string
 	badAsMissing                bool
+	progress                    *progress // reports reading a file
 }
 
 func (l *loadFlags) register(fs *flag.FlagSet) {
@@ -28,10 +30,12 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
 }
 
-// apply sets the memory limit; call it after parsing. The library's checks
+// apply sets the memory limit and where reading reports its progress (on
+// stderr, unless quiet); call it after parsing. The library's checks
 // refuse what would not fit; the garbage collector is asked to keep the
 // rest (what was read and freed) under the same limit.
-func (l *loadFlags) apply() error {
+func (l *loadFlags) apply(stderr io.Writer, quiet bool) error {
+	l.progress = newProgress(stderr, quiet, 0)
 	if l.memoryLimit != "" {
 		v, err := credlab.ParseMemoryLimit(l.memoryLimit)
 		if err != nil {
@@ -53,7 +57,9 @@ func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 	if l.format == "" && frames.DataFormat(path) == "" {
 		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
 	}
+	stop := l.progress.ticker("reading " + path)
 	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing}})
+	stop()
 	if err != nil {
 		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}

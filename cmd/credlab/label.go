@@ -29,7 +29,7 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := lf.apply(); err != nil {
+	if err := lf.apply(stderr, *quiet); err != nil {
 		return err
 	}
 	if err := required(fs, "in", "from", "target", "out"); err != nil {

@@ -22,7 +22,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := lf.apply(); err != nil {
+	if err := lf.apply(stderr, *quiet); err != nil {
 		return err
 	}
 	if err := required(fs, "model", "data", "out"); err != nil {

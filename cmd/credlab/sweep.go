@@ -37,7 +37,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := lf.apply(); err != nil {
+	if err := lf.apply(stderr, *quiet); err != nil {
 		return err
 	}
 	if err := required(fs, "data", "out"); err != nil {
