@@ -61,6 +61,10 @@ func FuzzCLI(f *testing.F) {
 		{4, "-target y", "a,y,row,prob,weight\n1,,0,0.5,1\n"},
 		{0, "-target y -format arff", "@relation r\n@attribute a numeric\n@attribute y numeric\n@data\n1,2\n3,4\n5,?\n"},
 		{0, "-target y -format libsvm", "1 1:2\n2 1:3 2:1\n"},
+		{0 + 8, "-target y", "a\ty\n1\t2\n3\t4\n5\t6\n"},
+		{0 + 16, "-target y", "@relation r\n@attribute a numeric\n@attribute y numeric\n@data\n1,2\n3,4\n5,6\n"},
+		{1 + 24, "-budget 2", "1 1:2\n2 1:3 2:1\n3 100000000:1\n"},
+		{5, "", `{"version":"1.0","spec":{"target":"y","method":"krls"},"features":["x1","x2"]}`},
 	} {
 		f.Add(c.cmd, c.flags, []byte(c.data))
 	}
@@ -72,13 +76,14 @@ func FuzzCLI(f *testing.F) {
 		defer func(v int64) { credlab.MemoryLimit = v }(credlab.MemoryLimit)
 		credlab.MemoryLimit = 64 << 20
 		dir := t.TempDir()
-		file := filepath.Join(dir, "data.csv")
+		// Bits 3-4 of cmd choose the file's format by its name.
+		file := filepath.Join(dir, "data"+[]string{".csv", ".tsv", ".arff", ".libsvm"}[cmd/8%4])
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		out := filepath.Join(dir, "out.csv")
 		var args []string
-		switch cmd % 5 {
+		switch cmd % 8 % 6 {
 		case 0:
 			args = []string{"fit", "-data", file}
 		case 1:
@@ -89,6 +94,9 @@ func FuzzCLI(f *testing.F) {
 			args = []string{"sweep", "-data", file}
 		case 4:
 			args = []string{"label", "-in", file, "-from", file}
+		case 5:
+			// The fuzzed bytes are a model file.
+			args = []string{"predict", "-model", file, "-data", "testdata/train.csv"}
 		}
 		args = append(append(args, "-out", out), fuzzArgs(flags)...)
 		// Bound the work a fuzzed flag can ask for (-max-iter 1e9).
