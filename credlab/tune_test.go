@@ -271,6 +271,91 @@ func TestTuneSigmaEdge(t *testing.T) {
 	}
 }
 
+// TestTuneWalkDown checks the exact stage above exactPathRows rows: it
+// scores the Nyström stages' sigma and its halves while the criterion
+// improves, and the choice is the best of them, refitted when it is not
+// the last one scored.
+func TestTuneWalkDown(t *testing.T) {
+	defer func(v int) { exactPathRows = v }(exactPathRows)
+	exactPathRows = 100
+	for _, seed := range []uint64{1, 2, 3, 4} {
+		rng := newRNG(seed)
+		x := randData(rng, coarseM+100, 2, float64(seed))
+		y := smoothTargets(rng, x, 0.1)
+		res, err := Tune(t.Context(), x, y, TuneConfig{NoIntercept: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := map[float64]float64{}
+		var sigmas []float64
+		for _, p := range res.Table {
+			if p.Stage != "exact" {
+				continue
+			}
+			if _, ok := best[p.Sigma]; !ok {
+				best[p.Sigma] = math.Inf(1)
+				sigmas = append(sigmas, p.Sigma)
+			}
+			best[p.Sigma] = math.Min(best[p.Sigma], p.Score)
+		}
+		if len(sigmas) < 2 || len(sigmas) > 1+walkDownSteps {
+			t.Fatalf("seed %d: exact sigmas %v: want the Nyström choice and 1 to %d halvings", seed, sigmas, walkDownSteps)
+		}
+		for i := 1; i < len(sigmas); i++ {
+			if !relClose(sigmas[i], sigmas[i-1]/2, 1e-12) {
+				t.Fatalf("seed %d: exact sigmas %v: want halvings", seed, sigmas)
+			}
+			improved := best[sigmas[i]] < best[sigmas[i-1]]
+			if last := i == len(sigmas)-1; !improved && !last || improved && last && i < walkDownSteps {
+				t.Errorf("seed %d: exact sigmas %v with scores %v: the walk must go on exactly while the criterion improves", seed, sigmas, best)
+			}
+		}
+		t.Logf("seed %d: exact sigmas %v", seed, sigmas)
+		want := sigmas[0]
+		for _, s := range sigmas {
+			if best[s] < best[want] {
+				want = s
+			}
+		}
+		if res.Choice.Sigma != want || res.Choice.Score != best[want] {
+			t.Errorf("seed %d: chose sigma %g (score %g), want %g (score %g)", seed, res.Choice.Sigma, res.Choice.Score, want, best[want])
+		}
+		// From a sigma 8 times the choice the walk goes on while it improves.
+		tu, err := newTuner(x, y, TuneConfig{NoIntercept: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := tu.exactEval(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s8 := 8 * res.Choice.Sigma
+		walk, b, err := tu.walkDown(t.Context(), ev, s8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(walk) != 1+walkDownSteps || b != 0 || walk[0].sigma != s8/4 || !(walk[0].score() < walk[1].score() && walk[1].score() < walk[2].score()) {
+			var got []float64
+			for _, r := range walk {
+				got = append(got, r.sigma, r.score())
+			}
+			t.Errorf("seed %d: walk from sigma %g: (sigma, score) %v, best %d: want all %d halvings, each better", seed, s8, got, b, walkDownSteps)
+		}
+		// The model is exact KRLS at the chosen sigma and lambda.
+		fit, err := KRLS(t.Context(), x, y, KRLSConfig{Kernel: GaussianKernel{Sigma: want}, Lambda: res.Choice.Lambda})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, _ := res.Fit.Model.Predict(x)
+		pb, _ := fit.Model.Predict(x)
+		for i := range pa {
+			if math.Abs(pa[i]-pb[i]) > 1e-6*(1+math.Abs(pb[i])) {
+				t.Fatalf("seed %d: prediction %d: %g, KRLS at the choice %g", seed, i, pa[i], pb[i])
+			}
+		}
+	}
+}
+
 func TestTuneErrors(t *testing.T) {
 	rng := newRNG(1)
 	x := randData(rng, 30, 2, 1)
