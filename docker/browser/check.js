@@ -84,8 +84,10 @@ const drawnInPage = (sel) =>
     const scrolled = await page.evaluate(() => document.querySelectorAll(".output_scroll svg").length);
     const untrusted = console_.filter((t) => /untrusted/i.test(t));
     // Tabs (Go's indentation) drawn as arrows: the lab's custom.css turns them off.
-    const arrows = await page.evaluate(() => [...document.querySelectorAll("span.cm-tab")]
-      .filter((e) => getComputedStyle(e).backgroundImage !== "none").length);
+    const [tabs, arrows] = await page.evaluate(() => {
+      const all = [...document.querySelectorAll("span.cm-tab")];
+      return [all.length, all.filter((e) => getComputedStyle(e).backgroundImage !== "none").length];
+    });
     // The notebook scrolls inside #site: grow the window to show all of it.
     const tall = await page.evaluate(() => document.querySelector("#notebook").scrollHeight + 150);
     await page.setViewportSize({ width: 1280, height: Math.min(tall, 30000) });
@@ -97,7 +99,7 @@ const drawnInPage = (sel) =>
       `${name}: ${visible} of ${want} stored figures drawn as SVG of nonzero size (widths ${sizes.map((s) => s[0]).join(" ")}); ${shot}`);
     check(!raw, `${name}: no raw <svg text on the page`);
     check(scrolled === 0, `${name}: no figure in a scrolled output box (${scrolled})`);
-    check(arrows === 0, `${name}: tabs shown as indentation, not arrows (${arrows} arrows)`);
+    check(tabs > 0 && arrows === 0, `${name}: tabs shown as indentation, not arrows (${tabs} tabs, ${arrows} arrows)`);
     check(untrusted.length === 0, `${name}: no "untrusted output" console messages${untrusted.length ? ": " + untrusted[0] : ""}`);
 
     // File > Download as > HTML.
