@@ -184,19 +184,7 @@ func TestAccuracy(t *testing.T) {
 		for i := range x {
 			x[i] = sm.draw(r)
 		}
-		var got []float64
-		withBoth(t, func(name string) {
-			g := cosOf(x)
-			if got == nil {
-				got = g
-				return
-			}
-			for i := range g {
-				if math.Float64bits(g[i]) != math.Float64bits(got[i]) {
-					t.Fatalf("%s: %s: cos(%v) = %v, the other kernel gave %v", sm.name, name, x[i], g[i], got[i])
-				}
-			}
-		})
+		got := bothKernels(t, x)
 		var e, em float64
 		var xe, xm, ge float64
 		for i, xi := range x {
@@ -245,19 +233,7 @@ func TestZeros(t *testing.T) {
 			d = append(d, s)
 		}
 	}
-	var got []float64
-	withBoth(t, func(name string) {
-		g := cosOf(x)
-		if got == nil {
-			got = g
-			return
-		}
-		for i := range g {
-			if math.Float64bits(g[i]) != math.Float64bits(got[i]) {
-				t.Fatalf("%s: cos(%v) = %v, the other kernel gave %v", name, x[i], g[i], got[i])
-			}
-		}
-	})
+	got := bothKernels(t, x)
 	var e, em, xe, xm, smallest float64
 	smallest = 1
 	for i, xi := range x {
@@ -437,4 +413,24 @@ func ExampleScaledCosAdd() {
 	ScaledCosAdd(v, []float64{0, math.Pi / 2, -2}, 2)
 	fmt.Printf("%.6f\n", v)
 	// Output: [2.000000 -1.682942 2.000000]
+}
+
+// bothKernels returns cos of x from the kernels withBoth runs, failing
+// unless they agree bit for bit.
+func bothKernels(t *testing.T, x []float64) []float64 {
+	t.Helper()
+	var got []float64
+	withBoth(t, func(name string) {
+		g := cosOf(x)
+		if got == nil {
+			got = g
+			return
+		}
+		for i := range g {
+			if math.Float64bits(g[i]) != math.Float64bits(got[i]) {
+				t.Fatalf("%s: cos(%v) = %v, the other kernel gave %v", name, x[i], g[i], got[i])
+			}
+		}
+	})
+	return got
 }
