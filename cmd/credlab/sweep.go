@@ -25,7 +25,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var g frames.Grid
 	var lambdas, sigmas, lqs floatList
 	var ms, passes, batches intList
-	fs.Var(&lambdas, "lambda", "comma-separated lambda path of auto, krls, nkrls and linear (default: auto's grid, extended at its ends; 100 values from 1e-15 to 1 for a named method)")
+	fs.Var(&lambdas, "lambda", "comma-separated lambda path of auto, krls, nkrls and linear (default: auto's grid, 66 values from 1e-12 to 10, a choice at an end reported; 100 values from 1e-15 to 1 for a named method)")
 	fs.Var(&sigmas, "sigma", "comma-separated bandwidths, one setting each (default: auto searches sigma around the median distance between rows, a named method uses that median; with auto the list is the initial grid)")
 	fs.Var(&ms, "m", "comma-separated Nyström centers or random features, one setting each (nkrls and nytro need it; auto: Nyström KRLS with each m)")
 	fs.Var(&lqs, "lambda-q", "comma-separated CRED lambda_q values: each setting fits on a CRED sample of -budget rows")
