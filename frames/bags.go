@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -82,8 +83,11 @@ func FitBags(df dataframe.DataFrame, spec BagSpec) (*BagModel, error) {
 
 // FitBagsContext is FitBags with cancellation.
 func FitBagsContext(ctx context.Context, df dataframe.DataFrame, spec BagSpec) (*BagModel, error) {
-	if spec.Bag == "" || spec.Target == "" {
-		return nil, fmt.Errorf("frames: BagSpec needs the Bag and Target columns")
+	if spec.Bag == "" {
+		return nil, &credlab.ParamError{Name: "BagSpec.Bag", Value: `""`, Want: "the name of the column of bag identifiers"}
+	}
+	if spec.Target == "" {
+		return nil, &credlab.ParamError{Name: "BagSpec.Target", Value: `""`, Want: "the name of the column of bag labels"}
 	}
 	method := strings.ToLower(spec.Method)
 	switch method {
@@ -91,7 +95,7 @@ func FitBagsContext(ctx context.Context, df dataframe.DataFrame, spec BagSpec) (
 		method = "twostage"
 	case "tailsgd":
 	default:
-		return nil, fmt.Errorf("frames: unknown bag method %q: choose twostage or tailsgd", spec.Method)
+		return nil, &credlab.ParamError{Name: "BagSpec.Method", Value: strconv.Quote(spec.Method), Want: "twostage (the default) or tailsgd"}
 	}
 	spec.Method = method
 	p, ids, groups, err := prepareBags(df, spec)
@@ -106,13 +110,13 @@ func FitBagsContext(ctx context.Context, df dataframe.DataFrame, spec BagSpec) (
 		y := p.y[g[0]]
 		for _, r := range g {
 			if p.y[r] != y {
-				return nil, fmt.Errorf("frames: bag %q has the labels %v and %v in column %q: a bag has one label", ids[j], y, p.y[r], spec.Target)
+				return nil, problem(spec.Target, "target", "has the labels %v and %v in bag %q: a bag has one label", y, p.y[r], ids[j])
 			}
 		}
 		bags.Y[j] = y
 	}
 	if spec.Sigma < 0 || math.IsNaN(spec.Sigma) || math.IsInf(spec.Sigma, 0) {
-		return nil, fmt.Errorf("frames: Sigma = %v: must be positive (or zero for the median heuristic)", spec.Sigma)
+		return nil, &credlab.ParamError{Name: "BagSpec.Sigma", Value: spec.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
 	}
 	if spec.Sigma == 0 {
 		spec.Sigma = medianDistance(p.x)
@@ -152,7 +156,7 @@ func bagKernel(s *BagSpec, d int) (credlab.BagKernel, error) {
 		}
 		k.Features = fm
 	default:
-		return k, fmt.Errorf("frames: unknown bag feature map %q: leave it empty for exact embeddings or choose fourier", s.FeatureMap)
+		return k, &credlab.ParamError{Name: "BagSpec.FeatureMap", Value: strconv.Quote(s.FeatureMap), Want: `"" (exact embeddings) or fourier`}
 	}
 	switch strings.ToLower(s.Outer) {
 	case "", "linear":
@@ -163,7 +167,7 @@ func bagKernel(s *BagSpec, d int) (credlab.BagKernel, error) {
 		}
 		k.Outer = credlab.GaussianOuter{Sigma: s.OuterSigma}
 	default:
-		return k, fmt.Errorf("frames: unknown outer kernel %q: choose linear or gaussian", s.Outer)
+		return k, &credlab.ParamError{Name: "BagSpec.Outer", Value: strconv.Quote(s.Outer), Want: "linear (the default) or gaussian"}
 	}
 	return k, k.Validate()
 }
@@ -179,7 +183,7 @@ func prepareBags(df dataframe.DataFrame, spec BagSpec) (*prepared, []string, [][
 	}
 	for _, f := range spec.Features {
 		if f == spec.Bag {
-			return nil, nil, nil, fmt.Errorf("frames: the bag column %q is among the features", f)
+			return nil, nil, nil, problem(f, "feature", "is the bag column; remove it from the features")
 		}
 	}
 	s := Spec{Target: spec.Target, Features: spec.Features, Exclude: append(append([]string(nil), spec.Exclude...), spec.Bag),
@@ -220,7 +224,7 @@ func groupRows(col series.Series, rows []int) ([]string, [][]int) {
 func PredictBags(m *BagModel, df dataframe.DataFrame) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
 	if m == nil || m.Predictor == nil {
-		return none, fmt.Errorf("frames: predict with an empty bag model")
+		return none, emptyf("predict with an empty bag model")
 	}
 	spec := BagSpec{Bag: m.Spec.Bag, Features: m.Features, DropNA: m.Spec.DropNA}
 	if err := checkFrame(df, "bag"); err != nil {
@@ -235,11 +239,11 @@ func PredictBags(m *BagModel, df dataframe.DataFrame) (dataframe.DataFrame, erro
 		return none, err
 	}
 	if ex.nNA > 0 && !m.Spec.DropNA {
-		return none, fmt.Errorf("frames: %s; the model was fitted without DropNA", ex.missing)
+		return none, fmt.Errorf("%w; the model was fitted without DropNA, so it cannot predict those rows", ex.missingError())
 	}
 	keep := keptRows(ex.na)
 	if len(keep) == 0 {
-		return none, fmt.Errorf("frames: every row has a missing value (%s)", ex.missing)
+		return none, emptyf("every row has a missing value (%s)", ex.missing)
 	}
 	x := d.matrix(ex.cols, keep)
 	ids, groups := groupRows(df.Col(spec.Bag), keep)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
@@ -83,20 +84,21 @@ func TestBagErrors(t *testing.T) {
 		name string
 		df   dataframe.DataFrame
 		spec BagSpec
-		msg  string
+		want errCheck
 	}{
-		{"no columns", train, BagSpec{}, "needs the Bag and Target"},
-		{"missing bag", train, BagSpec{Bag: "group", Target: "label"}, `no bag column named "group"`},
-		{"bag feature", train, BagSpec{Bag: "bag", Target: "label", Features: []string{"bag"}}, `bag column "bag" is among the features`},
-		{"mixed labels", mixed, BagSpec{Bag: "bag", Target: "label"}, `bag "bagAa" has the labels`},
-		{"method", train, BagSpec{Bag: "bag", Target: "label", Method: "mmd"}, `unknown bag method "mmd"`},
-		{"outer", train, BagSpec{Bag: "bag", Target: "label", Outer: "laplace"}, `unknown outer kernel "laplace"`},
-		{"feature map", train, BagSpec{Bag: "bag", Target: "label", FeatureMap: "relu"}, `unknown bag feature map "relu"`},
-		{"sigma", train, BagSpec{Bag: "bag", Target: "label", Sigma: -1}, "Sigma = -1"},
+		{"no columns", train, BagSpec{}, wantParam("BagSpec.Bag")},
+		{"no target", train, BagSpec{Bag: "bag"}, wantParam("BagSpec.Target")},
+		{"missing bag", train, BagSpec{Bag: "group", Target: "label"}, wantColumn("group", "bag")},
+		{"bag feature", train, BagSpec{Bag: "bag", Target: "label", Features: []string{"bag"}}, wantProblem("bag", "feature")},
+		{"mixed labels", mixed, BagSpec{Bag: "bag", Target: "label"}, wantProblem("label", "target")},
+		{"method", train, BagSpec{Bag: "bag", Target: "label", Method: "mmd"}, wantParam("BagSpec.Method")},
+		{"outer", train, BagSpec{Bag: "bag", Target: "label", Outer: "laplace"}, wantParam("BagSpec.Outer")},
+		{"feature map", train, BagSpec{Bag: "bag", Target: "label", FeatureMap: "relu"}, wantParam("BagSpec.FeatureMap")},
+		{"sigma", train, BagSpec{Bag: "bag", Target: "label", Sigma: -1}, wantParam("BagSpec.Sigma")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := FitBags(c.df, c.spec)
-			wantErrText(t, err, c.msg)
+			c.want(t, err)
 		})
 	}
 	m, err := FitBags(train, BagSpec{Bag: "bag", Target: "label", Lambda: 1e-3})
@@ -104,10 +106,9 @@ func TestBagErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = PredictBags(m, train.Select([]string{"x"}))
-	wantErrText(t, err, `no bag column named "bag"`)
+	wantColumn("bag", "bag")(t, err)
 	_, err = PredictBags(m, train.Select([]string{"bag", "label"}))
-	wantErrText(t, err, `no feature column named "x"`)
-	if _, err := PredictBags(nil, train); err == nil {
-		t.Error("nil model accepted")
-	}
+	wantColumn("x", "feature")(t, err)
+	_, err = PredictBags(nil, train)
+	wantIs(credlab.ErrEmpty)(t, err)
 }

@@ -69,7 +69,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 		return nil, err
 	}
 	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
-	if spec.Target != "" {
+	if spec.Target != "" && FindColumn(pool, spec.Target, "target") == nil {
 		fs.Exclude = append(append([]string(nil), fs.Exclude...), spec.Target)
 	}
 	p, err := prepare(pool, &fs, "pool")
@@ -77,7 +77,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 		return nil, err
 	}
 	sel, err := selectorOf(SelectSpec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M,
-		Widths: spec.Widths, LambdaQ: spec.LambdaQ, Seed: spec.Seed}, p, nil)
+		Widths: spec.Widths, LambdaQ: spec.LambdaQ, Seed: spec.Seed}, "BudgetSpec", p, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -115,13 +115,13 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 		return r, nil
 	}
 	if c.Kernel == nil {
-		return nil, fmt.Errorf("frames: the learning curve needs a kernel")
+		return nil, &credlab.ParamError{Name: "BudgetSpec.Kernel", Value: "none", Want: "a kernel for the learning curve"}
 	}
 	if err := checkFrame(*spec.Pilot, "pilot"); err != nil {
 		return nil, err
 	}
 	if spec.Target == "" {
-		return nil, fmt.Errorf("frames: a pilot needs Target, the column of its labels")
+		return nil, &credlab.ParamError{Name: "BudgetSpec.Target", Value: `""`, Want: "the name of the pilot's label column (a Pilot needs it)"}
 	}
 	rows, err := Column(*spec.Pilot, RowColumn)
 	if err != nil {
@@ -143,7 +143,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 			return nil, &credlab.ParamError{Name: "pilot row", Value: v, Want: fmt.Sprintf("a row of the pool's %d that the selector sees (row %d of the pilot)", pool.Nrow(), i)}
 		}
 		if math.IsNaN(y[i]) {
-			return nil, fmt.Errorf("frames: pilot row %d has no label in %q", i, spec.Target)
+			return nil, problem(spec.Target, "target", "has no label in row %d of the pilot: every pilot row needs one", i)
 		}
 		idx[i], qp[i] = j, q[j]
 	}

@@ -21,7 +21,7 @@ func checkFrame(df dataframe.DataFrame, what string) error {
 	}
 	n, d := df.Dims()
 	if n == 0 || d == 0 {
-		return fmt.Errorf("frames: empty %s frame: %d rows x %d columns", what, n, d)
+		return emptyf("empty %s frame: %d rows x %d columns", what, n, d)
 	}
 	return nil
 }
@@ -98,7 +98,8 @@ func listNames(names []string, max int) string { return datasets.QuoteNames(name
 func isNumeric(t series.Type) bool { return t != series.String }
 
 // Column returns the named column of df as float64 values (missing values
-// are NaN; bool columns are 0/1). A string column is an error.
+// are NaN; bool columns are 0/1). A column df lacks is a *ColumnError and
+// a string column a *ColumnProblemError.
 func Column(df dataframe.DataFrame, name string) ([]float64, error) {
 	if df.Err != nil {
 		return nil, fmt.Errorf("frames: the frame carries an error: %w", df.Err)
@@ -109,7 +110,7 @@ func Column(df dataframe.DataFrame, name string) ([]float64, error) {
 		return nil, err
 	}
 	if t := df.Types()[j]; !isNumeric(t) {
-		return nil, fmt.Errorf("frames: column %q holds strings, not numbers (encode it first, for example with Spec.OneHot)", name)
+		return nil, problem(name, "", "holds strings, not numbers (encode it first, for example with Spec.OneHot)")
 	}
 	return df.Col(name).Float(), nil
 }
@@ -126,9 +127,11 @@ func checkMemory(what string, rows, cols int, need float64, hint string) error {
 
 // ToMatrix returns the named columns of df (all columns when none are
 // named) as an n x len(cols) matrix. Each column is converted once to a
-// []float64 and copied into place. A missing column, a string column or a
-// missing (NaN) or infinite value is an error naming the column; a matrix
-// over the memory limit is a *credlab.TooLargeError.
+// []float64 and copied into place. An empty frame wraps credlab.ErrEmpty;
+// a missing column is a *ColumnError, a string column a
+// *ColumnProblemError, missing (NaN) values a *MissingError and an
+// infinite value a *credlab.NotFiniteError, each naming the column; a
+// matrix over the memory limit is a *credlab.TooLargeError.
 func ToMatrix(df dataframe.DataFrame, cols ...string) (*mat.Dense, error) {
 	if err := checkFrame(df, "input"); err != nil {
 		return nil, err
@@ -160,10 +163,13 @@ func ToMatrix(df dataframe.DataFrame, cols ...string) (*mat.Dense, error) {
 
 // FromMatrix returns a frame with one float column per column of x, named
 // by names (x1, x2, ... when names is empty). x is copied column by column.
-// A frame over the memory limit is a *credlab.TooLargeError.
+// An empty x wraps credlab.ErrEmpty and a count of names other than the
+// columns credlab.ErrShape; an empty or repeated name is a
+// *ColumnProblemError. A frame over the memory limit is a
+// *credlab.TooLargeError.
 func FromMatrix(x *mat.Dense, names ...string) (dataframe.DataFrame, error) {
 	if x == nil || x.IsEmpty() {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: empty matrix")
+		return dataframe.DataFrame{}, emptyf("empty matrix")
 	}
 	n, d := x.Dims()
 	if len(names) == 0 {
@@ -173,7 +179,7 @@ func FromMatrix(x *mat.Dense, names ...string) (dataframe.DataFrame, error) {
 		}
 	}
 	if len(names) != d {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: %d names for a matrix of %d columns", len(names), d)
+		return dataframe.DataFrame{}, shapef("%d names for a matrix of %d columns", len(names), d)
 	}
 	if err := checkUnique(names); err != nil {
 		return dataframe.DataFrame{}, err
@@ -194,21 +200,22 @@ func FromMatrix(x *mat.Dense, names ...string) (dataframe.DataFrame, error) {
 }
 
 func checkUnique(names []string) error {
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
+	seen := make(map[string]int, len(names))
+	for j, n := range names {
 		if n == "" {
-			return fmt.Errorf("frames: empty column name")
+			return problem(n, "", "(column %d of %d) has an empty name", j+1, len(names))
 		}
-		if seen[n] {
-			return fmt.Errorf("frames: column %q named twice", n)
+		if k, ok := seen[n]; ok {
+			return problem(n, "", "is named twice (columns %d and %d)", k+1, j+1)
 		}
-		seen[n] = true
+		seen[n] = j
 	}
 	return nil
 }
 
-// checkFinite reports NaN and infinite values in a column, with counts;
-// an infinite value is a *credlab.NotFiniteError with its row.
+// checkFinite reports NaN and infinite values in a column: missing (NaN)
+// values are a *MissingError with their count and first row, an infinite
+// value a *credlab.NotFiniteError with its row.
 func checkFinite(name string, v []float64) error {
 	nan, inf, first := 0, 0, -1
 	for i, x := range v {
@@ -226,7 +233,7 @@ func checkFinite(name string, v []float64) error {
 	}
 	switch {
 	case nan > 0:
-		return fmt.Errorf("frames: column %q has %d missing (NaN) values of %d rows, the first in row %d", name, nan, len(v), first)
+		return &MissingError{Columns: []string{fmt.Sprintf("%q (%d of %d rows)", name, nan, len(v))}, Rows: nan, First: first}
 	case inf > 0:
 		return &credlab.NotFiniteError{Name: fmt.Sprintf("column %q", name), Row: first, Col: -1, Value: v[first]}
 	}

@@ -46,14 +46,14 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 				return nil, err
 			}
 			if seen[f] {
-				return nil, fmt.Errorf("frames: feature column %q is listed twice", f)
+				return nil, problem(f, "feature", "is listed twice among the features")
 			}
 			seen[f] = true
 			switch {
 			case s.Target != "" && f == s.Target:
-				return nil, fmt.Errorf("frames: the target column %q is among the features; remove it from Spec.Features", f)
+				return nil, problem(f, "feature", "is the target column; remove it from the features")
 			case s.Weight != "" && f == s.Weight:
-				return nil, fmt.Errorf("frames: the weight column %q is among the features; remove it from Spec.Features", f)
+				return nil, problem(f, "feature", "is the weight column; remove it from the features")
 			case !isNumeric(types[j]) && !oneHot:
 				return nil, &StringColumnsError{Columns: []string{f}}
 			}
@@ -82,7 +82,7 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 		return nil, &StringColumnsError{Columns: skipped}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("frames: no feature columns: the frame has no column besides the target")
+		return nil, emptyf("no feature columns: the frame has no column besides the target")
 	}
 	return out, nil
 }
@@ -125,7 +125,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 			return nil, err
 		}
 		if !isNumeric(types[j]) {
-			return nil, fmt.Errorf("frames: %s column %q holds strings, not numbers", role, name)
+			return nil, problem(name, role, "holds strings, not numbers")
 		}
 		v := df.Col(name).Float()
 		for i, x := range v {
@@ -153,7 +153,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		if isNumeric(types[j]) {
 			if !learn {
 				if _, str := d.isString[p]; str {
-					return nil, fmt.Errorf("frames: feature column %q was a string (categorical) column when the model was fitted, but holds %s values now", f, types[j])
+					return nil, problem(f, "feature", "was a string (categorical) column when the model was fitted, but holds %s values now", types[j])
 				}
 			}
 			v, err := numeric(f, "feature")
@@ -173,7 +173,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		if learn {
 			enc = Encoding{Column: f, Levels: learned[p]}
 			if len(enc.Levels) == 0 {
-				return nil, fmt.Errorf("frames: string column %q has no value that is not missing", f)
+				return nil, problem(f, "feature", "holds strings and has no value that is not missing")
 			}
 			d.isString[p] = len(d.oneHot)
 			d.oneHot = append(d.oneHot, enc)
@@ -183,7 +183,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		} else {
 			k, ok := d.isString[p]
 			if !ok {
-				return nil, fmt.Errorf("frames: feature column %q holds strings, but was numeric when the model was fitted", f)
+				return nil, problem(f, "feature", "holds strings, but was numeric when the model was fitted")
 			}
 			enc = d.oneHot[k]
 		}
@@ -204,7 +204,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 			}
 			l, ok := index[v]
 			if !ok {
-				return nil, fmt.Errorf("frames: column %q has the level %q in row %d, unseen when the model was fitted (levels %s)", f, v, i, listNames(enc.Levels, 10))
+				return nil, problem(f, "feature", "has the level %q in row %d, unseen when the model was fitted (levels %s)", v, i, listNames(enc.Levels, 10))
 			}
 			block[l][i] = 1
 		}
@@ -221,7 +221,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		}
 		for i, v := range ex.w {
 			if !math.IsNaN(v) && !(v > 0) {
-				return nil, fmt.Errorf("frames: weight column %q has the value %v in row %d: weights must be positive", weight, v, i)
+				return nil, &credlab.ParamError{Name: fmt.Sprintf("weight[%d]", i), Value: v, Want: fmt.Sprintf("a positive weight (row %d of the weight column %q)", i, weight)}
 			}
 		}
 	}
@@ -381,7 +381,7 @@ func (d *design) dropConstant(ex *extracted, keep []int) ([]string, error) {
 		cols = append(cols, block...)
 	}
 	if len(feats) == 0 {
-		return warns, fmt.Errorf("frames: every feature column is constant on the %d training rows (%s): nothing to learn from", len(keep), listNames(d.features, 10))
+		return warns, emptyf("every feature column is constant on the %d training rows (%s): nothing to learn from", len(keep), listNames(d.features, 10))
 	}
 	d.features, d.encoded, d.oneHot, d.isString, ex.cols = feats, encoded, oneHot, isString, cols
 	return warns, nil
@@ -451,7 +451,7 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 			return nil, err
 		}
 		if s.Weight == s.Target {
-			return nil, fmt.Errorf("frames: the weight column %q is also the target", s.Weight)
+			return nil, problem(s.Weight, "weight", "is also the target column")
 		}
 	}
 	feats, err := resolveFeatures(df, s, s.OneHot)
@@ -468,7 +468,7 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 	}
 	keep := keptRows(ex.na)
 	if len(keep) == 0 {
-		return nil, fmt.Errorf("frames: every row has a missing value (%s)", ex.missing)
+		return nil, emptyf("every row has a missing value (%s)", ex.missing)
 	}
 	var warns []string
 	if s.Scale == ScaleStandardize {

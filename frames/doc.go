@@ -65,14 +65,22 @@
 //
 // # Conventions
 //
-// No function modifies its input frame. Errors are typed (*ColumnError,
-// *CellError, *StringColumnsError, *MissingError, *ParseError, and
-// credlab's *ParamError and *TooLargeError) and name the problem: an empty
-// frame, a missing or misspelt column (with a suggestion), a string
-// feature without OneHot, missing values (column and row count, or dropped
-// with Spec.DropNA), the target among the features, an unknown method, a
-// budget beyond the pool for sampling without replacement, a corrupt model
-// file; corrupt input files are errors, never panics. The same Seed gives
+// No function modifies its input frame. Errors are typed, for errors.As
+// and errors.Is rather than the message, and name the problem: a missing
+// or misspelt column (*ColumnError, with a suggestion), a column that
+// cannot serve as asked, such as one listed twice, the target among the
+// features or strings where numbers are needed (*ColumnProblemError), a
+// string feature without OneHot (*StringColumnsError), missing values
+// (*MissingError: column and row count, or dropped with Spec.DropNA), a
+// bad cell or malformed file (*CellError, *ParseError), a bad setting or
+// argument (credlab's *ParamError, whose Name is the field as written:
+// "Spec.Sigma", "SelectSpec.Design", "Grid.M[2]", "budget"), a value that
+// is not finite (credlab's *NotFiniteError), an allocation over the memory
+// limit (credlab's *TooLargeError), an empty frame or model (wrapping
+// credlab.ErrEmpty), mismatched sizes (wrapping credlab.ErrShape), a
+// corrupt model file (wrapping ErrCorruptModel) or one of another format
+// version (*ModelVersionError); corrupt input files are errors, never
+// panics. The same Seed gives
 // the same result on any number of cores. Costs are credlab's (see its
 // package documentation, also for the BLAS backend).
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/internal/datasets"
 )
 
@@ -14,8 +15,11 @@ type ParseError = datasets.ParseError
 
 // ColumnError reports a column named by the caller that the frame lacks:
 // Role says what it was for ("target", "weight", "feature", "excluded",
-// ...), Suggestion is the closest existing name ("" if none) and Columns
-// lists the frame's columns.
+// "bag", "grouping"; "labeled" for a column Select needs in
+// SelectSpec.Labeled, "test" for a column of the training frame missing
+// from MinMaxScale's test frame; "" for Column and ToMatrix), Suggestion
+// is the closest existing name ("" if none) and Columns lists the
+// columns of the frame searched.
 type ColumnError struct {
 	Name       string
 	Role       string
@@ -70,4 +74,68 @@ func (ex *extracted) missingError() error {
 		}
 	}
 	return &MissingError{Columns: ex.missingCols, Rows: ex.nNA, First: first}
+}
+
+// ColumnProblemError reports a column the frame has but that cannot serve
+// as asked: listed twice among the features, the target or weight among
+// the features, the weight column equal to the target, strings where
+// numbers are needed, a string column whose type or levels differ from
+// the fitted model's, a bag with two labels, and the like. Name is the
+// column (it may be "" for an empty name), Role what it was for
+// ("feature", "target", "weight", "bag", "grouping", ...; "" when none)
+// and Problem says what is wrong, as words that follow the column's name
+// ("is listed twice among the features").
+type ColumnProblemError struct {
+	Name    string
+	Role    string
+	Problem string
+}
+
+func (e *ColumnProblemError) Error() string {
+	role := ""
+	if e.Role != "" {
+		role = e.Role + " "
+	}
+	return fmt.Sprintf("frames: %scolumn %q %s", role, e.Name, e.Problem)
+}
+
+// ModelVersionError reports a model file of a format version this build
+// does not read: Version is the file's, Oldest and Newest the major
+// versions read, and Writes the version Save writes.
+type ModelVersionError struct {
+	Version        string
+	Oldest, Newest int
+	Writes         string
+}
+
+func (e *ModelVersionError) Error() string {
+	return fmt.Sprintf("frames: model file format version %s: this build of credlab reads versions %d.x to %d.x (it writes %s); refit the model or use a matching credlab",
+		e.Version, e.Oldest, e.Newest, e.Writes)
+}
+
+// sentinelError is an error with its own message that wraps a sentinel
+// (credlab.ErrEmpty, credlab.ErrShape) for errors.Is.
+type sentinelError struct {
+	msg    string
+	target error
+}
+
+func (e *sentinelError) Error() string { return e.msg }
+func (e *sentinelError) Unwrap() error { return e.target }
+
+// emptyf returns an error wrapping credlab.ErrEmpty, with the message
+// "frames: " and the formatted detail.
+func emptyf(format string, args ...any) error {
+	return &sentinelError{msg: "frames: " + fmt.Sprintf(format, args...), target: credlab.ErrEmpty}
+}
+
+// shapef returns an error wrapping credlab.ErrShape, with the message
+// "frames: " and the formatted detail.
+func shapef(format string, args ...any) error {
+	return &sentinelError{msg: "frames: " + fmt.Sprintf(format, args...), target: credlab.ErrShape}
+}
+
+// problem returns a *ColumnProblemError.
+func problem(name, role, format string, args ...any) error {
+	return &ColumnProblemError{Name: name, Role: role, Problem: fmt.Sprintf(format, args...)}
 }

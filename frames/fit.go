@@ -86,7 +86,7 @@ func Fit(df dataframe.DataFrame, spec Spec) (*Model, error) {
 // FitContext is Fit with cancellation.
 func FitContext(ctx context.Context, df dataframe.DataFrame, spec Spec) (*Model, error) {
 	if spec.Target == "" {
-		return nil, fmt.Errorf("frames: Spec.Target is empty: name the column to predict")
+		return nil, errNoTarget
 	}
 	mi, crit, err := resolveSpec(&spec)
 	if err != nil {
@@ -110,6 +110,9 @@ func FitContext(ctx context.Context, df dataframe.DataFrame, spec Spec) (*Model,
 	return r.model(p, fit), nil
 }
 
+// errNoTarget is the error of a Spec without Target.
+var errNoTarget = &credlab.ParamError{Name: "Spec.Target", Value: `""`, Want: "the name of the column to predict"}
+
 // isAuto reports whether a method name asks for the automatic method.
 func isAuto(method string) bool {
 	m := strings.ToLower(strings.TrimSpace(method))
@@ -131,7 +134,8 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 			return nil, "", err
 		}
 		if sel != "" && sel != string(credlab.CriterionHoldout) {
-			return nil, "", fmt.Errorf("frames: Selection %q applies to the automatic method (Method \"\"); method %s selects on a hold-out split", s.Selection, mi.name)
+			return nil, "", &credlab.ParamError{Name: "Spec.Selection", Value: strconv.Quote(s.Selection),
+				Want: fmt.Sprintf(`"" or holdout: method %s selects on a hold-out split; gcv and loo apply to the automatic method (Method "")`, mi.name)}
 		}
 		s.Selection = string(credlab.CriterionHoldout)
 		return mi, "", nil
@@ -145,7 +149,7 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 	case string(credlab.CriterionLOO):
 		crit = credlab.CriterionLOO
 	default:
-		return nil, "", fmt.Errorf("frames: unknown Selection %q: choose gcv (the default), holdout or loo", s.Selection)
+		return nil, "", &credlab.ParamError{Name: "Spec.Selection", Value: strconv.Quote(s.Selection), Want: "gcv (the default), holdout or loo"}
 	}
 	s.Selection = string(crit)
 	switch strings.ToLower(s.Kernel) {
@@ -154,26 +158,29 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 	case "laplacian", "laplace":
 		s.Kernel = "laplacian"
 	default:
-		return nil, "", fmt.Errorf("frames: the automatic method searches the bandwidth of a gaussian or laplacian kernel; for kernel %q name a method (for example Method \"krls\")", s.Kernel)
+		return nil, "", &credlab.ParamError{Name: "Spec.Kernel", Value: strconv.Quote(s.Kernel),
+			Want: `gaussian or laplacian: the automatic method searches the bandwidth of one of these; for another kernel name a method (for example Method "krls")`}
 	}
 	for _, c := range []struct {
-		name string
-		set  bool
+		name  string
+		set   bool
+		value any
 	}{
-		{"FeatureMap", s.FeatureMap != ""}, {"Widths", len(s.Widths) > 0}, {"NoBias", s.NoBias},
-		{"Iters", s.Iters != 0}, {"MaxIter", s.MaxIter != 0}, {"Threshold", s.Threshold != 0},
-		{"StepSize", s.StepSize != 0}, {"Plain", s.Plain}, {"Passes", s.Passes != 0},
-		{"Batch", s.Batch != 0}, {"Decay", s.Decay != 0}, {"Preset", s.Preset != ""},
+		{"FeatureMap", s.FeatureMap != "", strconv.Quote(s.FeatureMap)}, {"Widths", len(s.Widths) > 0, s.Widths}, {"NoBias", s.NoBias, s.NoBias},
+		{"Iters", s.Iters != 0, s.Iters}, {"MaxIter", s.MaxIter != 0, s.MaxIter}, {"Threshold", s.Threshold != 0, s.Threshold},
+		{"StepSize", s.StepSize != 0, s.StepSize}, {"Plain", s.Plain, s.Plain}, {"Passes", s.Passes != 0, s.Passes},
+		{"Batch", s.Batch != 0, s.Batch}, {"Decay", s.Decay != 0, s.Decay}, {"Preset", s.Preset != "", strconv.Quote(s.Preset)},
 	} {
 		if c.set {
-			return nil, "", fmt.Errorf("frames: Spec.%s does not apply to the automatic method (kernel ridge regression, exact or Nyström); name the method it belongs to", c.name)
+			return nil, "", &credlab.ParamError{Name: "Spec." + c.name, Value: c.value,
+				Want: fmt.Sprintf("it unset: Spec.%s does not apply to the automatic method (kernel ridge regression, exact or Nyström); name the method it belongs to", c.name)}
 		}
 	}
 	if s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0) {
-		return nil, "", fmt.Errorf("frames: Sigma = %v: must be positive (or zero to search it)", s.Sigma)
+		return nil, "", &credlab.ParamError{Name: "Spec.Sigma", Value: s.Sigma, Want: "a positive bandwidth, or 0 to search it"}
 	}
 	if s.M < 0 {
-		return nil, "", fmt.Errorf("frames: M = %d: must be positive (or zero to choose it)", s.M)
+		return nil, "", &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number of Nyström centers, or 0 to choose it"}
 	}
 	return nil, crit, nil
 }
@@ -218,6 +225,9 @@ type runner struct {
 	k    credlab.Kernel
 	fm   credlab.FeatureMap // feature methods only
 	sgm  *credlab.SGMFit    // the last sgm result, for its passes
+	// spec names the settings' type in a *credlab.ParamError: "" (Spec),
+	// "SelectSpec" or "BudgetSpec".
+	spec string
 	// intercept is the mean subtracted from y (0 with NoIntercept);
 	// constant is set when the target is constant.
 	intercept float64
@@ -296,29 +306,38 @@ func (r *runner) warnings(fit *credlab.Fit) []string {
 	return out
 }
 
+// field returns the name of the setting f ("Sigma") as the user writes
+// it: "Spec.Sigma", or "SelectSpec.Sigma" for a selector.
+func (r *runner) field(f string) string {
+	if r.spec == "" {
+		return "Spec." + f
+	}
+	return r.spec + "." + f
+}
+
 // resolve fills the sigma default and builds the kernel and feature map.
 func (r *runner) resolve() error {
 	s := &r.s
 	if s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0) {
-		return &credlab.ParamError{Name: "Spec.Sigma", Value: s.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
+		return &credlab.ParamError{Name: r.field("Sigma"), Value: s.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
 	}
 	if s.Sigma == 0 && usesSigma(s, r.mi) {
 		s.Sigma = medianDistance(r.x)
 	}
 	if math.IsNaN(s.Threshold) || math.IsInf(s.Threshold, 0) {
-		return fmt.Errorf("frames: Threshold = %v: must be finite", s.Threshold)
+		return &credlab.ParamError{Name: r.field("Threshold"), Value: s.Threshold, Want: "a finite number (negative: never stop early)"}
 	}
 	if r.mi.usesM && s.M <= 0 {
-		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number of Nyström centers for method " + r.mi.name}
+		return &credlab.ParamError{Name: r.field("M"), Value: s.M, Want: "a positive number of Nyström centers for method " + r.mi.name}
 	}
 	if s.M < 0 {
-		return &credlab.ParamError{Name: "Spec.M", Value: s.M, Want: "a positive number"}
+		return &credlab.ParamError{Name: r.field("M"), Value: s.M, Want: "a positive number"}
 	}
 	sigma := s.Sigma
 	if sigma == 0 {
 		sigma = 1 // unused by the kernel
 	}
-	k, err := kernelOf(s, sigma)
+	k, err := kernelOf(s, sigma, r.field("Kernel"))
 	if err != nil {
 		return err
 	}
@@ -362,7 +381,7 @@ func (r *runner) featureMap() (credlab.FeatureMap, error) {
 		}
 		return credlab.NewNystrom(r.k, r.x, idx, 0)
 	}
-	return nil, &credlab.ParamError{Name: "Spec.FeatureMap", Value: strconv.Quote(s.FeatureMap), Want: "raw, fourier, relu or nystrom"}
+	return nil, &credlab.ParamError{Name: r.field("FeatureMap"), Value: strconv.Quote(s.FeatureMap), Want: "raw, fourier, relu or nystrom"}
 }
 
 func (r *runner) holdout() credlab.Holdout {
@@ -385,7 +404,7 @@ func runKRLS(r *runner) (*credlab.Fit, error) {
 
 func runKOLS(r *runner) (*credlab.Fit, error) {
 	if r.w != nil {
-		return nil, fmt.Errorf("frames: method kols takes no weights; use krls with a small Lambda")
+		return nil, &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(r.s.Weight), Want: `"": method kols takes no weights; use krls with a small Lambda`}
 	}
 	return credlab.KOLS(r.ctx, r.x, r.y, credlab.KOLSConfig{Kernel: r.k})
 }
@@ -423,7 +442,7 @@ func sgmPreset(p string) (credlab.SGMPreset, error) {
 
 func runSGM(r *runner) (*credlab.Fit, error) {
 	if r.w != nil {
-		return nil, fmt.Errorf("frames: method sgm takes no weights; use earlystopping or nytro for a weighted fit")
+		return nil, &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(r.s.Weight), Want: `"": method sgm takes no weights; use earlystopping or nytro for a weighted fit`}
 	}
 	p, err := sgmPreset(r.s.Preset)
 	if err != nil {
@@ -503,7 +522,7 @@ func (m *Model) Predict(df dataframe.DataFrame) (dataframe.DataFrame, error) { r
 // PredictValues returns the predictions for the rows of df.
 func (m *Model) PredictValues(df dataframe.DataFrame) ([]float64, error) {
 	if m == nil || m.Predictor == nil {
-		return nil, fmt.Errorf("frames: predict with an empty model")
+		return nil, emptyf("predict with an empty model")
 	}
 	if err := checkFrame(df, "prediction"); err != nil {
 		return nil, err
@@ -555,7 +574,7 @@ func (m *Model) RMSE(df dataframe.DataFrame) (float64, error) {
 		}
 	}
 	if len(yy) == 0 {
-		return 0, fmt.Errorf("frames: no row with both a target and a prediction")
+		return 0, emptyf("no row with both a target %q and a prediction", m.Spec.Target)
 	}
 	return credlab.RMSE(pp, yy), nil
 }

@@ -106,10 +106,10 @@ func idxFrame(img, lab *datasets.IDX) (dataframe.DataFrame, error) {
 		return labeledFrame("", nil, img.Matrix(), "pixel", 0), nil
 	}
 	if len(lab.Dims) != 1 {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: labels have dimensions %v, want one dimension", lab.Dims)
+		return dataframe.DataFrame{}, shapef("labels have dimensions %v, want one dimension", lab.Dims)
 	}
 	if lab.Dims[0] != img.Dims[0] {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: %d images but %d labels", img.Dims[0], lab.Dims[0])
+		return dataframe.DataFrame{}, shapef("%d images but %d labels", img.Dims[0], lab.Dims[0])
 	}
 	return labeledFrame("label", lab.Data, img.Matrix(), "pixel", 0), nil
 }

@@ -112,7 +112,7 @@ func (m *Model) SaveFile(path string) error {
 
 func (m *Model) file() (*modelFile, error) {
 	if m == nil || m.Predictor == nil {
-		return nil, fmt.Errorf("frames: save an empty model")
+		return nil, emptyf("save an empty model")
 	}
 	f := &modelFile{Format: formatName, Version: FormatVersion, Method: m.Spec.Method, Settings: m.Spec,
 		Features: m.Features, Columns: m.Columns, OneHot: m.OneHot, Mean: m.Mean, Scale: m.Scale,
@@ -150,7 +150,7 @@ func kernelToFile(k credlab.Kernel) (*kernelFile, error) {
 	case credlab.PolynomialKernel:
 		return &kernelFile{Name: "polynomial", Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0}, nil
 	}
-	return nil, fmt.Errorf("frames: cannot save a model with kernel %T", k)
+	return nil, &credlab.ParamError{Name: "Model.Predictor.Kernel", Value: fmt.Sprintf("%T", k), Want: "a gaussian, laplacian, linear or polynomial kernel (the kernels a model file holds)"}
 }
 
 func featureMapToFile(fm credlab.FeatureMap) (*featureMapFile, error) {
@@ -172,7 +172,7 @@ func featureMapToFile(fm credlab.FeatureMap) (*featureMapFile, error) {
 		}
 		return &featureMapFile{Type: "nystrom", Kernel: k, Centers: rowsOf(fm.Centers), Index: fm.Index, L: rowsOf(fm.L)}, nil
 	}
-	return nil, fmt.Errorf("frames: cannot save a model with feature map %T", fm)
+	return nil, &credlab.ParamError{Name: "Model.Predictor.Features", Value: fmt.Sprintf("%T", fm), Want: "a raw, fourier, relu or nystrom feature map (the feature maps a model file holds)"}
 }
 
 func rowsOf(x *mat.Dense) [][]float64 {
@@ -196,7 +196,7 @@ func Load(r io.Reader) (*Model, error) {
 		return nil, fmt.Errorf("frames: reading the model file: %w", err)
 	}
 	if len(b) > maxModelBytes {
-		return nil, fmt.Errorf("frames: model file larger than %d bytes", maxModelBytes)
+		return nil, corrupt("larger than %d bytes", maxModelBytes)
 	}
 	// Check the format and version before decoding the rest, so that a
 	// file of another version fails on its version, not on a field.
@@ -219,7 +219,7 @@ func Load(r io.Reader) (*Model, error) {
 	}
 	want, _ := majorVersion(FormatVersion)
 	if major < oldestMajor || major > want {
-		return nil, fmt.Errorf("frames: model file format version %s: this build of credlab reads versions %d.x to %d.x (it writes %s); refit the model or use a matching credlab", *head.Version, oldestMajor, want, FormatVersion)
+		return nil, &ModelVersionError{Version: *head.Version, Oldest: oldestMajor, Newest: want, Writes: FormatVersion}
 	}
 	var f modelFile
 	dec := json.NewDecoder(bytes.NewReader(b))

@@ -89,12 +89,12 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 	for _, c := range []string{RowColumn, ProbColumn, WeightColumn, BatchColumn, CountColumn} {
 		for _, n := range pool.Names() {
 			if n == c {
-				return none, fmt.Errorf("frames: the pool already has a column %q, which Select adds; rename or drop it", c)
+				return none, problem(c, "", "is one Select adds, but the pool has it already; rename or drop it")
 			}
 		}
 	}
 	if budget <= 0 {
-		return none, fmt.Errorf("frames: budget = %d rows: must be positive", budget)
+		return none, &credlab.ParamError{Name: "budget", Value: budget, Want: "a positive number of rows"}
 	}
 	sel, rows, err := selectRows(ctx, pool, budget, spec)
 	if err != nil {
@@ -140,11 +140,11 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 	}
 	sel := spec.Selector
 	if sel == nil {
-		if sel, err = selectorOf(spec, p, prev); err != nil {
+		if sel, err = selectorOf(spec, "SelectSpec", p, prev); err != nil {
 			return nil, nil, err
 		}
 	} else if prev != nil {
-		return nil, nil, fmt.Errorf("frames: Labeled needs a Method, not a custom Selector (set the selector's Previous instead)")
+		return nil, nil, &credlab.ParamError{Name: "SelectSpec.Labeled", Value: "set", Want: "no Labeled rows with a custom Selector: set the selector's Previous instead, or use a Method"}
 	}
 	s, err := sel.Select(ctx, p.x, budget, spec.Seed)
 	if err != nil {
@@ -154,7 +154,7 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 }
 
 // designOf parses SelectSpec.Design.
-func designOf(spec SelectSpec) (credlab.Design, error) {
+func designOf(spec SelectSpec, what string) (credlab.Design, error) {
 	switch strings.ToLower(spec.Design) {
 	case "", "replacement", "with-replacement":
 		if spec.WithoutReplacement {
@@ -166,7 +166,7 @@ func designOf(spec SelectSpec) (credlab.Design, error) {
 	case "without", "without-replacement":
 		return credlab.WithoutReplacement, nil
 	}
-	return 0, fmt.Errorf("frames: unknown design %q: choose replacement, distinct or without", spec.Design)
+	return 0, &credlab.ParamError{Name: what + ".Design", Value: strconv.Quote(spec.Design), Want: "replacement (the default), distinct or without"}
 }
 
 // labeledSelection turns an earlier Select result into the credlab
@@ -196,7 +196,7 @@ func labeledSelection(df *dataframe.DataFrame, rows []int, n int) (*credlab.Sele
 			}
 		}
 		if must && err == nil {
-			err = fmt.Errorf("frames: labeled rows have no %q column: pass an earlier Select result", name)
+			err = &ColumnError{Name: name, Role: "labeled", Suggestion: closest(df.Names(), name), Columns: df.Names()}
 		}
 		return nil
 	}
@@ -229,8 +229,10 @@ func labeledSelection(df *dataframe.DataFrame, rows []int, n int) (*credlab.Sele
 }
 
 // selectorOf builds the credlab selector of spec.
-func selectorOf(spec SelectSpec, p *prepared, prev *credlab.Selection) (credlab.Selector, error) {
-	d, err := designOf(spec)
+// what names the settings in a *credlab.ParamError: "SelectSpec" or
+// "BudgetSpec".
+func selectorOf(spec SelectSpec, what string, p *prepared, prev *credlab.Selection) (credlab.Selector, error) {
+	d, err := designOf(spec, what)
 	if err != nil {
 		return nil, err
 	}
@@ -241,12 +243,12 @@ func selectorOf(spec SelectSpec, p *prepared, prev *credlab.Selection) (credlab.
 		return credlab.GreedySelector{Previous: prev}, nil
 	case "", "cred":
 	default:
-		return nil, &credlab.ParamError{Name: "SelectSpec.Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform or greedy"}
+		return nil, &credlab.ParamError{Name: what + ".Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform or greedy"}
 	}
 	// Reuse the fitting runner for the kernel and feature map defaults.
 	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}
 	mi := &methodInfo{name: "cred", feature: spec.FeatureMap != ""}
-	r := &runner{mi: mi, s: s, x: p.x}
+	r := &runner{mi: mi, s: s, x: p.x, spec: what}
 	if err := r.resolve(); err != nil {
 		return nil, err
 	}

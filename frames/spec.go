@@ -64,7 +64,7 @@ type Spec struct {
 	// automatic method, krls, nkrls and linear: a named method is then
 	// fitted on all rows, without validation. Otherwise lambda is chosen by
 	// the automatic method's criterion over Lambdas (default
-	// credlab.LogGrid(1e-12, 1, 61), extended at its ends), or on a
+	// credlab.LogGrid(1e-12, 10, 66); a choice at an end is a warning), or on a
 	// hold-out split from Lambdas (default credlab.LogGrid(1e-15, 1, 100))
 	// for a named method. One solver call covers the whole grid.
 	Lambda  float64   `json:"lambda,omitempty"`
@@ -158,7 +158,7 @@ func resolveScale(s string) (string, error) {
 	case ScaleNone:
 		return ScaleNone, nil
 	}
-	return "", fmt.Errorf("frames: unknown Scale %q: choose %q (the default) or %q", s, ScaleStandardize, ScaleNone)
+	return "", &credlab.ParamError{Name: "Spec.Scale", Value: strconv.Quote(s), Want: fmt.Sprintf("%s (the default) or %s", ScaleStandardize, ScaleNone)}
 }
 
 // Bookkeeping columns written by Select.
@@ -245,8 +245,9 @@ func lookupMethod(name string) (*methodInfo, error) {
 	return nil, &credlab.ParamError{Name: "Spec.Method", Value: strconv.Quote(name), Want: want}
 }
 
-// kernelOf builds the kernel named by the spec with bandwidth sigma.
-func kernelOf(s *Spec, sigma float64) (credlab.Kernel, error) {
+// kernelOf builds the kernel named by the spec with bandwidth sigma; name
+// is the setting's name for a *credlab.ParamError ("Spec.Kernel").
+func kernelOf(s *Spec, sigma float64, name string) (credlab.Kernel, error) {
 	var k credlab.Kernel
 	switch strings.ToLower(s.Kernel) {
 	case "", "gaussian", "rbf":
@@ -258,7 +259,7 @@ func kernelOf(s *Spec, sigma float64) (credlab.Kernel, error) {
 	case "polynomial", "poly":
 		k = credlab.PolynomialKernel{Degree: s.Degree, Gamma: s.Gamma, Coef0: s.Coef0}
 	default:
-		return nil, &credlab.ParamError{Name: "Spec.Kernel", Value: strconv.Quote(s.Kernel), Want: "gaussian, laplacian, linear or polynomial"}
+		return nil, &credlab.ParamError{Name: name, Value: strconv.Quote(s.Kernel), Want: "gaussian, laplacian, linear or polynomial"}
 	}
 	if err := k.Validate(); err != nil {
 		return nil, err

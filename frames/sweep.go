@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/credlab/credlab/credlab"
@@ -93,7 +94,7 @@ func Sweep(df dataframe.DataFrame, spec Spec, grid Grid) (dataframe.DataFrame, e
 func SweepContext(ctx context.Context, df dataframe.DataFrame, spec Spec, grid Grid) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
 	if spec.Target == "" {
-		return none, fmt.Errorf("frames: Spec.Target is empty: name the column to predict")
+		return none, errNoTarget
 	}
 	mi, crit, err := resolveSpec(&spec)
 	if err != nil {
@@ -146,54 +147,77 @@ func SweepContext(ctx context.Context, df dataframe.DataFrame, spec Spec, grid G
 // checkGrid refuses grid entries the method does not use.
 func checkGrid(spec *Spec, mi *methodInfo, g *Grid) error {
 	if mi.path == pathNone {
-		return fmt.Errorf("frames: method %s has no regularization path to sweep; use krls", mi.name)
+		return &credlab.ParamError{Name: "Spec.Method", Value: strconv.Quote(spec.Method), Want: fmt.Sprintf("a method with a regularization path to sweep (%s has none; use krls)", mi.name)}
 	}
-	if (len(g.Passes) > 0 || len(g.Batch) > 0) && mi.name != "sgm" {
-		return fmt.Errorf("frames: Grid.Passes and Grid.Batch apply to sgm, not %s", mi.name)
-	}
-	for i, v := range g.Passes {
-		if v <= 0 {
-			return fmt.Errorf("frames: Grid.Passes[%d] = %d: must be positive", i, v)
+	if mi.name != "sgm" {
+		if len(g.Passes) > 0 {
+			return notApply("Grid.Passes", g.Passes, "it applies to sgm, not "+mi.name)
+		}
+		if len(g.Batch) > 0 {
+			return notApply("Grid.Batch", g.Batch, "it applies to sgm, not "+mi.name)
 		}
 	}
-	for i, v := range g.Batch {
-		if v <= 0 {
-			return fmt.Errorf("frames: Grid.Batch[%d] = %d: must be positive", i, v)
-		}
+	if err := positiveInts("Grid.Passes", g.Passes); err != nil {
+		return err
+	}
+	if err := positiveInts("Grid.Batch", g.Batch); err != nil {
+		return err
 	}
 	if len(g.Lambda) > 0 && mi.path != pathLambda {
-		return fmt.Errorf("frames: Grid.Lambda does not apply to %s, an iterative method; its path runs over iterations", mi.name)
+		return notApply("Grid.Lambda", g.Lambda, mi.name+" is an iterative method; its path runs over iterations")
 	}
-	for i, v := range g.Sigma {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("frames: Grid.Sigma[%d] = %v: must be positive", i, v)
-		}
+	if err := positiveFloats("Grid.Sigma", g.Sigma); err != nil {
+		return err
 	}
 	if len(g.Sigma) > 0 && !usesSigma(spec, mi) {
-		return fmt.Errorf("frames: Grid.Sigma does not apply: method %s with kernel %q and feature map %q has no bandwidth", mi.name, spec.Kernel, spec.FeatureMap)
+		return notApply("Grid.Sigma", g.Sigma, fmt.Sprintf("method %s with kernel %q and feature map %q has no bandwidth", mi.name, spec.Kernel, spec.FeatureMap))
 	}
-	for i, v := range g.M {
-		if v <= 0 {
-			return fmt.Errorf("frames: Grid.M[%d] = %d: must be positive", i, v)
-		}
+	if err := positiveInts("Grid.M", g.M); err != nil {
+		return err
 	}
 	if len(g.M) > 0 && !mi.usesM && !(mi.feature && spec.FeatureMap != "" && spec.FeatureMap != "raw" && spec.FeatureMap != "relu") {
-		return fmt.Errorf("frames: Grid.M does not apply to %s; it sets the Nyström centers of nkrls and nytro or the random features of linear and lineargd", mi.name)
+		return notApply("Grid.M", g.M, "it sets the Nyström centers of nkrls and nytro or the random features of linear and lineargd, not "+mi.name)
 	}
-	for i, v := range g.LambdaQ {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("frames: Grid.LambdaQ[%d] = %v: must be positive", i, v)
-		}
+	if err := positiveFloats("Grid.LambdaQ", g.LambdaQ); err != nil {
+		return err
 	}
 	if len(g.LambdaQ) > 0 {
 		if g.Budget <= 0 {
-			return fmt.Errorf("frames: Grid.LambdaQ needs Grid.Budget, the number of rows each CRED sample draws")
+			return &credlab.ParamError{Name: "Grid.Budget", Value: g.Budget, Want: "a positive number of rows, which each CRED sample of Grid.LambdaQ draws"}
 		}
 		if spec.Weight != "" {
-			return fmt.Errorf("frames: Grid.LambdaQ draws its own importance weights; leave Spec.Weight empty")
+			return &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(spec.Weight), Want: `"": Grid.LambdaQ draws its own importance weights`}
 		}
 	} else if g.Budget != 0 {
-		return fmt.Errorf("frames: Grid.Budget is set without Grid.LambdaQ")
+		return &credlab.ParamError{Name: "Grid.Budget", Value: g.Budget, Want: "0 without Grid.LambdaQ"}
+	}
+	return nil
+}
+
+// notApply is the *credlab.ParamError of a Grid list set where it does not
+// apply, for the reason why.
+func notApply(name string, v any, why string) error {
+	return &credlab.ParamError{Name: name, Value: v, Want: "an empty list: " + why}
+}
+
+// positiveInts refuses a non-positive entry of a Grid list: the
+// *credlab.ParamError names the entry, as "Grid.M[2]".
+func positiveInts(name string, v []int) error {
+	for i, x := range v {
+		if x <= 0 {
+			return &credlab.ParamError{Name: fmt.Sprintf("%s[%d]", name, i), Value: x, Want: "a positive number"}
+		}
+	}
+	return nil
+}
+
+// positiveFloats refuses an entry of a Grid list that is not positive and
+// finite, as positiveInts.
+func positiveFloats(name string, v []float64) error {
+	for i, x := range v {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return &credlab.ParamError{Name: fmt.Sprintf("%s[%d]", name, i), Value: x, Want: "a positive finite number"}
+		}
 	}
 	return nil
 }
@@ -226,18 +250,22 @@ func pathSpec(s Spec, mi *methodInfo, g Grid) Spec {
 // sweepAuto is Sweep of the automatic method.
 func sweepAuto(ctx context.Context, df dataframe.DataFrame, spec Spec, crit credlab.Criterion, grid Grid) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
-	if len(grid.LambdaQ) > 0 || grid.Budget != 0 || len(grid.Passes) > 0 || len(grid.Batch) > 0 {
-		return none, fmt.Errorf("frames: Grid.LambdaQ, Budget, Passes and Batch do not apply to the automatic method; name a method")
+	const auto = "it does not apply to the automatic method; name a method"
+	switch {
+	case len(grid.LambdaQ) > 0:
+		return none, notApply("Grid.LambdaQ", grid.LambdaQ, auto)
+	case grid.Budget != 0:
+		return none, &credlab.ParamError{Name: "Grid.Budget", Value: grid.Budget, Want: "0: " + auto}
+	case len(grid.Passes) > 0:
+		return none, notApply("Grid.Passes", grid.Passes, auto)
+	case len(grid.Batch) > 0:
+		return none, notApply("Grid.Batch", grid.Batch, auto)
 	}
-	for i, v := range grid.Sigma {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return none, fmt.Errorf("frames: Grid.Sigma[%d] = %v: must be positive", i, v)
-		}
+	if err := positiveFloats("Grid.Sigma", grid.Sigma); err != nil {
+		return none, err
 	}
-	for i, v := range grid.M {
-		if v <= 0 {
-			return none, fmt.Errorf("frames: Grid.M[%d] = %d: must be positive", i, v)
-		}
+	if err := positiveInts("Grid.M", grid.M); err != nil {
+		return none, err
 	}
 	p, err := prepare(df, &spec, "training")
 	if err != nil {

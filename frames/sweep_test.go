@@ -108,25 +108,25 @@ func TestSweepErrors(t *testing.T) {
 		name string
 		spec Spec
 		grid Grid
-		msg  string
+		want errCheck
 	}{
-		{"kols", Spec{Method: "kols"}, Grid{}, "kols has no regularization path"},
-		{"lambda for gd", Spec{Method: "gd"}, Grid{Lambda: []float64{1}}, "Grid.Lambda does not apply to earlystopping"},
-		{"sigma for linear kernel", Spec{Method: "krls", Kernel: "linear"}, Grid{Sigma: []float64{1}}, "Grid.Sigma does not apply"},
-		{"sigma for raw", Spec{Method: "linear"}, Grid{Sigma: []float64{1}}, "Grid.Sigma does not apply"},
-		{"m for krls", Spec{Method: "krls"}, Grid{M: []int{5}}, "Grid.M does not apply to krls"},
-		{"bad sigma", Spec{Method: "krls"}, Grid{Sigma: []float64{0}}, "Grid.Sigma[0] = 0"},
-		{"bad m", Spec{Method: "nkrls", M: 5}, Grid{M: []int{-1}}, "Grid.M[0] = -1"},
-		{"bad lambda_q", Spec{Method: "krls"}, Grid{LambdaQ: []float64{math.NaN()}, Budget: 5}, "Grid.LambdaQ[0] = NaN"},
-		{"no budget", Spec{Method: "krls"}, Grid{LambdaQ: []float64{1e-3}}, "needs Grid.Budget"},
-		{"budget alone", Spec{Method: "krls"}, Grid{Budget: 5}, "Budget is set without"},
-		{"weight and lambda_q", Spec{Method: "krls", Weight: "a"}, Grid{LambdaQ: []float64{1e-3}, Budget: 5}, "leave Spec.Weight empty"},
-		{"passes", Spec{Method: "nytro", M: 5}, Grid{Passes: []int{1}}, "apply to sgm, not nytro"},
-		{"bad passes", Spec{Method: "sgm"}, Grid{Passes: []int{0}}, "Grid.Passes[0] = 0"},
-		{"bad batch", Spec{Method: "sgm"}, Grid{Batch: []int{-2}}, "Grid.Batch[0] = -2"},
-		{"unknown method", Spec{Method: "xgboost"}, Grid{}, `Spec.Method = "xgboost"`},
-		{"bad lambda", Spec{Method: "krls"}, Grid{Lambda: []float64{-1}}, "lambda[0] = -1"},
-		{"no target", Spec{Method: "krls", Target: "-"}, Grid{}, "no target column"},
+		{"kols", Spec{Method: "kols"}, Grid{}, wantParam("Spec.Method")},
+		{"lambda for gd", Spec{Method: "gd"}, Grid{Lambda: []float64{1}}, wantParam("Grid.Lambda")},
+		{"sigma for linear kernel", Spec{Method: "krls", Kernel: "linear"}, Grid{Sigma: []float64{1}}, wantParam("Grid.Sigma")},
+		{"sigma for raw", Spec{Method: "linear"}, Grid{Sigma: []float64{1}}, wantParam("Grid.Sigma")},
+		{"m for krls", Spec{Method: "krls"}, Grid{M: []int{5}}, wantParam("Grid.M")},
+		{"bad sigma", Spec{Method: "krls"}, Grid{Sigma: []float64{0}}, wantParam("Grid.Sigma[0]")},
+		{"bad m", Spec{Method: "nkrls", M: 5}, Grid{M: []int{-1}}, wantParam("Grid.M[0]")},
+		{"bad lambda_q", Spec{Method: "krls"}, Grid{LambdaQ: []float64{math.NaN()}, Budget: 5}, wantParam("Grid.LambdaQ[0]")},
+		{"no budget", Spec{Method: "krls"}, Grid{LambdaQ: []float64{1e-3}}, wantParam("Grid.Budget")},
+		{"budget alone", Spec{Method: "krls"}, Grid{Budget: 5}, wantParam("Grid.Budget")},
+		{"weight and lambda_q", Spec{Method: "krls", Weight: "a"}, Grid{LambdaQ: []float64{1e-3}, Budget: 5}, wantParam("Spec.Weight")},
+		{"passes", Spec{Method: "nytro", M: 5}, Grid{Passes: []int{1}}, wantParam("Grid.Passes")},
+		{"bad passes", Spec{Method: "sgm"}, Grid{Passes: []int{0}}, wantParam("Grid.Passes[0]")},
+		{"bad batch", Spec{Method: "sgm"}, Grid{Batch: []int{-2}}, wantParam("Grid.Batch[0]")},
+		{"unknown method", Spec{Method: "xgboost"}, Grid{}, wantParam("Spec.Method")},
+		{"bad lambda", Spec{Method: "krls"}, Grid{Lambda: []float64{-1}}, wantParam("lambda[0]")},
+		{"no target", Spec{Method: "krls", Target: "-"}, Grid{}, wantColumn("z", "target")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.spec.Target == "" {
@@ -136,9 +136,9 @@ func TestSweepErrors(t *testing.T) {
 				c.spec.Target = "z"
 			}
 			_, err := Sweep(df, c.spec, c.grid)
-			wantErrText(t, err, c.msg)
+			c.want(t, err)
 		})
 	}
 	_, err := Sweep(df, Spec{Method: "krls"}, Grid{})
-	wantErrText(t, err, "Spec.Target is empty")
+	wantParam("Spec.Target")(t, err)
 }

@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
@@ -40,7 +42,7 @@ func Summarize(df dataframe.DataFrame, by []string, values ...string) (dataframe
 		return none, err
 	}
 	if len(values) == 0 {
-		return none, fmt.Errorf("frames: Summarize needs at least one value column")
+		return none, &credlab.ParamError{Name: "values", Value: "none", Want: "at least one value column to summarize"}
 	}
 	names := df.Names()
 	types := df.Types()
@@ -51,7 +53,7 @@ func Summarize(df dataframe.DataFrame, by []string, values ...string) (dataframe
 		}
 		for _, st := range []string{SummaryColumn, SummaryCount, SummaryMean, SummarySD, SummaryMin, SummaryQ25, SummaryMedian, SummaryQ75, SummaryMax} {
 			if b == st {
-				return none, fmt.Errorf("frames: the grouping column %q has the name of a summary column; rename it", b)
+				return none, problem(b, "grouping", "has the name of a summary column; rename it")
 			}
 		}
 		keys[k] = df.Col(b).Records()
@@ -177,12 +179,12 @@ func SplitRows(df dataframe.DataFrame, testShare float64, seed uint64) (train, t
 		return none, none, err
 	}
 	if !(testShare > 0 && testShare < 1) {
-		return none, none, fmt.Errorf("frames: test share %v: must be in (0, 1)", testShare)
+		return none, none, &credlab.ParamError{Name: "testShare", Value: testShare, Want: "a share in (0, 1)"}
 	}
 	n := df.Nrow()
 	nt := int(math.Round(testShare * float64(n)))
 	if nt < 1 || nt >= n {
-		return none, none, fmt.Errorf("frames: a test share of %v of %d rows leaves an empty part", testShare, n)
+		return none, none, &credlab.ParamError{Name: "testShare", Value: testShare, Want: fmt.Sprintf("a share that leaves rows in both parts of the %d rows", n)}
 	}
 	perm := rand.New(rand.NewPCG(seed, 0x73706c6974)).Perm(n)
 	te := append([]int(nil), perm[:nt]...)
@@ -191,7 +193,7 @@ func SplitRows(df dataframe.DataFrame, testShare float64, seed uint64) (train, t
 	sort.Ints(tr)
 	train, test = df.Subset(tr), df.Subset(te)
 	if train.Err != nil || test.Err != nil {
-		return none, none, fmt.Errorf("frames: splitting rows: %v %v", train.Err, test.Err)
+		return none, none, fmt.Errorf("frames: splitting rows: %w", errors.Join(train.Err, test.Err))
 	}
 	return train, test, nil
 }
@@ -203,7 +205,7 @@ func Subsample(df dataframe.DataFrame, n int, seed uint64) (dataframe.DataFrame,
 		return dataframe.DataFrame{}, err
 	}
 	if n <= 0 {
-		return dataframe.DataFrame{}, fmt.Errorf("frames: Subsample of %d rows: must be positive", n)
+		return dataframe.DataFrame{}, &credlab.ParamError{Name: "n", Value: n, Want: "a positive number of rows"}
 	}
 	if n >= df.Nrow() {
 		return df, nil
@@ -234,7 +236,7 @@ func MinMaxScale(train, test dataframe.DataFrame, lo, hi float64, exclude ...str
 		return none, none, err
 	}
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return none, none, fmt.Errorf("frames: MinMaxScale range [%v, %v]: need finite lo < hi", lo, hi)
+		return none, none, &credlab.ParamError{Name: "lo, hi", Value: fmt.Sprintf("%v, %v", lo, hi), Want: "finite bounds with lo < hi"}
 	}
 	names := train.Names()
 	skip := map[string]bool{}
@@ -256,7 +258,7 @@ func MinMaxScale(train, test dataframe.DataFrame, lo, hi float64, exclude ...str
 			if hasTest {
 				c := test.Col(name)
 				if c.Err != nil {
-					return none, none, fmt.Errorf("frames: the test frame lacks column %q", name)
+					return none, none, &ColumnError{Name: name, Role: "test", Suggestion: closest(test.Names(), name), Columns: test.Names()}
 				}
 				teCols = append(teCols, c)
 			}
@@ -301,7 +303,7 @@ func MinMaxScale(train, test dataframe.DataFrame, lo, hi float64, exclude ...str
 	}
 	outTest := dataframe.New(teCols...)
 	if outTrain.Err != nil || outTest.Err != nil {
-		return none, none, fmt.Errorf("frames: scaling: %v %v", outTrain.Err, outTest.Err)
+		return none, none, fmt.Errorf("frames: scaling: %w", errors.Join(outTrain.Err, outTest.Err))
 	}
 	return outTrain, outTest, nil
 }
@@ -318,10 +320,10 @@ func Pivot(df dataframe.DataFrame, index []string, column, value, stat string) (
 	statIdx := map[string]int{SummaryMean: 0, SummarySD: 1, SummaryMin: 2, SummaryMedian: 4, SummaryMax: 6, SummaryCount: -1}
 	si, ok := statIdx[stat]
 	if !ok {
-		return none, fmt.Errorf("frames: Pivot statistic %q: choose mean, median, sd, min, max or count", stat)
+		return none, &credlab.ParamError{Name: "stat", Value: strconv.Quote(stat), Want: "mean, median, sd, min, max or count"}
 	}
 	if len(index) == 0 {
-		return none, fmt.Errorf("frames: Pivot needs at least one index column")
+		return none, &credlab.ParamError{Name: "index", Value: "none", Want: "at least one index column"}
 	}
 	s, err := Summarize(df, append(append([]string(nil), index...), column), value)
 	if err != nil {
@@ -366,7 +368,7 @@ func Pivot(df dataframe.DataFrame, index []string, column, value, stat string) (
 	for _, c := range colNames {
 		for _, x := range index {
 			if c == x {
-				return none, fmt.Errorf("frames: Pivot: the value %q of column %q is also an index column's name", c, column)
+				return none, problem(column, "", "has the value %q, which is also the name of an index column", c)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
@@ -56,17 +57,23 @@ func TestSummarize(t *testing.T) {
 	if q := s2.Col(SummaryQ25).Float(); !near(q[0], 3) {
 		t.Errorf("q25 %v, want 3", q[0])
 	}
-	if _, err := Summarize(longFrame(), []string{"methd"}, "v"); err == nil || !strings.Contains(err.Error(), `"method"`) {
-		t.Errorf("misspelt group: %v", err)
-	}
-	if _, err := Summarize(longFrame(), nil, "method"); err == nil {
-		t.Error("string value column accepted")
-	}
-	if _, err := Summarize(longFrame().Rename("mean", "w"), []string{"mean"}, "v"); err == nil {
-		t.Error("grouping column named like a statistic accepted")
-	}
-	if _, err := Summarize(longFrame(), nil); err == nil {
-		t.Error("no value column accepted")
+	for _, c := range []struct {
+		name   string
+		df     dataframe.DataFrame
+		by     []string
+		values []string
+		want   errCheck
+	}{
+		{"misspelt group", longFrame(), []string{"methd"}, []string{"v"}, wantSuggestion("methd", "method")},
+		{"string value column", longFrame(), nil, []string{"method"}, wantProblem("method", "")},
+		{"group named like a statistic", longFrame().Rename("mean", "w"), []string{"mean"}, []string{"v"}, wantProblem("mean", "grouping")},
+		{"no value column", longFrame(), nil, nil, wantParam("values")},
+		{"empty frame", dataframe.New(series.New([]float64{}, series.Float, "v")), nil, []string{"v"}, wantIs(credlab.ErrEmpty)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Summarize(c.df, c.by, c.values...)
+			c.want(t, err)
+		})
 	}
 }
 
@@ -98,9 +105,8 @@ func TestPivot(t *testing.T) {
 	if v := q.Col("b").Float(); !math.IsNaN(v[0]) {
 		t.Errorf("missing cell %v, want NaN", v[0])
 	}
-	if _, err := Pivot(longFrame(), []string{"n"}, "method", "v", "mode"); err == nil {
-		t.Error("unknown statistic accepted")
-	}
+	_, err = Pivot(longFrame(), []string{"n"}, "method", "v", "mode")
+	wantParam("stat")(t, err)
 }
 
 func TestSplitAndSubsample(t *testing.T) {
@@ -127,9 +133,8 @@ func TestSplitAndSubsample(t *testing.T) {
 	if tr2.Col("v").Float()[5] != tr.Col("v").Float()[5] {
 		t.Error("same seed, different split")
 	}
-	if _, _, err := SplitRows(df, 1, 1); err == nil {
-		t.Error("test share 1 accepted")
-	}
+	_, _, err = SplitRows(df, 1, 1)
+	wantParam("testShare")(t, err)
 	s, err := Subsample(df, 10, 3)
 	if err != nil || s.Nrow() != 10 {
 		t.Fatalf("subsample: %v %v", s.Nrow(), err)
@@ -172,9 +177,8 @@ func TestMinMaxScale(t *testing.T) {
 	if err != nil || b2.Nrow() != 0 || a2.Col("y").Float()[1] != 0 {
 		t.Errorf("without test frame: %v %v", b2.Nrow(), err)
 	}
-	if _, _, err := MinMaxScale(tr, te, 1, -1); err == nil {
-		t.Error("empty range accepted")
-	}
+	_, _, err = MinMaxScale(tr, te, 1, -1)
+	wantParam("lo, hi")(t, err)
 }
 
 func TestTable(t *testing.T) {

@@ -35,12 +35,16 @@ var paramFlags = map[string]string{
 	"SGMConfig.StepSize": "eta", "SGMConfig.Decay": "decay", "SGMConfig.Passes": "passes", "SGMConfig.Preset": "preset",
 	"random features D": "m", "TuneConfig.Sigma": "sigma", "TuneConfig.Lambda": "lambda", "Lambdas": "lambda",
 	"TuneConfig.M": "m", "TuneConfig.MaxM": "m", "TuneConfig.Criterion": "selection", "TuneConfig.Kernel": "kernel",
-	"TuneConfig.Method": "method", "Design": "design",
+	"TuneConfig.Method": "method", "SelectSpec.Design": "design", "Spec.Selection": "selection", "Spec.Scale": "standardize",
+	"Spec.Target": "target", "Spec.Weight": "weight", "SelectSpec.Kernel": "kernel", "SelectSpec.Sigma": "sigma",
+	"SelectSpec.FeatureMap": "features", "SelectSpec.M": "m", "BudgetSpec.Kernel": "kernel", "BudgetSpec.Sigma": "sigma",
+	"BudgetSpec.FeatureMap": "features", "BudgetSpec.M": "m", "BudgetSpec.Target": "target",
+	"Grid.Sigma": "sigma", "Grid.M": "m", "Grid.Lambda": "lambda", "Grid.Passes": "passes", "Grid.Batch": "batch",
 }
 
 // columnFlags maps a *frames.ColumnError's role to the flag naming it.
 var columnFlags = map[string]string{"target": "target", "weight": "weight", "feature": "columns", "columns": "columns",
-	"excluded": "exclude", "exclude": "exclude", "in": "in"}
+	"excluded": "exclude", "exclude": "exclude", "in": "in", "labeled": "labeled"}
 
 // explain returns the message and exit status for err, chosen by its type
 // (errors.As), never by its text. Messages name the command's flags.
@@ -63,7 +67,8 @@ func explain(err error) (string, int) {
 	case errors.As(err, &ue):
 		return ue.msg + "\nrun 'credlab help' or 'credlab CMD -h' for the flags", exitUsage
 	case errors.As(err, &pe):
-		if f, ok := paramFlags[pe.Name]; ok {
+		// A list entry is named with its index, such as Grid.Sigma[2].
+		if f, ok := paramFlags[strings.TrimRight(strings.TrimRight(pe.Name, "]0123456789"), "[")]; ok {
 			return fmt.Sprintf("flag -%s %v: want %s", f, pe.Value, pe.Want), exitUsage
 		}
 		return err.Error(), exitUsage
