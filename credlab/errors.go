@@ -93,6 +93,19 @@ func (e *TooLargeError) Error() string {
 	return msg
 }
 
+// SingularError reports a regularized system that is not numerically
+// positive definite at the lambda tried, or at any lambda of the grid: the
+// fix is a larger value of Setting (such as "lambda" or "lambda_q").
+type SingularError struct {
+	System  string // the system, such as "KRLS" or "K + N lambda_q I"
+	Setting string // the regularization to raise
+	Value   string // the lambda, or the grid, tried
+}
+
+func (e *SingularError) Error() string {
+	return fmt.Sprintf("credlab: the %s system is not numerically positive definite at %s = %s: use a larger %s", e.System, e.Setting, e.Value, e.Setting)
+}
+
 // DivergedError reports an iterative solver whose iterates blew up: Method
 // names it, Iter is the iteration (1-based) where it was noticed (0: the
 // step was refused before running), Step the step size used (0 when

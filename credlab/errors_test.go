@@ -688,3 +688,26 @@ func TestEntryPointErrorTypes(t *testing.T) {
 		wantErr(t, c.name, callNoPanic(c.call), c.want)
 	}
 }
+
+// TestSingularError checks that a system that is not numerically positive
+// definite at the lambda tried is a *SingularError naming the setting.
+func TestSingularError(t *testing.T) {
+	x := mat.NewDense(4, 1, []float64{1, 1, 1, 1}) // K is all ones: rank 1
+	y := []float64{1, 2, 3, 4}
+	g := GaussianKernel{Sigma: 1}
+	for _, c := range []struct {
+		name    string
+		err     error
+		setting string
+	}{
+		{"KRLS", second(KRLS(t.Context(), x, y, KRLSConfig{Kernel: g, Lambda: 1e-300})), "lambda"},
+		{"LeverageScores", second(LeverageScores(t.Context(), g, x, 1e-300)), "lambda_q"},
+	} {
+		var se *SingularError
+		if !errors.As(c.err, &se) || se.Setting != c.setting {
+			t.Errorf("%s: got %v (%T), want a *SingularError on %s", c.name, c.err, c.err, c.setting)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

@@ -239,9 +239,9 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 	}
 	if best == nil {
 		if len(grid) == 1 {
-			return nil, &ParamError{Name: "lambda", Value: grid[0], Want: "a larger lambda: the KTR3 system is not numerically positive definite at this one"}
+			return nil, &SingularError{System: "KTR3", Setting: "lambda", Value: fmt.Sprint(grid[0])}
 		}
-		return nil, &ParamError{Name: "Lambdas", Value: gridRange(grid), Want: "larger lambdas: the KTR3 system is not numerically positive definite at any of these"}
+		return nil, &SingularError{System: "KTR3", Setting: "lambda", Value: gridRange(grid)}
 	}
 	if len(va) > 0 {
 		fit.ValRMSE = bestV

@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"strconv"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -43,7 +44,7 @@ func LeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda float64)
 	}
 	t, ok := potrfLower(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
 	if !ok || !trtriLower(t) {
-		return nil, &ParamError{Name: "lambda_q", Value: lambda, Want: "a larger lambda_q: K + N lambda_q I is not numerically positive definite at this one"}
+		return nil, &SingularError{System: "K + N lambda_q I", Setting: "lambda_q", Value: strconv.FormatFloat(lambda, 'g', -1, 64)}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	}
 	t, ok := potrfLower(blas64.Symmetric{N: dim, Stride: sr.Stride, Data: sr.Data, Uplo: blas.Lower})
 	if !ok {
-		return nil, &ParamError{Name: "lambda_q", Value: lambda, Want: "a larger lambda_q: Phi^T Phi / N + lambda_q I is not numerically positive definite at this one"}
+		return nil, &SingularError{System: "Phi^T Phi / N + lambda_q I", Setting: "lambda_q", Value: strconv.FormatFloat(lambda, 'g', -1, 64)}
 	}
 	// Pass 2: s_j = ||L^-1 phi_j||^2.
 	s := make([]float64, n)

@@ -96,10 +96,10 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		}
 	}
 	if best == nil && len(grid) == 1 {
-		return nil, &ParamError{Name: "lambda", Value: grid[0], Want: fmt.Sprintf("a larger lambda: the %s system is not numerically positive definite at this one", fit.Method)}
+		return nil, &SingularError{System: fit.Method, Setting: "lambda", Value: fmt.Sprint(grid[0])}
 	}
 	if best == nil {
-		return nil, &ParamError{Name: "Lambdas", Value: gridRange(grid), Want: fmt.Sprintf("larger lambdas: the %s system is not numerically positive definite at any of these", fit.Method)}
+		return nil, &SingularError{System: fit.Method, Setting: "lambda", Value: gridRange(grid)}
 	}
 	return toZ(best), nil
 }

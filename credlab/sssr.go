@@ -314,7 +314,7 @@ func SSSR(ctx context.Context, x *mat.Dense, y []float64, cfg SSSRConfig) (*Fit,
 		blas64.Gemv(blas.Trans, 1, z.RawMatrix(), vec(y), 0, vec(b))
 		var ok bool
 		if gamma, ok = choleskySolve(g, cfg.Lambda*float64(n), b); !ok {
-			return nil, &ParamError{Name: "SSSRConfig.Lambda", Value: cfg.Lambda, Want: "a larger lambda: the SSSR system is not numerically positive definite at this one"}
+			return nil, &SingularError{System: "SSSR", Setting: "SSSRConfig.Lambda", Value: fmt.Sprint(cfg.Lambda)}
 		}
 	} else if gamma, err = minNormLeastSquares(z, y); err != nil {
 		return nil, err

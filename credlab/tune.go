@@ -220,7 +220,8 @@ var exactPathRows = 1500
 //     it scores the refined sigma and its two neighbours (from squared
 //     distances computed once); beyond, the refined sigma and its halves
 //     while the criterion improves (at most two), since Nyström paths
-//     favour large sigmas. The model comes from the same reduction;
+//     favour large sigmas. The model comes from the chosen sigma's
+//     reduction when it was the last one made, else from one more;
 //   - NKRLS beyond: m starts at 1000 and doubles while the criterion
 //     improves by more than 1%.
 //
@@ -299,7 +300,7 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 		}
 	}
 	for i, s := range cfg.Sigmas {
-		if err := checkPositive(fmt.Sprintf("Sigmas[%d]", i), s); err != nil {
+		if err := checkPositive(fmt.Sprintf("TuneConfig.Sigmas[%d]", i), s); err != nil {
 			return nil, err
 		}
 	}
@@ -600,6 +601,7 @@ func (t *tuner) run(ctx context.Context) error {
 	var (
 		res, first []sigmaResult // the last stage's and the first's (widest) results
 		b, firstB  int
+		walkedOff  bool // the exact walk down still improved at its last step
 	)
 	// search runs one stage and leaves its results in res and b.
 	search := func(stage string, ev sigmaEval, err error, grid []float64, ext, refine int, what string) error {
@@ -646,6 +648,7 @@ func (t *tuner) run(ctx context.Context) error {
 		if res, b, err = t.walkDown(ctx, ev, res[b].sigma); err != nil {
 			return err
 		}
+		walkedOff = b == 0 && len(res) == 1+walkDownSteps
 		t.stage("exact: %d sigmas on the exact KRLS path (down from the Nyström choice by halves while the criterion improves), %d rows, %d lambdas: %v",
 			len(res), ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
 	case t.exact:
@@ -697,7 +700,7 @@ func (t *tuner) run(ctx context.Context) error {
 		}
 	}
 	if len(first) > 1 && t.cfg.Sigma == 0 {
-		if firstB == 0 {
+		if firstB == 0 || walkedOff {
 			ch.Edges = append(ch.Edges, "sigma min")
 		}
 		if firstB == len(first)-1 {

@@ -382,7 +382,7 @@ func TestTuneErrors(t *testing.T) {
 		{"loo with NKRLS", x, y, TuneConfig{Method: "NKRLS", Criterion: CriterionLOO}, paramErr("TuneConfig.Criterion", `"loo"`)},
 		{"sigma", x, y, TuneConfig{Sigma: -1}, paramErr("TuneConfig.Sigma", -1.0)},
 		{"lambda", x, y, TuneConfig{Lambda: math.NaN()}, paramErr("TuneConfig.Lambda", math.NaN())},
-		{"sigmas", x, y, TuneConfig{Sigmas: []float64{1, 0}}, paramErr("Sigmas[1]", 0.0)},
+		{"sigmas", x, y, TuneConfig{Sigmas: []float64{1, 0}}, paramErr("TuneConfig.Sigmas[1]", 0.0)},
 		{"lambdas", x, y, TuneConfig{Lambdas: []float64{}}, paramErr("Lambdas")},
 		{"M", x, y, TuneConfig{M: -1}, paramErr("TuneConfig.M", -1)},
 		{"MaxM", x, y, TuneConfig{MaxM: -1}, paramErr("TuneConfig.MaxM", -1)},

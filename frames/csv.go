@@ -124,10 +124,11 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 	// A cell is held as a string (its header, its bytes and its share of
 	// the record) and then in a typed column while the strings are still
 	// alive: about csvCellBytes bytes at the peak (measured: 111 bytes a
-	// cell allocated in all, 16 kept after loading).
+	// cell allocated in all, 16 kept after loading), plus the cell's text.
 	memLimit, _ := credlab.EffectiveMemoryLimit()
 	var rows [][]string
 	var lines []int
+	var text int64 // the bytes of the cells read, kept until the frame is built
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -140,8 +141,11 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 			line, _ := cr.FieldPos(0)
 			return none, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("%d rows x %d columns exceed the limit of %d values", len(rows)+1, p, datasets.MaxElements)}
 		}
-		if r := int64(len(rows) + 1); r*int64(p)*csvCellBytes > memLimit {
-			return none, datasets.PartialTooLarge("CSV", name, int(r), p, float64(r*int64(p)*csvCellBytes), memLimit)
+		for _, c := range rec {
+			text += int64(len(c))
+		}
+		if r := int64(len(rows) + 1); r*int64(p)*csvCellBytes+text > memLimit {
+			return none, datasets.PartialTooLarge("CSV", name, int(r), p, float64(r*int64(p)*csvCellBytes+text), memLimit)
 		}
 		line, _ := cr.FieldPos(0)
 		rows = append(rows, rec)
@@ -196,13 +200,14 @@ func checkHeader(file string, header []string) error {
 	seen := make(map[string]int, len(header))
 	for j, h := range header {
 		pe := &ParseError{File: file, Line: 1, Column: j + 1}
+		problem := datasets.NameProblem(h)
 		switch {
 		case strings.TrimSpace(h) == "":
 			pe.Msg = "empty column name in the header"
 		case !utf8.ValidString(h):
 			pe.Msg = fmt.Sprintf("column name %s is not valid UTF-8", strconv.Quote(cut(h, 40)))
-		case datasets.NameProblem(h) != "":
-			pe.Msg = fmt.Sprintf("column name %s %s", strconv.Quote(cut(h, 40)), datasets.NameProblem(h))
+		case problem != "":
+			pe.Msg = fmt.Sprintf("column name %s %s", strconv.Quote(cut(h, 40)), problem)
 		default:
 			if k, ok := seen[h]; ok {
 				pe.Msg = fmt.Sprintf("column name %q appears twice, in columns %d and %d: rename one", h, k+1, j+1)

@@ -236,4 +236,10 @@ func TestCSVTooLargePartial(t *testing.T) {
 	if !strings.Contains(tl.What, "big.csv") {
 		t.Errorf("What %q does not name the file", tl.What)
 	}
+	// Long text cells count with their bytes: two rows of 1 KiB text.
+	long := strings.Repeat("x", 1<<10)
+	_, err = ReadCSV(strings.NewReader("a,b\n"+long+",1\n"+long+",2\n"), "text.csv")
+	if !errors.As(err, &tl) || tl.Rows != 1 {
+		t.Fatalf("got %v (%T), want a *credlab.TooLargeError at the first row", err, err)
+	}
 }

@@ -221,7 +221,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		}
 		for i, v := range ex.w {
 			if !math.IsNaN(v) && !(v > 0) {
-				return nil, &credlab.ParamError{Name: fmt.Sprintf("weight[%d]", i), Value: v, Want: fmt.Sprintf("a positive weight (row %d of the weight column %q)", i, weight)}
+				return nil, &ColumnProblemError{Name: weight, Role: "weight", Problem: fmt.Sprintf("has the value %v in row %d: weights must be positive", v, i)}
 			}
 		}
 	}

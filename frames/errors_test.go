@@ -222,7 +222,7 @@ func TestErrorTypes(t *testing.T) {
 		{"Fit missing values", fit(nan, Spec{Target: "y"}), wantMissing(1, 2)},
 		{"Fit every row missing", fit(dataframe.New(series.New([]float64{math.NaN()}, series.Float, "a"), series.New([]float64{1}, series.Float, "y")), Spec{Target: "y", DropNA: true}), wantIs(credlab.ErrEmpty)},
 		{"Fit infinite", fit(inf, Spec{Target: "y"}), wantNotFinite(`feature column "a"`, 1)},
-		{"Fit negative weight", fit(neg, Spec{Target: "y", Weight: "w"}), wantParam("weight[2]")},
+		{"Fit negative weight", fit(neg, Spec{Target: "y", Weight: "w"}), wantProblem("w", "weight")},
 		{"Fit no features", fit(df.Select([]string{"y"}), Spec{Target: "y"}), wantIs(credlab.ErrEmpty)},
 		{"Fit constant features", fit(df.Mutate(series.New(onesN(30), series.Float, "a")).Mutate(series.New(onesN(30), series.Float, "b")), Spec{Target: "y", Method: "krls"}), wantIs(credlab.ErrEmpty)},
 		// Predict.

@@ -39,7 +39,7 @@ var paramFlags = map[string]string{
 	"Spec.Target": "target", "Spec.Weight": "weight", "SelectSpec.Kernel": "kernel", "SelectSpec.Sigma": "sigma",
 	"SelectSpec.FeatureMap": "features", "SelectSpec.M": "m", "BudgetSpec.Kernel": "kernel", "BudgetSpec.Sigma": "sigma",
 	"BudgetSpec.FeatureMap": "features", "BudgetSpec.M": "m", "BudgetSpec.Target": "target",
-	"Grid.Sigma": "sigma", "Grid.M": "m", "Grid.Lambda": "lambda", "Grid.Passes": "passes", "Grid.Batch": "batch",
+	"Grid.Sigma": "sigma", "Grid.M": "m", "Grid.Lambda": "lambda", "Grid.Passes": "passes", "Grid.Batch": "batch-sizes", "Grid.LambdaQ": "lambda-q", "Grid.Budget": "budget",
 }
 
 // columnFlags maps a *frames.ColumnError's role to the flag naming it.
@@ -58,6 +58,7 @@ func explain(err error) (string, int) {
 		cel *frames.CellError
 		tl  *credlab.TooLargeError
 		de  *credlab.DivergedError
+		se1 *credlab.SingularError
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -66,12 +67,18 @@ func explain(err error) (string, int) {
 		return "interrupted; no output file was written", exitInterrupted
 	case errors.As(err, &ue):
 		return ue.msg + "\nrun 'credlab help' or 'credlab CMD -h' for the flags", exitUsage
+	case errors.As(err, &se1):
+		if f, ok := paramFlags[se1.Setting]; ok {
+			return fmt.Sprintf("the %s system is not numerically positive definite at %s = %s: use a larger -%s", se1.System, se1.Setting, se1.Value, f), exitFailure
+		}
+		return err.Error(), exitFailure
 	case errors.As(err, &pe):
 		// A list entry is named with its index, such as Grid.Sigma[2].
 		if f, ok := paramFlags[strings.TrimRight(strings.TrimRight(pe.Name, "]0123456789"), "[")]; ok {
 			return fmt.Sprintf("flag -%s %v: want %s", f, pe.Value, pe.Want), exitUsage
 		}
-		return err.Error(), exitUsage
+		// A setting no flag sets comes from the data (scores, weights).
+		return err.Error(), exitFailure
 	case errors.As(err, &ce):
 		msg := fmt.Sprintf("the data has no column %q", ce.Name)
 		if f, ok := columnFlags[ce.Role]; ok {

@@ -32,8 +32,9 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 
 // apply sets the memory limit and where reading reports its progress (on
 // stderr, unless quiet); call it after parsing. The library's checks
-// refuse what would not fit; the garbage collector is asked to keep the
-// rest (what was read and freed) under the same limit.
+// refuse any one allocation over the limit; when the user set it, the
+// garbage collector is also asked to keep the whole heap (the data, a
+// kernel matrix and what reading left to free) under twice the limit.
 func (l *loadFlags) apply(stderr io.Writer, quiet bool) error {
 	l.progress = newProgress(stderr, quiet, 0)
 	if l.memoryLimit != "" {
@@ -43,8 +44,9 @@ func (l *loadFlags) apply(stderr io.Writer, quiet bool) error {
 		}
 		credlab.MemoryLimit = v
 	}
-	v, _ := credlab.EffectiveMemoryLimit()
-	debug.SetMemoryLimit(v)
+	if v, src := credlab.EffectiveMemoryLimit(); src != "physical memory" {
+		debug.SetMemoryLimit(min(v, math.MaxInt64/2) * 2)
+	}
 	return nil
 }
 
@@ -60,6 +62,7 @@ func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 	stop := l.progress.ticker("reading " + path)
 	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing}})
 	stop()
+	l.progress.clear()
 	if err != nil {
 		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -95,9 +97,9 @@ func TestIssue13Table(t *testing.T) {
 		{"lambda range", fit(abc, "-lambda", "-1"), 2, []string{"flag -lambda -1: want a positive finite number, or 0"}},
 		{"method", fit(bom, "-method", "svm"), 2, []string{`flag -method "svm": want "auto"`}},
 		{"m beyond the rows", fit(bom, "-method", "nkrls", "-m", "500"), 2, []string{"flag -m 500: want 1 to 40"}},
-		{"memory limit", fit(bom, "-method", "nkrls", "-m", "30", "-memory-limit", "8KiB"), 1, []string{"Nyström blocks", "-memory-limit"}},
+		{"memory limit", fit(bom, "-method", "nkrls", "-m", "30", "-memory-limit", "12KiB"), 1, []string{"Nyström blocks", "-memory-limit"}},
 		{"memory limit flag", fit(bom, "-memory-limit", "lots"), 2, []string{"flag -memory-limit"}},
-		{"select nystrom memory", []string{"select", "-pool", bom, "-budget", "5", "-features", "nystrom", "-m", "30", "-memory-limit", "8KiB", "-out", out}, 1, []string{"-memory-limit"}},
+		{"select nystrom memory", []string{"select", "-pool", bom, "-budget", "5", "-features", "nystrom", "-m", "30", "-memory-limit", "12KiB", "-out", out}, 1, []string{"-memory-limit"}},
 		{"flat scores", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out}, 0, []string{"scores are flat", "-standardize", "-sigma 0.0001 is far below"}},
 		{"predict with missing values", []string{"predict", "-model", model, "-data", nanPredict, "-out", out}, 1, []string{`column "x2"`, "first is row 1", "fit the model with -dropna"}},
 		{"degenerate sigma in fit", fit(bom, "-sigma", "1000"), 0, []string{"-sigma 1000 is far above the median distance"}},
@@ -256,11 +258,34 @@ func TestMemoryLimitEnvironment(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "d.csv", csvTable(40, "a,b,y", nil))
 	cmd := exec.Command(binary(t), "fit", "-data", data, "-target", "y", "-method", "nkrls", "-m", "30", "-out", filepath.Join(dir, "m.json"))
-	cmd.Env = append(os.Environ(), "CREDLAB_MEMORY_LIMIT=8KiB")
+	cmd.Env = append(os.Environ(), "CREDLAB_MEMORY_LIMIT=12KiB")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	cmd.Run()
 	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(errb.String(), "(the limit: CREDLAB_MEMORY_LIMIT)") {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestPendingTempFiles checks that an interrupt that cannot wait removes
+// the temporary outputs being written and that no rename or new temporary
+// file follows it.
+func TestPendingTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := &tempFiles{files: map[string]bool{}}
+	f, err := p.create(dir, ".out.tmp*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	p.removeAll()
+	if _, err := os.Stat(f.Name()); err == nil {
+		t.Errorf("%s left after removeAll", f.Name())
+	}
+	if err := p.rename(context.Background(), f.Name(), filepath.Join(dir, "out")); !errors.Is(err, context.Canceled) {
+		t.Errorf("rename after removeAll: %v, want context.Canceled", err)
+	}
+	if _, err := p.create(dir, ".out.tmp*"); !errors.Is(err, context.Canceled) {
+		t.Errorf("create after removeAll: %v, want context.Canceled", err)
 	}
 }

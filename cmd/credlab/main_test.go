@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/credlab/credlab/credlab"
 )
 
 func TestDemo(t *testing.T) {
@@ -57,5 +59,26 @@ func TestHelp(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"demo", "-h"}, &out, &errb); !errors.Is(err, flag.ErrHelp) || !strings.Contains(errb.String(), "-sigma") {
 		t.Fatalf("demo -h: %v %q", err, errb.String())
+	}
+}
+
+// TestExplainTypes checks the exit status and flag that explain gives by
+// error type: settings a flag sets are usage errors naming the flag, a
+// setting that comes from the data and a singular system are failures.
+func TestExplainTypes(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		code int
+		want string
+	}{
+		{&credlab.ParamError{Name: "Grid.Sigma[2]", Value: -1.0, Want: "a positive sigma"}, exitUsage, "flag -sigma -1"},
+		{&credlab.ParamError{Name: "Spec.M", Value: -3, Want: "a positive m"}, exitUsage, "flag -m -3"},
+		{&credlab.ParamError{Name: "score", Value: 0.0, Want: "scores with a positive sum"}, exitFailure, "score"},
+		{&credlab.SingularError{System: "KRLS", Setting: "lambda", Value: "1e-300"}, exitFailure, "use a larger -lambda"},
+	} {
+		msg, code := explain(c.err)
+		if code != c.code || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: exit %d %q, want exit %d and %q", c.err, code, msg, c.code, c.want)
+		}
 	}
 }

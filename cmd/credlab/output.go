@@ -27,12 +27,11 @@ func writeAtomic(ctx context.Context, path string, write func(w io.Writer) error
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	f, err := pending.create(dir, "."+base+".tmp*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	tmp := f.Name()
-	pending.add(tmp)
 	defer func() {
 		if err != nil {
 			f.Close()
@@ -66,10 +65,19 @@ type tempFiles struct {
 	exiting bool
 }
 
-func (t *tempFiles) add(name string) {
+// create makes a temporary file in dir and records it, unless the
+// process is exiting.
+func (t *tempFiles) create(dir, pattern string) (*os.File, error) {
 	t.mu.Lock()
-	t.files[name] = true
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if t.exiting {
+		return nil, context.Canceled
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err == nil {
+		t.files[f.Name()] = true
+	}
+	return f, err
 }
 
 func (t *tempFiles) drop(name string) {

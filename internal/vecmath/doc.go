@@ -35,15 +35,18 @@
 // k pi/2 (k odd) of cos below Bound, where |cos x| goes down to 6e-19
 // (math.Cos, with pi/4 in three parts: up to 7e6 ulp there).
 // ulp is the spacing of doubles at the exact value. For |x| <= pi/4 the
-// result equals math.Cos's on amd64.
+// result equals math.Cos's on amd64 builds that do not fuse multiply-adds
+// (GOAMD64 v1 and v2, the default).
 //
 // # Reproducibility
 //
 // The portable Go loop rounds every product explicitly (float64(a*b)), so
 // that no compiler fuses a multiply and an add, and the amd64 assembly
-// runs the same operations in the same order: ScaledCosAdd gives the same
-// bits on every CPU and GOARCH, with or without the assembly, and (being
-// elementwise) for any split of the slice between goroutines.
+// runs the same operations in the same order: for |x| <= Bound,
+// ScaledCosAdd gives the same bits on every CPU and GOARCH, with or
+// without the assembly, and (being elementwise) for any split of the slice
+// between goroutines. Beyond Bound it gives math.Cos's bits, which depend
+// on whether the build fuses multiply-adds (arm64, GOAMD64=v3).
 //
 // # Cost
 //
