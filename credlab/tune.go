@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -196,7 +197,7 @@ const (
 // exactPathRows is the largest number of rows on which the exact stage
 // scores three sigmas around the refined one (one O(4/3 n^3) tridiagonal
 // reduction each); beyond it the exact stage reduces the kernel matrices
-// of the refined sigma and of its halves while they improve (walkDown). The reduction's Dsymv half is memory-bound: with main's gonum
+// of the refined sigma and of its halves (walkDown). The reduction's Dsymv half is memory-bound: with main's gonum
 // Dsymv (one thread, 1-3 GB/s) a reduction took 0.4 s at n = 1000, 4 s at
 // n = 2000 and 74 s at n = 4000 on 2 loaded cores.
 var exactPathRows = 1500
@@ -218,9 +219,9 @@ var exactPathRows = 1500
 //     chosen on the exact path, one tridiagonal reduction of the n x n
 //     kernel matrix then O(n) per lambda. Up to exactPathRows (1500) rows
 //     it scores the refined sigma and its two neighbours (from squared
-//     distances computed once); beyond, the refined sigma and its halves
-//     while the criterion improves (at most two), since Nyström paths
-//     favour large sigmas. The model comes from the chosen sigma's
+//     distances computed once); beyond, the refined sigma, its half and
+//     its quarter, and further halves while the smallest is the best (at
+//     most two more), since Nyström paths favour large sigmas. The model comes from the chosen sigma's
 //     reduction when it was the last one made, else from one more;
 //   - NKRLS beyond: m starts at 1000 and doubles while the criterion
 //     improves by more than 1%.
@@ -648,7 +649,7 @@ func (t *tuner) run(ctx context.Context) error {
 		if res, b, err = t.walkDown(ctx, ev, res[b].sigma); err != nil {
 			return err
 		}
-		walkedOff = b == 0 && len(res) == 1+walkDownSteps
+		walkedOff = b == 0 && len(res) == 1+walkScan+walkMore
 		t.stage("exact: %d sigmas on the exact KRLS path (down from the Nyström choice by halves while the criterion improves), %d rows, %d lambdas: %v",
 			len(res), ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
 	case t.exact:
@@ -713,36 +714,42 @@ func (t *tuner) run(ctx context.Context) error {
 	return t.finish(ctx, best)
 }
 
-// walkDownSteps is how many halvings the exact stage tries below the
-// Nyström stages' sigma.
-const walkDownSteps = 2
+// The exact stage above exactPathRows rows scores the Nyström stages'
+// sigma and walkScan halvings of it, then up to walkMore further halvings
+// while the smallest sigma is the best.
+const (
+	walkScan = 2
+	walkMore = 2
+)
 
-// walkDown scores sigma on the exact path, then sigma/2, sigma/4, ... (at
-// most walkDownSteps halvings) while the criterion improves, and returns
+// walkDown scores sigma, sigma/2, sigma/4 on the exact path, then halves
+// on while the smallest is the best (at most walkMore times), and returns
 // the results sorted by sigma with the index of the best. Nyström paths
-// favour large sigmas, whose kernels they approximate better (on the
-// benchmark's synthetic set at n = 5000 they chose sigma 21.7, where the
-// exact GCV prefers 8: test RMSE 0.420 against 0.359), while a larger
-// sigma than theirs is rarely better; a walk up would cost reductions for
-// nothing.
+// favour large sigmas, whose kernels they approximate better, and the
+// exact criterion is not unimodal along the sigma-lambda ridge (on the
+// benchmark's synthetic set at n = 5000 the Nyström stages chose 21.7 or
+// 43, by the centers' seed, where the exact GCV prefers about 10: test
+// RMSE 0.42 against 0.36), while a larger sigma than theirs is rarely
+// better: a walk up would cost reductions for nothing.
 func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64) ([]sigmaResult, int, error) {
-	total := 1 + walkDownSteps
-	r, err := t.evalSigma(ctx, ev, sigma, "exact", total)
-	if err != nil {
-		return nil, -1, err
-	}
-	res := []sigmaResult{r}
-	for k := 0; k < walkDownSteps; k++ {
-		r, err := t.evalSigma(ctx, ev, res[0].sigma/2, "exact", total)
+	var res []sigmaResult // decreasing sigma
+	best := 0
+	for k := 0; k <= walkScan+walkMore; k++ {
+		if k > walkScan && best != len(res)-1 {
+			break
+		}
+		r, err := t.evalSigma(ctx, ev, sigma, "exact", 1+walkScan)
 		if err != nil {
 			return nil, -1, err
 		}
-		res = append([]sigmaResult{r}, res...)
-		if !(r.score() < res[1].score()) {
-			return res, 1, nil
+		res = append(res, r)
+		if r.score() < res[best].score() {
+			best = len(res) - 1
 		}
+		sigma /= 2
 	}
-	return res, 0, nil
+	slices.Reverse(res)
+	return res, len(res) - 1 - best, nil
 }
 
 // neighbours returns the sigma of res[b] and its two neighbours' geometric
