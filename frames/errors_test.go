@@ -223,6 +223,9 @@ func TestErrorTypes(t *testing.T) {
 		{"Fit every row missing", fit(dataframe.New(series.New([]float64{math.NaN()}, series.Float, "a"), series.New([]float64{1}, series.Float, "y")), Spec{Target: "y", DropNA: true}), wantIs(credlab.ErrEmpty)},
 		{"Fit infinite", fit(inf, Spec{Target: "y"}), wantNotFinite(`feature column "a"`, 1)},
 		{"Fit negative weight", fit(neg, Spec{Target: "y", Weight: "w"}), wantProblem("w", "weight")},
+		{"Fit unknown centers", fit(df, Spec{Target: "y", Method: "nkrls", M: 5, Centers: "kmeans"}), wantParam("Spec.Centers")},
+		{"Fit centers without Nyström", fit(df, Spec{Target: "y", Method: "krls", Centers: "leverage"}), wantParam("Spec.Centers")},
+		{"Fit centers with auto", fit(df, Spec{Target: "y", Centers: "leverage"}), wantParam("Spec.Centers")},
 		{"Fit no features", fit(df.Select([]string{"y"}), Spec{Target: "y"}), wantIs(credlab.ErrEmpty)},
 		{"Fit constant features", fit(df.Mutate(series.New(onesN(30), series.Float, "a")).Mutate(series.New(onesN(30), series.Float, "b")), Spec{Target: "y", Method: "krls"}), wantIs(credlab.ErrEmpty)},
 		// Predict.

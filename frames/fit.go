@@ -170,6 +170,7 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 		{"Iters", s.Iters != 0, s.Iters}, {"MaxIter", s.MaxIter != 0, s.MaxIter}, {"Threshold", s.Threshold != 0, s.Threshold},
 		{"StepSize", s.StepSize != 0, s.StepSize}, {"Plain", s.Plain, s.Plain}, {"Passes", s.Passes != 0, s.Passes},
 		{"Batch", s.Batch != 0, s.Batch}, {"Decay", s.Decay != 0, s.Decay}, {"Preset", s.Preset != "", strconv.Quote(s.Preset)},
+		{"Centers", s.Centers != "", strconv.Quote(s.Centers)},
 	} {
 		if c.set {
 			return nil, "", &credlab.ParamError{Name: "Spec." + c.name, Value: c.value,
@@ -333,6 +334,10 @@ func (r *runner) resolve() error {
 	if s.M < 0 {
 		return &credlab.ParamError{Name: r.field("M"), Value: s.M, Want: "a positive number"}
 	}
+	if s.Centers != "" && !r.mi.usesM && !(r.mi.feature && strings.EqualFold(s.FeatureMap, "nystrom")) {
+		return &credlab.ParamError{Name: r.field("Centers"), Value: strconv.Quote(s.Centers),
+			Want: "it unset: Nyström centers belong to nkrls, nytro and the nystrom feature map, not to method " + r.mi.name}
+	}
 	sigma := s.Sigma
 	if sigma == 0 {
 		sigma = 1 // unused by the kernel
@@ -375,7 +380,11 @@ func (r *runner) featureMap() (credlab.FeatureMap, error) {
 		return credlab.NewReLUNetwork(d, s.Widths, s.Seed)
 	case "nystrom":
 		s.FeatureMap, s.M = "nystrom", m
-		idx, err := credlab.NystromCenters(r.x, m, nil, s.Seed)
+		c, err := r.centers()
+		if err != nil {
+			return nil, err
+		}
+		idx, err := credlab.NystromCenters(r.x, m, c, s.Seed)
 		if err != nil {
 			return nil, err
 		}
@@ -393,8 +402,23 @@ func (r *runner) iter() credlab.IterConfig {
 		Threshold: r.s.Threshold, Holdout: r.holdout(), Plain: r.s.Plain}
 }
 
-func (r *runner) nystrom() credlab.NystromConfig {
-	return credlab.NystromConfig{M: r.s.M, Seed: r.s.Seed}
+func (r *runner) nystrom() (credlab.NystromConfig, error) {
+	c, err := r.centers()
+	return credlab.NystromConfig{M: r.s.M, Sampler: c, Seed: r.s.Seed}, err
+}
+
+// centers returns the sampler of Nyström centers that Spec.Centers names:
+// nil (uniform) or leverage-score centers of the spec's kernel.
+func (r *runner) centers() (credlab.CenterSampler, error) {
+	switch strings.ToLower(r.s.Centers) {
+	case "", "uniform":
+		r.s.Centers = "uniform"
+		return nil, nil
+	case "leverage":
+		r.s.Centers = "leverage"
+		return credlab.LeverageCenters{Kernel: r.k}, nil
+	}
+	return nil, &credlab.ParamError{Name: r.field("Centers"), Value: strconv.Quote(r.s.Centers), Want: "uniform (the default) or leverage"}
 }
 
 func runKRLS(r *runner) (*credlab.Fit, error) {
@@ -414,12 +438,20 @@ func runEarlyStopping(r *runner) (*credlab.Fit, error) {
 }
 
 func runNKRLS(r *runner) (*credlab.Fit, error) {
-	return credlab.NKRLS(r.ctx, r.x, r.y, credlab.NKRLSConfig{Kernel: r.k, Nystrom: r.nystrom(),
+	ny, err := r.nystrom()
+	if err != nil {
+		return nil, err
+	}
+	return credlab.NKRLS(r.ctx, r.x, r.y, credlab.NKRLSConfig{Kernel: r.k, Nystrom: ny,
 		Lambda: r.s.Lambda, Lambdas: r.s.Lambdas, Holdout: r.holdout(), Weights: r.w})
 }
 
 func runNYTRO(r *runner) (*credlab.Fit, error) {
-	return credlab.NYTRO(r.ctx, r.x, r.y, credlab.NYTROConfig{Kernel: r.k, Nystrom: r.nystrom(), Weights: r.w, IterConfig: r.iter()})
+	ny, err := r.nystrom()
+	if err != nil {
+		return nil, err
+	}
+	return credlab.NYTRO(r.ctx, r.x, r.y, credlab.NYTROConfig{Kernel: r.k, Nystrom: ny, Weights: r.w, IterConfig: r.iter()})
 }
 
 func runLinearRLS(r *runner) (*credlab.Fit, error) {
@@ -636,6 +668,9 @@ func (m *Model) Summary() string {
 	}
 	if m.Spec.M > 0 && (m.Spec.Method == "nkrls" || m.Spec.Method == "nytro") {
 		param = append(param, "m="+strconv.Itoa(m.Spec.M))
+		if m.Spec.Centers == "leverage" {
+			param = append(param, "leverage-score centers")
+		}
 	}
 	if m.Iter > 0 {
 		param = append(param, "iterations="+strconv.Itoa(m.Iter))

@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -450,5 +451,49 @@ func TestFitWarnings(t *testing.T) {
 	p, err := m.PredictValues(df)
 	if err != nil || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "constant") || math.Abs(p[0]-1) > 1e-12 {
 		t.Errorf("constant target: %v, warnings %q, prediction %v", err, m.Warnings, p[0])
+	}
+}
+
+// TestFitLeverageCenters checks that Centers "leverage" fits NKRLS on the
+// centers credlab.LeverageCenters draws, the same as the solver called
+// directly, and that the model remembers the choice.
+func TestFitLeverageCenters(t *testing.T) {
+	df := regFrame(t, 120, 2)
+	spec := Spec{Target: "y", Method: "nkrls", M: 20, Sigma: 0.8, Lambda: 1e-3, Scale: "none", NoIntercept: true, Centers: "leverage", Seed: 3}
+	m, err := Fit(df, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Spec.Centers != "leverage" {
+		t.Errorf("model's Centers %q, want leverage", m.Spec.Centers)
+	}
+	x, err := ToMatrix(df, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, _ := Column(df, "y")
+	k := credlab.GaussianKernel{Sigma: 0.8}
+	want, err := credlab.NKRLS(context.Background(), x, y, credlab.NKRLSConfig{Kernel: k, Lambda: 1e-3,
+		Nystrom: credlab.NystromConfig{M: 20, Sampler: credlab.LeverageCenters{Kernel: k}, Seed: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Predict(df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wp, _ := want.Model.Predict(x)
+	p, _ := Column(got, "prediction")
+	for i := range wp {
+		if math.Abs(p[i]-wp[i]) > 1e-9*(1+math.Abs(wp[i])) {
+			t.Fatalf("row %d: prediction %g, NKRLS on leverage centers %g", i, p[i], wp[i])
+		}
+	}
+	u, err := Fit(df, Spec{Target: "y", Method: "nkrls", M: 20, Sigma: 0.8, Lambda: 1e-3, Scale: "none", NoIntercept: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Spec.Centers != "uniform" {
+		t.Errorf("default Centers %q, want uniform", u.Spec.Centers)
 	}
 }

@@ -75,6 +75,12 @@ type Spec struct {
 	// it) or of random features (FeatureMap "fourier", "nystrom"; default
 	// 100).
 	M int `json:"m,omitempty"`
+	// Centers chooses the Nyström centers of nkrls, nytro and the
+	// "nystrom" feature map: "uniform" (the default) or "leverage", drawn
+	// by approximate ridge leverage scores of the kernel
+	// (credlab.LeverageCenters, BLESS), which need fewer centers where the
+	// rows are unevenly spread.
+	Centers string `json:"centers,omitempty"`
 	// FeatureMap is the feature map of linear and lineargd: "raw" (default:
 	// the columns plus a constant), "fourier" (M random Fourier features of
 	// the Gaussian kernel with Sigma), "relu" (a random ReLU network with

@@ -39,7 +39,7 @@ var paramFlags = map[string]string{
 	"Spec.Target": "target", "Spec.Weight": "weight", "SelectSpec.Kernel": "kernel", "SelectSpec.Sigma": "sigma",
 	"SelectSpec.FeatureMap": "features", "SelectSpec.M": "m", "BudgetSpec.Kernel": "kernel", "BudgetSpec.Sigma": "sigma",
 	"BudgetSpec.FeatureMap": "features", "BudgetSpec.M": "m", "BudgetSpec.Target": "target",
-	"Grid.Sigma": "sigma", "Grid.M": "m", "Grid.Lambda": "lambda", "Grid.Passes": "passes", "Grid.Batch": "batch-sizes", "Grid.LambdaQ": "lambda-q", "Grid.Budget": "budget",
+	"Grid.Sigma": "sigma", "Grid.M": "m", "Grid.Lambda": "lambda", "Spec.Centers": "centers", "Grid.Passes": "passes", "Grid.Batch": "batch-sizes", "Grid.LambdaQ": "lambda-q", "Grid.Budget": "budget",
 }
 
 // columnFlags maps a *frames.ColumnError's role to the flag naming it.

@@ -80,11 +80,11 @@ func hasColumn(df dataframe.DataFrame, file, flagName, col string) error {
 
 // modelFlags are the Spec settings shared by fit and sweep.
 type modelFlags struct {
-	target, method, selection, kernel, weight, columns, exclude, featureMap, preset string
-	m, iters, maxIter, passes, batch                                                int
-	lambda, sigma, eta, validation, threshold, decay                                float64
-	plain, standardize, intercept, oneHot, dropNA                                   bool
-	seed                                                                            uint64
+	target, method, selection, kernel, weight, columns, exclude, featureMap, preset, centers string
+	m, iters, maxIter, passes, batch                                                         int
+	lambda, sigma, eta, validation, threshold, decay                                         float64
+	plain, standardize, intercept, oneHot, dropNA                                            bool
+	seed                                                                                     uint64
 }
 
 func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
@@ -95,6 +95,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights, such as the weight column select writes")
 	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every numeric column except the target, the weight and select's row, prob and weight)")
 	fs.StringVar(&f.exclude, "exclude", "", "comma-separated columns left out of the default features")
+	fs.StringVar(&f.centers, "centers", "", "Nyström centers of nkrls, nytro and -feature-map nystrom: uniform (the default) or leverage (drawn by approximate ridge leverage scores)")
 	fs.StringVar(&f.featureMap, "feature-map", "", "feature map of linear and lineargd: raw, fourier, relu or nystrom (default raw)")
 	fs.StringVar(&f.preset, "preset", "", "sgm parameter preset when -batch and -eta are zero: minibatch, simple or batch (default minibatch)")
 	fs.IntVar(&f.maxIter, "max-iter", 0, "most gradient steps tried by gd, nytro and lineargd (0: 500)")
@@ -168,7 +169,7 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		scale = frames.ScaleNone
 	}
 	s = frames.Spec{Target: f.target, Method: f.method, Selection: f.selection, Kernel: f.kernel, Weight: f.weight,
-		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap,
+		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap, Centers: f.centers,
 		Preset: f.preset, M: f.m, Iters: f.iters, MaxIter: f.maxIter, Passes: f.passes, Batch: f.batch,
 		Lambda: f.lambda, Sigma: f.sigma, StepSize: f.eta, Threshold: f.threshold, Decay: f.decay,
 		Validation: f.validation, Plain: f.plain, Scale: scale, NoIntercept: !f.intercept,
