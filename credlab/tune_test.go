@@ -273,6 +273,47 @@ func TestTuneSigmaEdge(t *testing.T) {
 	}
 }
 
+// TestTuneEdges checks that a choice at an end of the lambda grid, or
+// below a sigma grid the search could not extend far enough, is listed in
+// Choice.Edges with a warning, and that an interior choice is not.
+func TestTuneEdges(t *testing.T) {
+	rng := newRNG(8)
+	x := randData(rng, 200, 2, 1)
+	smooth := smoothTargets(rng, x, 0.01)
+	noise := make([]float64, len(smooth))
+	for i := range noise {
+		noise[i] = rng.NormFloat64()
+	}
+	for _, c := range []struct {
+		name string
+		y    []float64
+		cfg  TuneConfig
+		edge string
+	}{
+		{"lambda min", smooth, TuneConfig{Sigma: 0.5, Lambdas: []float64{1e-2, 1e-1, 1}}, "lambda min"},
+		{"lambda max", noise, TuneConfig{Sigma: 0.5, Lambdas: []float64{1e-9, 1e-8, 1e-7}}, "lambda max"},
+		// A narrow grid far above the optimum: the extensions (12 points
+		// of its spacing) cannot reach it.
+		{"sigma min", smooth, TuneConfig{Sigmas: []float64{50, 51}}, "sigma min"},
+		{"interior", smooth, TuneConfig{Sigma: 0.5}, ""},
+	} {
+		res, err := Tune(t.Context(), x, c.y, c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ch := res.Choice
+		if c.edge == "" {
+			if len(ch.Edges) != 0 || len(ch.Warnings) != 0 {
+				t.Errorf("%s: edges %v, warnings %v: want none", c.name, ch.Edges, ch.Warnings)
+			}
+			continue
+		}
+		if !slices.Contains(ch.Edges, c.edge) || len(ch.Warnings) < len(ch.Edges) {
+			t.Errorf("%s: edges %v, warnings %v: want %q with a warning", c.name, ch.Edges, ch.Warnings, c.edge)
+		}
+	}
+}
+
 // checkWalk checks the exact sigmas of a walk down, in the order scored,
 // against their best scores: halvings, walkScan of them always, then more
 // while the smallest is the best, at most walkMore.
