@@ -10,70 +10,94 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// featureSplit is a hold-out split with the training features A (nt x D)
-// and validation features B (nv x D), shared by the methods that are linear
-// in a finite feature map: NKRLS and NYTRO (A = K_nm R), LinearRLS and
-// LinearGD (any FeatureMap).
+// featureSplit is a hold-out split of the rows of a method that is linear
+// in a finite feature map of dim features: NKRLS and NYTRO (A = K_nm R),
+// LinearRLS and LinearGD (any FeatureMap). fill writes the features of a
+// block of rows; the methods stream the rows through it into GramStats
+// (stats) and hold the n x dim features only for direct gradient steps
+// (features).
 type featureSplit struct {
-	xt          *mat.Dense
+	xt, xv      *mat.Dense // xv nil without validation
 	yt, yv      []float64
 	wt, wv      []float64 // nil without weights
 	nt, nv      int
-	a, b        *mat.Dense // b nil without validation
+	dim         int
+	fill        func(dst, x *mat.Dense) error
 	featureTime time.Duration
 }
 
-// splitRows splits the rows and returns the validation inputs.
-func splitRows(x *mat.Dense, y, w []float64, h Holdout) (*featureSplit, *mat.Dense, error) {
+// splitRows splits the rows.
+func splitRows(x *mat.Dense, y, w []float64, h Holdout) (*featureSplit, error) {
 	tr, va, err := h.split(len(y))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	fs := &featureSplit{xt: gatherRows(x, tr), yt: gather(y, tr), nt: len(tr), nv: len(va)}
 	if w != nil {
 		fs.wt, fs.wv = gather(w, tr), gather(w, va)
 	}
-	var xv *mat.Dense
 	if len(va) > 0 {
-		xv, fs.yv = gatherRows(x, va), gather(y, va)
+		fs.xv, fs.yv = gatherRows(x, va), gather(y, va)
 	}
-	return fs, xv, nil
+	return fs, nil
 }
 
-// featurize fills A and B with fill, after a memory check.
-func (fs *featureSplit) featurize(xv *mat.Dense, dim int, what string, fill func(dst, x *mat.Dense) error) error {
-	if err := checkAlloc(what, fs.nt+fs.nv, dim); err != nil {
-		return err
-	}
-	fs.a = mat.NewDense(fs.nt, dim, nil)
-	if err := fill(fs.a, fs.xt); err != nil {
-		return err
-	}
-	if xv != nil {
-		fs.b = mat.NewDense(fs.nv, dim, nil)
-		return fill(fs.b, xv)
-	}
-	return nil
-}
-
-// ridge solves (A^T W A + lambda n I) beta = A^T W y over the grid and
-// returns the beta of least validation error. It scales A in place.
-func (fs *featureSplit) ridge(ctx context.Context, grid []float64, fit *Fit, progress func(int, int)) ([]float64, error) {
+// stats streams the training and validation rows through the feature map
+// into their Gram statistics (val nil without validation): O(n D^2) time
+// plus the map's, O(D^2 + block D) memory.
+func (fs *featureSplit) stats(ctx context.Context) (train, val *GramStats, err error) {
 	t0 := time.Now()
-	// Weighted problem: A <- W^1/2 A, y <- W^1/2 y.
-	sq := sqrtWeights(fs.wt)
-	scaleRows(fs.a, sq)
-	yt := scaled(fs.yt, sq)
-	_, r := fs.a.Dims()
-	g := mat.NewDense(r, r, nil)
-	gr := g.RawMatrix()
-	blas64.Syrk(blas.Trans, 1, fs.a.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
-	mirrorLower(gr)
-	aty := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, fs.a.RawMatrix(), vec(yt), 0, vec(aty))
-	fit.Timing.Solve += time.Since(t0)
-	yy := dot(yt, yt)
-	prob := ridgeProblem{g: g, b: aty, w: fs.b, yv: fs.yv, wv: fs.wv, n: fs.nt,
+	defer func() { fs.featureTime += time.Since(t0) }()
+	if train, err = NewGramStats(fs.dim); err != nil {
+		return nil, nil, err
+	}
+	if err := train.addRows(ctx, fs.xt, fs.yt, fs.wt, fs.fill); err != nil {
+		return nil, nil, err
+	}
+	if fs.xv == nil {
+		return train, nil, nil
+	}
+	if val, err = NewGramStats(fs.dim); err != nil {
+		return nil, nil, err
+	}
+	return train, val, val.addRows(ctx, fs.xv, fs.yv, fs.wv, fs.fill)
+}
+
+// features returns the training and validation features A and B (nil
+// without validation), after a memory check.
+func (fs *featureSplit) features() (a, b *mat.Dense, err error) {
+	t0 := time.Now()
+	defer func() { fs.featureTime += time.Since(t0) }()
+	if err := checkAlloc("feature matrix", fs.nt+fs.nv, fs.dim); err != nil {
+		return nil, nil, err
+	}
+	a = mat.NewDense(fs.nt, fs.dim, nil)
+	if err := fs.fill(a, fs.xt); err != nil {
+		return nil, nil, err
+	}
+	if fs.xv != nil {
+		b = mat.NewDense(fs.nv, fs.dim, nil)
+		err = fs.fill(b, fs.xv)
+	}
+	return a, b, err
+}
+
+// ridge streams the rows into Gram statistics and solves the path there
+// (ridgeGram).
+func (fs *featureSplit) ridge(ctx context.Context, grid []float64, fit *Fit, progress func(int, int)) ([]float64, error) {
+	train, val, err := fs.stats(ctx)
+	fit.Timing.Kernel = fs.featureTime
+	if err != nil {
+		return nil, err
+	}
+	return ridgeGram(ctx, train, val, grid, fit, progress)
+}
+
+// ridgeGram solves (H + lambda n I) beta = B over the grid and returns the
+// beta of least validation error (computed from val, O(D^2) per lambda).
+func ridgeGram(ctx context.Context, train, val *GramStats, grid []float64, fit *Fit, progress func(int, int)) ([]float64, error) {
+	yy := train.YY
+	prob := ridgeProblem{g: train.full(), b: train.B, vs: val, n: train.Rows,
 		// ||A z - y||^2 = ||y||^2 - z.b - mu ||z||^2 at the solution.
 		sse: func(zz, zb, mu float64) float64 { return yy - zb - mu*zz }}
 	return prob.path(ctx, grid, fit, progress)
@@ -81,41 +105,58 @@ func (fs *featureSplit) ridge(ctx context.Context, grid []float64, fit *Fit, pro
 
 // gd runs beta_t = beta_{t-1} - (gamma/n) A^T W (A beta_{t-1} - y) with
 // the step of IterConfig.defaultStep and the path and stopping rule of
-// runGD; coef maps beta to the
-// model's coefficients. When the steps outnumber D/8 it runs in Gram form
-// (gramStep), otherwise on A and B directly (featureStep).
+// runGD; coef maps beta to the model's coefficients. When the steps
+// outnumber D/8, or the features do not fit the memory limit, it runs in
+// Gram form (gradientGram), otherwise on A and B directly (featureStep).
 func (fs *featureSplit) gd(ctx context.Context, cfg IterConfig, fit *Fit, coef func([]float64) []float64) error {
-	a := fs.a.RawMatrix()
-	_, r := fs.a.Dims()
+	if useGram(cfg.steps(), fs.dim) || checkAlloc("feature matrix", fs.nt+fs.nv, fs.dim) != nil {
+		train, val, err := fs.stats(ctx)
+		fit.Timing.Kernel = fs.featureTime
+		if err != nil {
+			return err
+		}
+		return gradientGram(ctx, train, val, cfg, fit, coef)
+	}
+	a, b, err := fs.features()
+	fit.Timing.Kernel = fs.featureTime
+	if err != nil {
+		return err
+	}
 	tmp := make([]float64, fs.nt)
-	lmax := operatorNorm(r, func(dst, src []float64) { // A^T W A
-		blas64.Gemv(blas.NoTrans, 1, a, vec(src), 0, vec(tmp))
+	lmax := operatorNorm(fs.dim, func(dst, src []float64) { // A^T W A
+		blas64.Gemv(blas.NoTrans, 1, a.RawMatrix(), vec(src), 0, vec(tmp))
 		for i, w := range fs.wt {
 			tmp[i] *= w
 		}
-		blas64.Gemv(blas.Trans, 1, a, vec(tmp), 0, vec(dst))
+		blas64.Gemv(blas.Trans, 1, a.RawMatrix(), vec(tmp), 0, vec(dst))
 	})
 	gamma, err := cfg.defaultStep(fit.Method, lmax, fs.nt)
 	if err != nil {
 		return err
 	}
 	fit.StepSize = gamma
-	c := gamma / float64(fs.nt)
-	if !useGram(cfg.steps(), r) {
-		st := &featureStep{predictions: newPredictions(fs.yt, fs.yv, fs.wt, fs.wv),
-			beta: make([]float64, r), g: make([]float64, r), a: fs.a, b: fs.b, c: c, coefOf: coef}
-		return runGD(ctx, st, cfg, fit)
+	st := &featureStep{predictions: newPredictions(fs.yt, fs.yv, fs.wt, fs.wv),
+		beta: make([]float64, fs.dim), g: make([]float64, fs.dim), a: a, b: b, c: gamma / float64(fs.nt), coefOf: coef}
+	return runGD(ctx, st, cfg, fit)
+}
+
+// gradientGram runs gd in Gram form: O(D^2) per step for the iterate and
+// both errors, whatever n; the step's operator norm is estimated on H.
+func gradientGram(ctx context.Context, train, val *GramStats, cfg IterConfig, fit *Fit, coef func([]float64) []float64) error {
+	lmax := operatorNorm(train.Dim, func(dst, src []float64) {
+		blas64.Symv(1, train.sym(), vec(src), 0, vec(dst))
+	})
+	gamma, err := cfg.defaultStep(fit.Method, lmax, train.Rows)
+	if err != nil {
+		return err
 	}
-	t0 := time.Now()
-	st := &gramStep{beta: make([]float64, r), g: make([]float64, r), c: c, coefOf: coef}
-	st.train = newGramForm(fs.a, fs.yt, fs.wt)
-	if fs.b != nil {
-		st.val = newGramForm(fs.b, fs.yv, fs.wv)
+	fit.StepSize = gamma
+	st := &gramStep{beta: make([]float64, train.Dim), g: make([]float64, train.Dim),
+		c: gamma / float64(train.Rows), coefOf: coef, train: newGramForm(train)}
+	if val != nil {
+		st.val = newGramForm(val)
 	}
-	setup := time.Since(t0)
-	err = runGD(ctx, st, cfg, fit)
-	fit.Timing.Solve += setup
-	return err
+	return runGD(ctx, st, cfg, fit)
 }
 
 // useGram reports whether steps gradient steps on D features are cheaper
@@ -155,39 +196,18 @@ func coefOf(f func([]float64) []float64, beta []float64) []float64 {
 	return f(beta)
 }
 
-// gramForm is the weighted least-squares objective ||A beta - y||_W^2 of
-// n rows kept as H = A^T W A, b = A^T W y and yy = y^T W y, with
-// h = H beta tracked along the iterates.
+// gramForm tracks hb = H beta along the iterates of a gradient path, for
+// the objective ||A beta - y||_W^2 held by the statistics s.
 type gramForm struct {
-	h     blas64.Symmetric
-	b, hb []float64
-	yy    float64
-	n     int
+	s  *GramStats
+	hb []float64
 }
 
-// newGramForm costs one symmetric rank-n update, O(n D^2), and O(D^2)
-// memory. With weights it scales A in place to W^1/2 A.
-func newGramForm(a *mat.Dense, y, w []float64) *gramForm {
-	n, d := a.Dims()
-	sq := sqrtWeights(w)
-	scaleRows(a, sq)
-	yw := scaled(y, sq)
-	g := &gramForm{h: blas64.Symmetric{N: d, Stride: d, Data: make([]float64, d*d), Uplo: blas.Lower},
-		b: make([]float64, d), hb: make([]float64, d), yy: dot(yw, yw), n: n}
-	blas64.Syrk(blas.Trans, 1, a.RawMatrix(), 0, g.h)
-	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), vec(yw), 0, vec(g.b))
-	return g
-}
+func newGramForm(s *GramStats) *gramForm { return &gramForm{s: s, hb: make([]float64, s.Dim)} }
 
-// add updates h for beta += delta.
+// add updates hb for beta += delta, O(D^2).
 func (g *gramForm) add(delta []float64) {
-	blas64.Symv(1, g.h, vec(delta), 1, vec(g.hb))
-}
-
-// rmse returns sqrt(||A beta - y||_W^2 / n) = sqrt((beta.h - 2 beta.b + yy)/n).
-func (g *gramForm) rmse(beta []float64) float64 {
-	sse := dot(beta, g.hb) - 2*dot(beta, g.b) + g.yy
-	return math.Sqrt(max(sse, 0) / float64(g.n))
+	blas64.Symv(1, g.s.sym(), vec(delta), 1, vec(g.hb))
 }
 
 // gramStep is featureStep in Gram form: after the O(n D^2) setup each step
@@ -209,7 +229,7 @@ func (s *gramStep) state() [][]float64 {
 func (s *gramStep) step(scale float64) {
 	c := -scale * s.c
 	for i, h := range s.train.hb {
-		s.g[i] = c * (h - s.train.b[i])
+		s.g[i] = c * (h - s.train.s.B[i])
 	}
 	for i, v := range s.g {
 		s.beta[i] += v
@@ -223,9 +243,9 @@ func (s *gramStep) step(scale float64) {
 func (s *gramStep) rmse() (train, val float64) {
 	val = math.NaN()
 	if s.val != nil {
-		val = s.val.rmse(s.beta)
+		val = s.val.s.rmse(s.beta, s.val.hb)
 	}
-	return s.train.rmse(s.beta), val
+	return s.train.s.rmse(s.beta, s.train.hb), val
 }
 
 func (s *gramStep) coef() []float64 { return coefOf(s.coefOf, s.beta) }

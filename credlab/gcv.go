@@ -30,7 +30,8 @@ type lambdaScore struct {
 //
 // SSE = pr.sse(||z||^2, z.b, mu), all O(p) per lambda. The hold-out score is
 // the weighted mean squared error of pr.w z on pr.yv, O(nv p) per lambda
-// once pr.w holds w Q (rp.rightQ). Leave-one-out (exact KRLS, rp built with
+// once pr.w holds w Q (rp.rightQ), or from the statistics pr.vs, O(p^2) per
+// lambda once they are rotated (rp.rotate). Leave-one-out (exact KRLS, rp built with
 // vectors, G = V E V^T) uses the residual W^1/2 (y - f) = mu z of KRLS and
 // 1 - H_ii = mu D_ii, D = (G + mu I)^-1, so that the left-out residual is
 // z_i / D_ii with D_ii = sum_k V_ik^2 / (ev_k + mu): O(p^2) per lambda.
@@ -39,11 +40,9 @@ func (pr ridgeProblem) scorePath(rp *ridgePath, grid []float64, crit Criterion, 
 	n := float64(pr.n)
 	zh := make([]float64, p)
 	out := make([]lambdaScore, len(grid))
-	var vbuf, z, s, diag []float64
+	var z, s, diag []float64
 	var v2 blas64.General
-	if crit == CriterionHoldout {
-		vbuf = make([]float64, len(pr.yv))
-	}
+	v := pr.validator() // rotated by the caller (rp.rightQ, rp.rotate)
 	if crit == CriterionLOO {
 		z, s, diag = make([]float64, p), make([]float64, p), make([]float64, p)
 		v2 = blas64.General{Rows: p, Cols: p, Stride: p, Data: make([]float64, p*p)}
@@ -59,8 +58,7 @@ func (pr ridgeProblem) scorePath(rp *ridgePath, grid []float64, crit Criterion, 
 			ls.train = math.Sqrt(sse / n)
 			switch crit {
 			case CriterionHoldout:
-				blas64.Gemv(blas.NoTrans, 1, pr.w.RawMatrix(), vec(zh), 0, vec(vbuf))
-				r := wrmse(vbuf, pr.yv, pr.wv)
+				r := v.rmse(zh)
 				ls.score = r * r
 			case CriterionLOO:
 				blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: p, Cols: p, Stride: p, Data: rp.refl}, vec(zh), 0, vec(z))

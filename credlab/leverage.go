@@ -91,58 +91,95 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	if block == 0 {
 		block = DefaultBlock
 	}
-	n, d := x.Dims()
-	var (
-		sigma *mat.Dense
-		dim   int
-	)
-	blocks := func(f func(lo, hi int, phi *mat.Dense) error) error {
-		for lo := 0; lo < n; lo += block {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			hi := min(lo+block, n)
-			phi, err := mapFeatures(fm, x.Slice(lo, hi, 0, d).(*mat.Dense), dim)
-			if err != nil {
-				return err
-			}
-			if err := f(lo, hi, phi); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	// Pass 1: Sigma = Phi^T Phi, accumulated in the lower triangle.
-	err := blocks(func(_, _ int, phi *mat.Dense) error {
-		if sigma == nil {
-			dim = phi.RawMatrix().Cols
-			if err := checkAlloc("feature covariance", dim, dim); err != nil {
-				return err
-			}
-			sigma = mat.NewDense(dim, dim, nil)
-		}
-		sr := sigma.RawMatrix()
-		blas64.Syrk(blas.Trans, 1, phi.RawMatrix(), 1, blas64.Symmetric{N: dim, Stride: sr.Stride, Data: sr.Data, Uplo: blas.Lower})
-		return nil
-	})
+	_, d := x.Dims()
+	f0, err := mapFeatures(fm, x.Slice(0, 1, 0, d).(*mat.Dense), 0)
 	if err != nil {
 		return nil, err
 	}
-	sr := sigma.RawMatrix()
-	for i := 0; i < dim; i++ {
-		row := sr.Data[i*sr.Stride : i*sr.Stride+i+1]
-		for j := range row {
-			row[j] /= float64(n)
-		}
-		row[i] += lambda
+	// Pass 1: Phi^T Phi.
+	g, err := NewGramStats(f0.RawMatrix().Cols)
+	if err != nil {
+		return nil, err
 	}
-	t, ok := potrfLower(blas64.Symmetric{N: dim, Stride: sr.Stride, Data: sr.Data, Uplo: blas.Lower})
-	if !ok {
+	if err := g.AddRows(ctx, fm, x, nil, nil); err != nil {
+		return nil, err
+	}
+	f, err := NewLeverageFactor(g, lambda)
+	if err != nil {
+		return nil, err
+	}
+	// Pass 2: the scores.
+	return f.Scores(ctx, fm, x, block)
+}
+
+// LeverageFactor is the Cholesky factor L of Phi^T Phi / N + lambda I
+// (lower, Dim x Dim, row-major), against which FeatureLeverageScores scores
+// rows: s_j = ||L^-1 phi_j||^2. Its fields are exported so that it can be
+// serialized (the Beam module broadcasts it to the workers).
+type LeverageFactor struct {
+	Dim    int
+	Rows   int // N
+	Lambda float64
+	L      []float64
+}
+
+// NewLeverageFactor factors Phi^T Phi / N + lambda I from the statistics
+// of the pool's N rows (their H; B and YY are not used): O(D^3/3).
+func NewLeverageFactor(pool *GramStats, lambda float64) (*LeverageFactor, error) {
+	if err := pool.check("pool"); err != nil {
+		return nil, err
+	}
+	if pool.Rows == 0 {
+		return nil, emptyf("Gram statistics of an empty pool")
+	}
+	if err := checkPositive("lambda_q", lambda); err != nil {
+		return nil, err
+	}
+	dim, n := pool.Dim, float64(pool.Rows)
+	l := make([]float64, dim*dim)
+	for i := 0; i < dim; i++ {
+		for j, v := range pool.H[i*dim : i*dim+i+1] {
+			l[i*dim+j] = v / n
+		}
+		l[i*dim+i] += lambda
+	}
+	if _, ok := potrfLower(blas64.Symmetric{N: dim, Stride: dim, Data: l, Uplo: blas.Lower}); !ok {
 		return nil, &SingularError{System: "Phi^T Phi / N + lambda_q I", Setting: "lambda_q", Value: strconv.FormatFloat(lambda, 'g', -1, 64)}
 	}
-	// Pass 2: s_j = ||L^-1 phi_j||^2.
+	return &LeverageFactor{Dim: dim, Rows: pool.Rows, Lambda: lambda, L: l}, nil
+}
+
+// Scores returns s_j = ||L^-1 phi_j||^2 for the rows of x mapped by fm, in
+// blocks of block rows (0 means DefaultBlock): O(n D^2) plus the map's
+// cost, O(block D) memory. Rows are independent, so shards of a pool can
+// be scored separately against the same factor.
+func (f *LeverageFactor) Scores(ctx context.Context, fm FeatureMap, x *mat.Dense, block int) ([]float64, error) {
+	if f == nil || f.Dim <= 0 || len(f.L) != f.Dim*f.Dim {
+		return nil, &ParamError{Name: "LeverageFactor", Value: nil, Want: "a factor from NewLeverageFactor"}
+	}
+	if fm == nil {
+		return nil, &ParamError{Name: "fm", Value: nil, Want: "a feature map"}
+	}
+	if err := checkData(x, nil); err != nil {
+		return nil, err
+	}
+	if block < 0 {
+		return nil, blockError(block)
+	}
+	if block == 0 {
+		block = DefaultBlock
+	}
+	n, d := x.Dims()
+	t := blas64.Triangular{N: f.Dim, Stride: f.Dim, Data: f.L, Uplo: blas.Lower, Diag: blas.NonUnit}
 	s := make([]float64, n)
-	err = blocks(func(lo, _ int, phi *mat.Dense) error {
+	for lo := 0; lo < n; lo += block {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		phi, err := mapFeatures(fm, x.Slice(lo, min(lo+block, n), 0, d).(*mat.Dense), f.Dim)
+		if err != nil {
+			return nil, err
+		}
 		pr := mat.DenseCopyOf(phi).RawMatrix() // phi may be a view of x (an identity map): Trsm overwrites it
 		// Rows are independent: solve fixed-size row ranges on all cores.
 		parallelChunks(pr.Rows, 256, func(a, b int) {
@@ -153,10 +190,6 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 				s[lo+i] = dot(r, r)
 			}
 		})
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return s, nil
 }

@@ -2,7 +2,6 @@ package credlab
 
 import (
 	"context"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -46,8 +45,7 @@ func LinearRLS(ctx context.Context, x *mat.Dense, y []float64, cfg LinearRLSConf
 	if err != nil {
 		return nil, err
 	}
-	fit := &Fit{Method: "LinearRLS", Rank: fs.a.RawMatrix().Cols}
-	fit.Timing.Kernel = fs.featureTime
+	fit := &Fit{Method: "LinearRLS", Rank: fs.dim}
 	beta, err := fs.ridge(ctx, grid, fit, cfg.Progress)
 	if err != nil {
 		return nil, err
@@ -87,31 +85,32 @@ func LinearGD(ctx context.Context, x *mat.Dense, y []float64, cfg LinearGDConfig
 	if err != nil {
 		return nil, err
 	}
-	fit := &Fit{Method: "LinearGD", Rank: fs.a.RawMatrix().Cols, Model: &Model{Features: fm}}
-	fit.Timing.Kernel = fs.featureTime
+	fit := &Fit{Method: "LinearGD", Rank: fs.dim, Model: &Model{Features: fm}}
 	if err := fs.gd(ctx, cfg.IterConfig, fit, nil); err != nil {
 		return nil, err
 	}
 	return fit, nil
 }
 
-// featureSplitOf splits the rows and computes the features with fm.
+// featureSplitOf splits the rows and maps them with fm, whose dimension
+// it learns from the first row.
 func featureSplitOf(x *mat.Dense, y, w []float64, fm FeatureMap, h Holdout) (*featureSplit, error) {
-	fs, xv, err := splitRows(x, y, w, h)
+	fs, err := splitRows(x, y, w, h)
 	if err != nil {
 		return nil, err
 	}
-	t0 := time.Now()
-	a, err := mapFeatures(fm, fs.xt, 0)
+	_, d := x.Dims()
+	f, err := mapFeatures(fm, fs.xt.Slice(0, 1, 0, d).(*mat.Dense), 0)
 	if err != nil {
 		return nil, err
 	}
-	fs.a = a
-	if xv != nil {
-		if fs.b, err = mapFeatures(fm, xv, a.RawMatrix().Cols); err != nil {
-			return nil, err
+	fs.dim = f.RawMatrix().Cols
+	fs.fill = func(dst, x *mat.Dense) error {
+		f, err := mapFeatures(fm, x, fs.dim)
+		if err == nil {
+			dst.Copy(f)
 		}
+		return err
 	}
-	fs.featureTime = time.Since(t0)
 	return fs, nil
 }

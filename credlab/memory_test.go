@@ -9,7 +9,7 @@ import (
 
 // TestMemoryRefusedBeforeAllocation checks that NKRLS with m = 60000
 // centers on 200,000 rows is refused with a *TooLargeError naming the size
-// and the limit, before the blocks (about 96 GB) are allocated.
+// and the limit, before its m x m blocks (about 86 GB) are allocated.
 func TestMemoryRefusedBeforeAllocation(t *testing.T) {
 	defer func(v int64) { MemoryLimit = v }(MemoryLimit)
 	MemoryLimit = 1 << 30
@@ -33,13 +33,13 @@ func TestMemoryRefusedBeforeAllocation(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
 		t.Errorf("allocated %d bytes before refusing", grew)
 	}
-	ny := []int{0, 1, 2}
+	ny := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 	if _, err := NewNystrom(GaussianKernel{Sigma: 1}, x, ny, 0); err != nil {
-		t.Errorf("NewNystrom with 3 centers: %v", err)
+		t.Errorf("NewNystrom with 12 centers: %v", err)
 	}
 	MemoryLimit = 1000
 	if _, err := NewNystrom(GaussianKernel{Sigma: 1}, x, ny, 0); !errors.As(err, &tl) {
-		t.Errorf("NewNystrom over a 1000-byte limit: %v, want a *TooLargeError", err)
+		t.Errorf("NewNystrom over a 1000-byte limit (its 12 x 12 K_mm): %v, want a *TooLargeError", err)
 	}
 	if _, err := NewRandomFourier(2, 1000, 1, 1); !errors.As(err, &tl) {
 		t.Errorf("NewRandomFourier over a 1000-byte limit: %v, want a *TooLargeError", err)

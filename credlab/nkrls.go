@@ -55,7 +55,6 @@ func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fi
 		return nil, err
 	}
 	fit := &Fit{Method: "NKRLS", Rank: ny.Rank()}
-	fit.Timing.Kernel = fs.featureTime
 	beta, err := fs.ridge(ctx, grid, fit, cfg.Progress)
 	if err != nil {
 		return nil, err

@@ -93,7 +93,7 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 		return nil, err
 	}
 	m := len(idx)
-	if err := checkAllocHint("Nyström blocks (m x m and n x m)", n+m, m, nystromHint(m)); err != nil {
+	if err := checkAllocHint("Nyström factor (m x m)", m, m, nystromHint(m)); err != nil {
 		return nil, err
 	}
 	c := gatherRows(x, idx)
@@ -126,6 +126,12 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 
 func nystromHint(m int) string {
 	return fmt.Sprintf("use fewer than m = %d Nyström centers, or raise the memory limit", m)
+}
+
+// checkNystromAlloc checks the memory of a streamed Nyström fit with m
+// centers: K_mm's factor and the training and validation Gram statistics.
+func checkNystromAlloc(m int) error {
+	return checkAllocHint("Nyström factor and Gram statistics (3 m x m)", 3*m, m, nystromHint(m))
 }
 
 // Rank is the number r of independent centers kept.
@@ -196,16 +202,16 @@ func (ny *Nystrom) R(idx []int) *mat.Dense {
 }
 
 // nystromSplit builds the Nyström factor on the training rows of a hold-out
-// split and the features A (training) and B (validation) of fs.
+// split and sets fs to map rows to A = K_nm R.
 func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Holdout) (*Nystrom, *featureSplit, error) {
-	fs, xv, err := splitRows(x, y, w, h)
+	fs, err := splitRows(x, y, w, h)
 	if err != nil {
 		return nil, nil, err
 	}
 	if nc.M <= 0 || nc.M > fs.nt {
 		return nil, nil, &ParamError{Name: "NystromConfig.M", Value: nc.M, Want: fmt.Sprintf("1 to %d, the number of training rows (m = %d Nyström centers)", fs.nt, nc.M)}
 	}
-	if err := checkAllocHint("Nyström blocks (m x m and n x m)", fs.nt+fs.nv+nc.M, nc.M, nystromHint(nc.M)); err != nil {
+	if err := checkNystromAlloc(nc.M); err != nil {
 		return nil, nil, err
 	}
 	t0 := time.Now()
@@ -217,10 +223,11 @@ func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Ho
 	if err != nil {
 		return nil, nil, err
 	}
-	err = fs.featurize(xv, ny.Rank(), "Nyström feature matrix", func(dst, x *mat.Dense) error {
+	fs.featureTime = time.Since(t0)
+	fs.dim = ny.Rank()
+	fs.fill = func(dst, x *mat.Dense) error {
 		ny.featuresInto(dst, x)
 		return nil
-	})
-	fs.featureTime = time.Since(t0)
-	return ny, fs, err
+	}
+	return ny, fs, nil
 }

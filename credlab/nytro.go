@@ -47,7 +47,6 @@ func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fi
 		return nil, err
 	}
 	fit := &Fit{Method: "NYTRO", Rank: ny.Rank(), Model: &Model{Kernel: cfg.Kernel, Centers: ny.Centers}}
-	fit.Timing.Kernel = fs.featureTime
 	if err := fs.gd(ctx, cfg.IterConfig, fit, ny.Coef); err != nil {
 		return nil, err
 	}

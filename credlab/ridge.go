@@ -22,6 +22,10 @@ type ridgeProblem struct {
 	w  *mat.Dense // nv x p: validation predictions are w z; nil without validation
 	yv []float64
 	wv []float64 // validation weights; nil means 1
+	// vs, in place of w, holds the validation rows' Gram statistics, for
+	// problems in a feature space (G = A^T W A): the validation error is
+	// then vs.rmse(z), O(p^2) per lambda whatever nv.
+	vs *GramStats
 	n  int       // training rows
 	// sse returns the training sum of squared errors from the
 	// basis-invariant quantities ||z||^2 and z.b.
@@ -38,7 +42,7 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 	var (
 		solve func(mu float64, z []float64) bool
 		toZ   func(zh []float64) []float64 // back to the original basis
-		w     = pr.w
+		v     = pr.validator()
 		b     = pr.b
 	)
 	if len(grid) < triBreakEven {
@@ -55,16 +59,13 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		rp := newRidgePath(pr.g, pr.b, false)
 		b = rp.qb
 		fit.Timing.Solve += time.Since(t0)
-		if pr.w != nil {
-			t0 = time.Now()
-			rp.rightQ(pr.w)
-			fit.Timing.Select += time.Since(t0)
-		}
+		t0 = time.Now()
+		v.rotate(rp)
+		fit.Timing.Select += time.Since(t0)
 		solve = rp.solve
 		toZ = rp.toZ
 	}
 	z := make([]float64, p)
-	vbuf := make([]float64, len(pr.yv))
 	var best []float64
 	fit.ValRMSE = math.Inf(1)
 	for i, l := range grid {
@@ -80,11 +81,8 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 			t0 = time.Now()
 			sse := pr.sse(dot(z, z), dot(z, b), mu)
 			pt.TrainRMSE = math.Sqrt(math.Max(sse, 0) / float64(pr.n))
-			if w != nil {
-				blas64.Gemv(blas.NoTrans, 1, w.RawMatrix(), vec(z), 0, vec(vbuf))
-				pt.ValRMSE = wrmse(vbuf, pr.yv, pr.wv)
-			}
-			if pt.ValRMSE < fit.ValRMSE || w == nil {
+			pt.ValRMSE = v.rmse(z)
+			if pt.ValRMSE < fit.ValRMSE || !v.ok() {
 				fit.ValRMSE, fit.Lambda = pt.ValRMSE, l
 				best = append(best[:0], z...)
 			}
@@ -102,6 +100,52 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		return nil, &SingularError{System: fit.Method, Setting: "lambda", Value: gridRange(grid)}
 	}
 	return toZ(best), nil
+}
+
+// validator computes the validation RMSE of a solution z of a ridgeProblem,
+// from the validation block w (O(nv p)) or the statistics vs (O(p^2)).
+type validator struct {
+	w      *mat.Dense
+	vs     *GramStats
+	yv, wv []float64
+	buf    []float64
+}
+
+func (pr ridgeProblem) validator() *validator {
+	v := &validator{w: pr.w, vs: pr.vs, yv: pr.yv, wv: pr.wv}
+	switch {
+	case pr.w != nil:
+		v.buf = make([]float64, len(pr.yv))
+	case pr.vs != nil:
+		v.buf = make([]float64, pr.vs.Dim)
+	}
+	return v
+}
+
+func (v *validator) ok() bool { return v.w != nil || v.vs != nil }
+
+// rotate moves the validation data to the basis of rp's reduction: w Q, or
+// Q^T H Q and Q^T B for the statistics (O(p^3), copies).
+func (v *validator) rotate(rp *ridgePath) {
+	if v.w != nil {
+		rp.rightQ(v.w)
+	}
+	if v.vs != nil {
+		v.vs = rp.rotate(v.vs)
+	}
+}
+
+// rmse returns the validation RMSE of z, NaN without validation.
+func (v *validator) rmse(z []float64) float64 {
+	switch {
+	case v.w != nil:
+		blas64.Gemv(blas.NoTrans, 1, v.w.RawMatrix(), vec(z), 0, vec(v.buf))
+		return wrmse(v.buf, v.yv, v.wv)
+	case v.vs != nil:
+		blas64.Symv(1, v.vs.sym(), vec(z), 0, vec(v.buf))
+		return v.vs.rmse(z, v.buf)
+	}
+	return math.NaN()
 }
 
 // ridgePath is the regularization path of (G + mu I) z = b through one
@@ -198,6 +242,23 @@ func (rp *ridgePath) rightQ(w *mat.Dense) {
 	impl.Dormqr(blas.Right, blas.NoTrans, r.Rows, rp.p-1, rp.p-1, rp.refl[rp.p:], rp.p, rp.tau, r.Data[1:], r.Stride, work, -1)
 	work = make([]float64, max(int(work[0]), 1))
 	impl.Dormqr(blas.Right, blas.NoTrans, r.Rows, rp.p-1, rp.p-1, rp.refl[rp.p:], rp.p, rp.tau, r.Data[1:], r.Stride, work, len(work))
+}
+
+// rotate returns the statistics s in the reduced basis: Q^T H Q (both
+// triangles) and Q^T B, in O(4 p^3) by two applications of the reflectors.
+func (rp *ridgePath) rotate(s *GramStats) *GramStats {
+	h := s.full()
+	rp.rightQ(h) // H Q
+	d := h.RawMatrix().Data // transpose in place: Q^T H
+	for i := 0; i < s.Dim; i++ {
+		for j := 0; j < i; j++ {
+			d[i*s.Dim+j], d[j*s.Dim+i] = d[j*s.Dim+i], d[i*s.Dim+j]
+		}
+	}
+	rp.rightQ(h) // Q^T H Q
+	out := &GramStats{Dim: s.Dim, Rows: s.Rows, H: h.RawMatrix().Data, B: append([]float64(nil), s.B...), YY: s.YY}
+	rp.leftQ(blas.Trans, out.B)
+	return out
 }
 
 // solve sets zh = (T + mu I)^-1 Q^T b in O(p) and reports success.

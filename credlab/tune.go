@@ -407,7 +407,7 @@ func (t *tuner) chooseMethod() error {
 	ch.Criterion = t.crit
 	if m := min(t.cfg.M, t.n); !t.exact && m > 0 {
 		// A fixed m is refused now, not after the stages before it.
-		return checkAllocHint("Nyström blocks (m x m and n x m)", t.n+m, m, nystromHint(m))
+		return checkNystromAlloc(m)
 	}
 	return nil
 }

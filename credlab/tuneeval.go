@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -127,35 +125,31 @@ func (e *exactEvaluator) mapSqDist(sigma float64) {
 
 // nystromEvaluator scores NKRLS with m fixed centers at each sigma (by GCV
 // when the criterion is LOO, which the Nyström stages do not compute): the
-// factor of K_mm, O(m^2 d + m^3/3), the features A = W^1/2 K_nm L^-T and
-// their Gram matrix, O(n m d + 2 n m^2), one reduction of A^T A,
-// O(4/3 m^3), then O(m) per lambda (O(n_v m) for hold-out).
+// factor of K_mm, O(m^2 d + m^3/3), the Gram statistics of the features
+// A = K_nm L^-T streamed in blocks, O(n m d + n m^2), one reduction of
+// A^T W A, O(4/3 m^3), then O(m) per lambda (O(m^2) for hold-out).
 type nystromEvaluator struct {
 	t      *tuner
 	m, r   int
 	idx    []int
 	xt, xv *mat.Dense
-	sq     []float64
-	yt, yv []float64 // yt is W^1/2 y
-	wv     []float64
-	buf    []float64 // nt x m features
+	yt, yv []float64
+	wt, wv []float64
 }
 
 func (t *tuner) nystromEval(m int) (*nystromEvaluator, error) {
-	nt := len(t.train)
-	if err := checkAlloc("Nyström feature matrix", nt+len(t.val), m); err != nil {
+	if err := checkNystromAlloc(m); err != nil {
 		return nil, err
 	}
-	e := &nystromEvaluator{t: t, m: m, xt: gatherRows(t.x, t.train), buf: make([]float64, nt*m)}
+	e := &nystromEvaluator{t: t, m: m, xt: gatherRows(t.x, t.train), yt: gather(t.y, t.train)}
 	idx, err := NystromCenters(e.xt, m, nil, t.cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
 	e.idx = idx
 	if t.w != nil {
-		e.sq = sqrtWeights(gather(t.w, t.train))
+		e.wt = gather(t.w, t.train)
 	}
-	e.yt = scaled(gather(t.y, t.train), e.sq)
 	if len(t.val) > 0 {
 		e.xv, e.yv = gatherRows(t.x, t.val), gather(t.y, t.val)
 		if t.w != nil {
@@ -174,27 +168,18 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 		return nil, err
 	}
 	e.r = ny.Rank()
-	nt, r := len(e.yt), e.r
-	a := mat.NewDense(nt, r, e.buf[:nt*r])
-	ny.featuresInto(a, e.xt)
-	scaleRows(a, e.sq)
-	if err := ctx.Err(); err != nil {
+	fs := &featureSplit{xt: e.xt, xv: e.xv, yt: e.yt, yv: e.yv, wt: e.wt, wv: e.wv, nt: len(e.yt), dim: e.r,
+		fill: func(dst, x *mat.Dense) error { ny.featuresInto(dst, x); return nil }}
+	train, val, err := fs.stats(ctx)
+	if err != nil {
 		return nil, err
 	}
-	g := make([]float64, r*r)
-	blas64.Syrk(blas.Trans, 1, a.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: r, Data: g, Uplo: blas.Lower})
-	mirrorLower(blas64.General{Rows: r, Cols: r, Stride: r, Data: g})
-	aty := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, a.RawMatrix(), vec(e.yt), 0, vec(aty))
-	yy := dot(e.yt, e.yt)
-	rp := reduceRidge(g, r, aty, false)
+	rp := reduceRidge(train.full().RawMatrix().Data, e.r, train.B, false)
+	yy := train.YY
 	// ||A z - y||^2 = ||y||^2 - z.b - mu ||z||^2 at the solution.
-	pr := ridgeProblem{n: nt, sse: func(zz, zb, mu float64) float64 { return yy - zb - mu*zz }}
-	if e.xv != nil {
-		nv, _ := e.xv.Dims()
-		pr.w, pr.yv, pr.wv = mat.NewDense(nv, r, nil), e.yv, e.wv
-		ny.featuresInto(pr.w, e.xv)
-		rp.rightQ(pr.w)
+	pr := ridgeProblem{n: train.Rows, sse: func(zz, zb, mu float64) float64 { return yy - zb - mu*zz }}
+	if val != nil {
+		pr.vs = rp.rotate(val)
 	}
 	crit := e.t.crit
 	if crit == CriterionLOO { // needs the n x n eigenvectors: GCV stands in

@@ -97,7 +97,7 @@ func TestIssue13Table(t *testing.T) {
 		{"lambda range", fit(abc, "-lambda", "-1"), 2, []string{"flag -lambda -1: want a positive finite number, or 0"}},
 		{"method", fit(bom, "-method", "svm"), 2, []string{`flag -method "svm": want "auto"`}},
 		{"m beyond the rows", fit(bom, "-method", "nkrls", "-m", "500"), 2, []string{"flag -m 500: want 1 to 40"}},
-		{"memory limit", fit(bom, "-method", "nkrls", "-m", "30", "-memory-limit", "12KiB"), 1, []string{"Nyström blocks", "-memory-limit"}},
+		{"memory limit", fit(bom, "-method", "nkrls", "-m", "30", "-memory-limit", "12KiB"), 1, []string{"Nyström factor", "-memory-limit"}},
 		{"memory limit flag", fit(bom, "-memory-limit", "lots"), 2, []string{"flag -memory-limit"}},
 		{"select nystrom memory", []string{"select", "-pool", bom, "-budget", "5", "-features", "nystrom", "-m", "30", "-memory-limit", "12KiB", "-out", out}, 1, []string{"-memory-limit"}},
 		{"flat scores", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out}, 0, []string{"scores are flat", "-standardize", "-sigma 0.0001 is far below"}},
