@@ -26,7 +26,7 @@ type ridgeProblem struct {
 	// problems in a feature space (G = A^T W A): the validation error is
 	// then vs.rmse(z), O(p^2) per lambda whatever nv.
 	vs *GramStats
-	n  int       // training rows
+	n  int // training rows
 	// sse returns the training sum of squared errors from the
 	// basis-invariant quantities ||z||^2 and z.b.
 	sse func(zz, zb, mu float64) float64
@@ -248,7 +248,7 @@ func (rp *ridgePath) rightQ(w *mat.Dense) {
 // triangles) and Q^T B, in O(4 p^3) by two applications of the reflectors.
 func (rp *ridgePath) rotate(s *GramStats) *GramStats {
 	h := s.full()
-	rp.rightQ(h) // H Q
+	rp.rightQ(h)            // H Q
 	d := h.RawMatrix().Data // transpose in place: Q^T H
 	for i := 0; i < s.Dim; i++ {
 		for j := 0; j < i; j++ {
