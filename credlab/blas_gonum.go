@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 
-	"github.com/credlab/credlab/internal/fastblas"
+	"github.com/credlab/credlab/fastblas"
 )
 
 // BLASBackend names the BLAS implementation in use at run time, as set by
@@ -36,8 +36,7 @@ func init() {
 		}
 		fmt.Fprintf(os.Stderr, "credlab: CREDLAB_BLAS: %v; using the default\n", err)
 	}
-	if fastblas.Available() {
-		blas64.Use(fastblas.Implementation{})
+	if fastblas.Install() {
 		setBackend("go-" + fastblas.Kernel())
 	}
 }

@@ -36,7 +36,7 @@ type KRLSConfig struct {
 // O(n) work per lambda beats one Cholesky per lambda. It depends on the
 // backend, which sets it: Cholesky runs at matrix-multiply speed while half
 // of Dsytrd is memory-bound matrix-vector work. Measured on 2 cores
-// (BenchmarkSytrd in internal/fastblas, with fastblas's parallel Dsymv,
+// (BenchmarkSytrd in fastblas, with fastblas's parallel Dsymv,
 // Dsyr2 and Dsyr2k), the reduction costs this many Choleskys at n = 1000
 // and 2000: gonum 12.6 and 13.3, go-avx2 8.5 and 10.6, go-avx512 10.8 and
 // 11.5 (before the parallel level-2 routines: 16 and 86); openblas 31 and

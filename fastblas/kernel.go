@@ -1,5 +1,7 @@
 package fastblas
 
+import "gonum.org/v1/gonum/blas/blas64"
+
 // kernel is a micro-kernel for an mr×nr register tile of C and the cache
 // blocks tuned for it.
 type kernel struct {
@@ -23,6 +25,20 @@ func first(ks []*kernel) *kernel {
 // Available reports whether the accelerated routines run on this machine:
 // amd64 with AVX2 and FMA.
 func Available() bool { return kern != nil }
+
+// Install makes Implementation gonum's blas64 BLAS for the whole process
+// (gonum/mat, gonum/lapack and every other blas64 user) when this machine
+// runs it, and reports whether it did. Importing the package installs
+// nothing; package credlab calls Install from its init (see its
+// BLASBackend and UseBLAS). Call it at start-up, never concurrently with a
+// BLAS call.
+func Install() bool {
+	if !Available() {
+		return false
+	}
+	blas64.Use(Implementation{})
+	return true
+}
 
 // Kernel names the Dgemm micro-kernel in use: "avx512", "avx2", or ""
 // when Available is false.

@@ -15,7 +15,7 @@ import (
 	lapackgo "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 
-	"github.com/credlab/credlab/internal/fastblas"
+	"github.com/credlab/credlab/fastblas"
 )
 
 // backend is a BLAS under test; kernel, if not empty, is the fastblas

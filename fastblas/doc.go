@@ -4,11 +4,17 @@
 // Dsyr2 that gonum's Dsytrd (the tridiagonal reduction) spends its time
 // in; all use every core (runtime.GOMAXPROCS). All other routines, small
 // problems and machines without AVX2/FMA go to gonum's implementation.
-// Install it with
+// It depends on gonum only, so any gonum program can use it on its own:
 //
-//	if fastblas.Available() {
-//		blas64.Use(fastblas.Implementation{})
+//	import "github.com/credlab/credlab/fastblas"
+//
+//	func main() {
+//		fastblas.Install() // blas64.Use(fastblas.Implementation{}) where the CPU runs it
+//		...
 //	}
+//
+// Importing it installs nothing. Package credlab installs it from its init
+// unless CREDLAB_BLAS says otherwise (credlab.UseBLAS, credlab.BLASBackend).
 //
 // Matrices are row-major, as everywhere in gonum. Dgemm is a packed,
 // cache-blocked product (Goto/BLIS style): panels of op(A) and op(B) are
