@@ -115,6 +115,17 @@ func Column(df dataframe.DataFrame, name string) ([]float64, error) {
 	return df.Col(name).Float(), nil
 }
 
+// FiniteColumn is Column for a column that must hold numbers only:
+// missing (NaN) values are a *MissingError with their count and first row,
+// an infinite value a *credlab.NotFiniteError with its row.
+func FiniteColumn(df dataframe.DataFrame, name string) ([]float64, error) {
+	v, err := Column(df, name)
+	if err != nil {
+		return nil, err
+	}
+	return v, checkFinite(name, v)
+}
+
 // checkMemory returns a *credlab.TooLargeError when need bytes, for a
 // rows x cols object, exceed the memory limit
 // (credlab.EffectiveMemoryLimit).

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
 
@@ -241,5 +242,33 @@ func TestCSVTooLargePartial(t *testing.T) {
 	_, err = ReadCSV(strings.NewReader("a,b\n"+long+",1\n"+long+",2\n"), "text.csv")
 	if !errors.As(err, &tl) || tl.Rows != 1 {
 		t.Fatalf("got %v (%T), want a *credlab.TooLargeError at the first row", err, err)
+	}
+}
+
+func TestFiniteColumn(t *testing.T) {
+	df := dataframe.New(
+		series.New([]float64{1, 2, 3}, series.Float, "ok"),
+		series.New([]float64{1, math.NaN(), math.NaN()}, series.Float, "nan"),
+		series.New([]float64{1, 2, math.Inf(-1)}, series.Float, "inf"),
+		series.New([]string{"a", "b", "c"}, series.String, "s"),
+	)
+	if v, err := FiniteColumn(df, "ok"); err != nil || len(v) != 3 {
+		t.Errorf("ok: %v, %v", v, err)
+	}
+	var me *MissingError
+	if _, err := FiniteColumn(df, "nan"); !errors.As(err, &me) || me.Rows != 2 || me.First != 1 {
+		t.Errorf("nan: %v, want a *MissingError of 2 rows from row 1", err)
+	}
+	var nf *credlab.NotFiniteError
+	if _, err := FiniteColumn(df, "inf"); !errors.As(err, &nf) || nf.Row != 2 {
+		t.Errorf("inf: %v, want a *credlab.NotFiniteError in row 2", err)
+	}
+	var cp *ColumnProblemError
+	if _, err := FiniteColumn(df, "s"); !errors.As(err, &cp) {
+		t.Errorf("strings: %v, want a *ColumnProblemError", err)
+	}
+	var ce *ColumnError
+	if _, err := FiniteColumn(df, "okk"); !errors.As(err, &ce) || ce.Suggestion != "ok" {
+		t.Errorf("missing column: %v, want a *ColumnError suggesting ok", err)
 	}
 }

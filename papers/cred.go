@@ -132,7 +132,7 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 	if spec.Labels <= 0 || spec.Trials <= 0 {
 		return none, fmt.Errorf("papers: TrialSpec needs positive Labels and Trials (got %d and %d)", spec.Labels, spec.Trials)
 	}
-	if err := hasColumn(pool, spec.Target); err != nil {
+	if err := frames.FindColumn(pool, spec.Target, "target"); err != nil {
 		return none, err
 	}
 	feats, err := frames.FeatureColumns(pool, frames.Spec{Target: spec.Target, Features: spec.Features})
@@ -151,11 +151,8 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 	if err != nil {
 		return none, err
 	}
-	y, err := frames.Column(chosen, spec.Target)
+	y, err := frames.FiniteColumn(chosen, spec.Target)
 	if err != nil {
-		return none, err
-	}
-	if err := checkFinite(spec.Target, y); err != nil {
 		return none, err
 	}
 	w, _ := frames.Column(chosen, frames.WeightColumn)
@@ -201,7 +198,7 @@ func SpreadOf(trials dataframe.DataFrame, name, b1, b2 string, lo, hi float64) (
 	if err := checkFrame(trials, "trials"); err != nil {
 		return viz.Spread{}, 0, err
 	}
-	if err := hasColumn(trials, "labeling"); err != nil {
+	if err := frames.FindColumn(trials, "labeling", ""); err != nil {
 		return viz.Spread{}, 0, fmt.Errorf("%w (pass the frame CoefficientTrials returned)", err)
 	}
 	lab := trials.Col("labeling").Records()

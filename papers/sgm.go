@@ -202,7 +202,7 @@ func DecompositionOf(df dataframe.DataFrame, preset string) (viz.Decomposition, 
 	if err := checkFrame(df, "decomposition"); err != nil {
 		return d, err
 	}
-	if err := hasColumn(df, "preset"); err != nil {
+	if err := frames.FindColumn(df, "preset", ""); err != nil {
 		return d, fmt.Errorf("%w (pass the frame SGMErrorDecomposition returned)", err)
 	}
 	cols := map[string][]float64{}

@@ -1,0 +1,423 @@
+package credbeam
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/credlab/credlab/credlab"
+)
+
+// SelectConfig configures CREDSample: random Fourier features of the
+// Gaussian kernel (D features of bandwidth Sigma drawn with FeatureSeed,
+// rebuilt identically on every worker), leverage scores at LambdaQ, and
+// Budget draws with replacement seeded by Seed.
+type SelectConfig struct {
+	Spec
+	D           int
+	Sigma       float64
+	FeatureSeed uint64
+	// LambdaQ is lambda_q, default 1e-6 (as credlab.CREDSelector).
+	LambdaQ float64
+	Budget  int
+	Seed    uint64
+	// Block is the number of rows parsed and scored at once (default 4096).
+	Block int
+}
+
+func (c SelectConfig) lambdaQ() float64 {
+	if c.LambdaQ == 0 {
+		return 1e-6
+	}
+	return c.LambdaQ
+}
+
+func (c SelectConfig) check() error {
+	if _, err := c.layout(); err != nil {
+		return err
+	}
+	switch {
+	case c.D <= 0:
+		return fmt.Errorf("credbeam: SelectConfig.D = %d: want a positive number of random features", c.D)
+	case !(c.Sigma > 0) || math.IsInf(c.Sigma, 0):
+		return fmt.Errorf("credbeam: SelectConfig.Sigma = %v: want a positive bandwidth", c.Sigma)
+	case c.LambdaQ < 0 || math.IsNaN(c.LambdaQ):
+		return fmt.Errorf("credbeam: SelectConfig.LambdaQ = %v: want lambda_q > 0 (0 means 1e-6)", c.LambdaQ)
+	case c.Budget <= 0:
+		return fmt.Errorf("credbeam: SelectConfig.Budget = %d: want a positive number of draws", c.Budget)
+	case c.Block < 0:
+		return fmt.Errorf("credbeam: SelectConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+	}
+	return nil
+}
+
+// features rebuilds the random feature map, deterministically from the
+// configuration: O(d D).
+func (c SelectConfig) features() (*credlab.RandomFourier, layout, error) {
+	lay, err := c.layout()
+	if err != nil {
+		return nil, lay, err
+	}
+	rf, err := credlab.NewRandomFourier(len(lay.x), c.D, c.Sigma, c.FeatureSeed)
+	return rf, lay, err
+}
+
+// ShardScores are the leverage scores of one shard's rows, in file order,
+// and their sum (added in that order).
+type ShardScores struct {
+	File   string
+	Scores []float64
+	Sum    float64
+}
+
+// ShardMass is a shard's number of rows and sum of scores.
+type ShardMass struct {
+	File string
+	Rows int
+	Sum  float64
+}
+
+// Plan is the sampling plan of CREDSample: the shards sorted by name with
+// their rows, score sums, probability masses Mass_k = sum of q_j over the
+// shard and number of draws Counts_k; N rows in all and the total score
+// S (summed over the sorted shards). Row j of the pool is drawn with
+// probability q_j = (s_j + S/N) / (2 S).
+type Plan struct {
+	Files  []string
+	Rows   []int
+	Sums   []float64
+	Mass   []float64
+	Counts []int
+	N      int
+	S      float64
+	Budget int
+}
+
+// Selected is one draw: row Row (0-based data row) at line Line of File,
+// its Features and its whole CSV Record, its probability Prob = q_j and
+// importance weight Weight = 1/(N q_j). Draw numbers the shard's draws.
+type Selected struct {
+	File     string
+	Line     int
+	Row      int
+	Draw     int
+	Prob     float64
+	Weight   float64
+	Features []float64
+	Record   []string
+}
+
+// SelectOutput holds the PCollections of CREDSample.
+type SelectOutput struct {
+	Pool     beam.PCollection // one credlab.GramStats: Phi^T Phi of the pool
+	Factor   beam.PCollection // one credlab.LeverageFactor
+	Scores   beam.PCollection // ShardScores, one per shard
+	Plan     beam.PCollection // one Plan
+	Selected beam.PCollection // Selected, Budget of them
+}
+
+// CREDSample adds the CRED selection of cfg.Budget rows of the pool whose
+// shards are the file names in files (a PCollection of strings; see
+// ExpandShards):
+//
+//  1. pass 1 maps every row to random features phi (O(d D) per row) and
+//     adds Phi^T Phi per shard (O(D^2) per row), combined over shards
+//     with GramStats.Merge (D^2 floats per shard move);
+//  2. one element makes the factor of Phi^T Phi/N + lambda_q I (O(D^3/3))
+//     broadcast as a side input;
+//  3. pass 2 scores every row, s_j = ||L^-1 phi_j||^2 (O(d D + D^2) per
+//     row), keeping one float per row;
+//  4. the shards' sums give the plan: Budget categorical draws over the
+//     shards' masses (a multinomial);
+//  5. each shard draws its count from q restricted to it (with
+//     credlab.DrawSelection, seeded by Seed and the shard's base name) and
+//     reads its file again for the chosen records.
+//
+// The draw is exactly q_j = (s_j + mean s)/(2 sum s), as credlab.
+// CREDDistribution, with replacement. Any shard that is empty, has other
+// columns, or holds a value that does not parse or is not finite fails the
+// pipeline with an error naming the shard, line and column; a budget over
+// the rows with positive probability fails it too.
+func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectOutput, error) {
+	if err := cfg.check(); err != nil {
+		return SelectOutput{}, err
+	}
+	s = s.Scope("credbeam.CREDSample")
+	var out SelectOutput
+	stats := beam.ParDo(s, &gramFn{Cfg: cfg}, files)
+	out.Pool = beam.Combine(s, &gramCombine{}, stats)
+	out.Factor = beam.ParDo(s, &factorFn{LambdaQ: cfg.lambdaQ()}, out.Pool)
+	out.Scores = beam.ParDo(s, &scoreFn{Cfg: cfg}, files, beam.SideInput{Input: out.Factor})
+	masses := beam.ParDo(s, toMass, out.Scores)
+	all := beam.Combine(s, &massCombine{}, masses)
+	out.Plan = beam.ParDo(s, &planFn{Budget: cfg.Budget, Seed: cfg.Seed}, all)
+	out.Selected = beam.ParDo(s, &drawFn{Cfg: cfg}, out.Scores, beam.SideInput{Input: out.Plan})
+	return out, nil
+}
+
+// gramFn adds Phi^T Phi of one shard: O(n (d D + D^2)).
+type gramFn struct {
+	Cfg SelectConfig
+	rf  *credlab.RandomFourier
+	lay layout
+}
+
+func (f *gramFn) Setup() error {
+	var err error
+	f.rf, f.lay, err = f.Cfg.features()
+	return err
+}
+
+func (f *gramFn) ProcessElement(ctx context.Context, file string, emit func(credlab.GramStats)) error {
+	g, err := credlab.NewGramStats(f.Cfg.D)
+	if err != nil {
+		return err
+	}
+	err = readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+		if err := g.AddRows(ctx, f.rf, b.x, nil, nil); err != nil {
+			return &ShardError{File: file, Line: b.lines[0], Err: err}
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		return err
+	}
+	emit(*g)
+	return nil
+}
+
+// gramCombine merges Gram statistics (GramStats.Merge, O(D^2)); the zero
+// GramStats is the empty accumulator.
+type gramCombine struct{}
+
+func (gramCombine) MergeAccumulators(a, b credlab.GramStats) (credlab.GramStats, error) {
+	switch {
+	case b.Dim == 0:
+		return a, nil
+	case a.Dim == 0:
+		return b, nil
+	}
+	if err := a.Merge(&b); err != nil {
+		return a, fmt.Errorf("credbeam: combining Gram statistics: %w", err)
+	}
+	return a, nil
+}
+
+// factorFn factors the pool's statistics: O(D^3/3).
+type factorFn struct{ LambdaQ float64 }
+
+func (f *factorFn) ProcessElement(g credlab.GramStats, emit func(credlab.LeverageFactor)) error {
+	lf, err := credlab.NewLeverageFactor(&g, f.LambdaQ)
+	if err != nil {
+		return fmt.Errorf("credbeam: leverage factor of the pool's %d rows: %w", g.Rows, err)
+	}
+	emit(*lf)
+	return nil
+}
+
+// scoreFn scores one shard's rows against the factor: O(n (d D + D^2)).
+type scoreFn struct {
+	Cfg SelectConfig
+	rf  *credlab.RandomFourier
+	lay layout
+}
+
+func (f *scoreFn) Setup() error {
+	var err error
+	f.rf, f.lay, err = f.Cfg.features()
+	return err
+}
+
+func (f *scoreFn) ProcessElement(ctx context.Context, file string, lf credlab.LeverageFactor, emit func(ShardScores)) error {
+	out := ShardScores{File: file}
+	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+		s, err := lf.Scores(ctx, f.rf, b.x, 0)
+		if err != nil {
+			return &ShardError{File: file, Line: b.lines[0], Err: err}
+		}
+		out.Scores = append(out.Scores, s...)
+		return nil
+	}, nil)
+	if err != nil {
+		return err
+	}
+	for _, v := range out.Scores {
+		out.Sum += v
+	}
+	emit(out)
+	return nil
+}
+
+func toMass(s ShardScores) ShardMass {
+	return ShardMass{File: s.File, Rows: len(s.Scores), Sum: s.Sum}
+}
+
+// Masses collects the shards' ShardMass, sorted by file on output.
+type Masses struct {
+	Shards []ShardMass
+}
+
+// massCombine gathers the shards' masses: O(shards log shards).
+type massCombine struct{}
+
+func (massCombine) CreateAccumulator() Masses { return Masses{} }
+func (massCombine) AddInput(a Masses, m ShardMass) Masses {
+	a.Shards = append(a.Shards, m)
+	return a
+}
+func (massCombine) MergeAccumulators(a, b Masses) Masses {
+	a.Shards = append(a.Shards, b.Shards...)
+	return a
+}
+func (massCombine) ExtractOutput(a Masses) Masses {
+	sort.Slice(a.Shards, func(i, j int) bool { return a.Shards[i].File < a.Shards[j].File })
+	return a
+}
+
+// planFn computes q's shard masses and draws the per-shard counts.
+type planFn struct {
+	Budget int
+	Seed   uint64
+}
+
+func (f *planFn) ProcessElement(m Masses, emit func(Plan)) error {
+	p, err := NewPlan(m.Shards, f.Budget, f.Seed)
+	if err != nil {
+		return err
+	}
+	emit(*p)
+	return nil
+}
+
+// NewPlan returns the sampling plan of budget draws over shards (sorted by
+// file here): the masses Mass_k = (Sum_k + Rows_k S/N) / (2 S) and
+// counts drawn as budget independent categorical draws over them with a
+// PCG generator seeded by seed: O(budget log shards). It fails when a
+// file repeats, when the scores sum to zero, and when budget exceeds the
+// rows with positive probability (all N rows when S > 0).
+func NewPlan(shards []ShardMass, budget int, seed uint64) (*Plan, error) {
+	sh := append([]ShardMass(nil), shards...)
+	sort.Slice(sh, func(i, j int) bool { return sh[i].File < sh[j].File })
+	p := &Plan{Budget: budget}
+	for i, m := range sh {
+		if i > 0 && sh[i-1].File == m.File {
+			return nil, &ShardError{File: m.File, Err: fmt.Errorf("the shard appears twice in the pool")}
+		}
+		if m.Rows == 0 {
+			return nil, &ShardError{File: m.File, Err: fmt.Errorf("%w: no rows scored", ErrEmptyShard)}
+		}
+		p.Files = append(p.Files, m.File)
+		p.Rows = append(p.Rows, m.Rows)
+		p.Sums = append(p.Sums, m.Sum)
+		p.N += m.Rows
+		p.S += m.Sum
+	}
+	if p.N == 0 {
+		return nil, fmt.Errorf("credbeam: %w: a pool of no shards", ErrEmptyShard)
+	}
+	if !(p.S > 0) || math.IsInf(p.S, 0) {
+		return nil, fmt.Errorf("credbeam: the leverage scores of the pool's %d rows sum to %v: want a positive, finite sum", p.N, p.S)
+	}
+	if budget <= 0 || budget > p.N {
+		return nil, fmt.Errorf("credbeam: %w: budget %d, but the pool's %d shards hold %d rows with positive probability", ErrBudget, budget, len(p.Files), p.N)
+	}
+	mean := p.S / float64(p.N)
+	cum := make([]float64, len(p.Files))
+	total := 0.0
+	for k := range p.Files {
+		p.Mass = append(p.Mass, (p.Sums[k]+float64(p.Rows[k])*mean)/(2*p.S))
+		total += p.Mass[k]
+		cum[k] = total
+	}
+	p.Counts = make([]int, len(p.Files))
+	rng := rand.New(rand.NewPCG(seed, 0x73686172))
+	for range budget {
+		u := rng.Float64() * total
+		k := min(sort.SearchFloat64s(cum, u), len(cum)-1)
+		for cum[k] <= u && k < len(cum)-1 { // SearchFloat64s finds cum[k] >= u
+			k++
+		}
+		p.Counts[k]++
+	}
+	return p, nil
+}
+
+// drawFn draws a shard's rows from q restricted to it and reads them.
+type drawFn struct {
+	Cfg SelectConfig
+	lay layout
+}
+
+func (f *drawFn) Setup() error {
+	var err error
+	f.lay, err = f.Cfg.layout()
+	return err
+}
+
+func (f *drawFn) ProcessElement(ctx context.Context, sc ShardScores, p Plan, emit func(Selected)) error {
+	k := sort.SearchStrings(p.Files, sc.File)
+	if k == len(p.Files) || p.Files[k] != sc.File {
+		return &ShardError{File: sc.File, Err: fmt.Errorf("the shard is not in the sampling plan")}
+	}
+	sel, q, err := DrawShard(sc.Scores, p, k, f.Cfg.Seed)
+	if err != nil || sel == nil {
+		return err
+	}
+	want := map[int][]int{} // row -> draws
+	for d, j := range sel {
+		want[j] = append(want[j], d)
+	}
+	recs := map[int][]string{}
+	nf := float64(p.N)
+	return readShard(ctx, sc.File, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+		r, _ := b.x.Dims()
+		for i := range r {
+			j := b.first + i
+			for _, d := range want[j] {
+				emit(Selected{File: sc.File, Line: b.lines[i], Row: j, Draw: d, Prob: q[j], Weight: 1 / (nf * q[j]),
+					Features: append([]float64(nil), b.x.RawRowView(i)...), Record: recs[j]})
+			}
+			delete(recs, j)
+		}
+		return nil
+	}, func(row, _ int, record []string) error {
+		if _, ok := want[row]; ok {
+			recs[row] = append([]string(nil), record...)
+		}
+		return nil
+	})
+}
+
+// DrawShard draws plan.Counts[k] rows of shard k, whose scores are s, from
+// q restricted to the shard (credlab.DrawSelection on q_j / Mass_k, seeded
+// by RowHash(seed, PurposeDraw, file, 0)), and returns the chosen rows in
+// draw order with the shard's q_j = (s_j + S/N) / (2 S): O(rows + count).
+// It returns nil rows when the shard has no draws.
+func DrawShard(s []float64, p Plan, k int, seed uint64) ([]int, []float64, error) {
+	file := p.Files[k]
+	if len(s) != p.Rows[k] {
+		return nil, nil, &ShardError{File: file, Err: fmt.Errorf("%d scores for the plan's %d rows: the shard changed between the passes", len(s), p.Rows[k])}
+	}
+	if p.Counts[k] == 0 {
+		return nil, nil, nil
+	}
+	mean := p.S / float64(p.N)
+	q := make([]float64, len(s))
+	qk := make([]float64, len(s))
+	mass := 0.0
+	for j, v := range s {
+		q[j] = (v + mean) / (2 * p.S)
+		mass += q[j]
+	}
+	for j, v := range q {
+		qk[j] = v / mass
+	}
+	sel, err := credlab.DrawSelection(qk, p.Counts[k], RowHash(seed, PurposeDraw, file, 0))
+	if err != nil {
+		return nil, nil, &ShardError{File: file, Err: err}
+	}
+	return sel.Index, q, nil
+}

@@ -1,0 +1,29 @@
+package credbeam
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/credlab/credlab/credlab"
+)
+
+func init() {
+	for _, t := range []any{credlab.GramStats{}, credlab.LeverageFactor{}, ShardScores{}, ShardMass{}, Masses{}, Plan{}, Selected{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
+	register.DoFn3x1[context.Context, string, func(credlab.GramStats), error](&gramFn{})
+	register.Combiner1[credlab.GramStats](&gramCombine{})
+	register.DoFn2x1[credlab.GramStats, func(credlab.LeverageFactor), error](&factorFn{})
+	register.DoFn4x1[context.Context, string, credlab.LeverageFactor, func(ShardScores), error](&scoreFn{})
+	register.Function1x1(toMass)
+	register.Combiner3[Masses, ShardMass, Masses](&massCombine{})
+	register.DoFn2x1[Masses, func(Plan), error](&planFn{})
+	register.DoFn4x1[context.Context, ShardScores, Plan, func(Selected), error](&drawFn{})
+	register.Emitter1[credlab.GramStats]()
+	register.Emitter1[credlab.LeverageFactor]()
+	register.Emitter1[ShardScores]()
+	register.Emitter1[Plan]()
+	register.Emitter1[Selected]()
+}
