@@ -27,3 +27,12 @@ func init() {
 	register.Emitter1[Plan]()
 	register.Emitter1[Selected]()
 }
+
+func init() {
+	register.DoFn3x1[context.Context, int, func(*Selected) bool, error](&selectedWriter{})
+	register.DoFn3x1[context.Context, int, func(*ShardScores) bool, error](&scoresWriter{})
+	register.DoFn2x1[context.Context, Plan, error](&planWriter{})
+	register.DoFn2x1[context.Context, string, error](&textWriter{})
+	register.Iter1[Selected]()
+	register.Iter1[ShardScores]()
+}

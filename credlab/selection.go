@@ -91,6 +91,10 @@ type CREDSelector struct {
 	// RawFeatures or *ReLUNetwork for explicit features, *Nystrom for
 	// Nyström features. Memory is then O(D^2 + Block D).
 	Features FeatureMap
+	// Approx, when set (with Kernel, without Features), approximates the
+	// exact scores by BLESS (ApproxLeverageScores): O(N Dict (d + Dict))
+	// time and O(Dict^2 + Block Dict) memory instead of the N x N matrix.
+	Approx *BLESSConfig
 	// LambdaQ is lambda_q, default 1e-6. The paper picks it from
 	// 10^-12 ... 10^-3.
 	LambdaQ float64
@@ -127,8 +131,8 @@ func (c CREDSelector) Select(ctx context.Context, pool *mat.Dense, budget int, s
 }
 
 // Scores returns the leverage scores of the pool rows that Select draws
-// from: FeatureLeverageScores with Features, else LeverageScores with
-// Kernel, at LambdaQ (default 1e-6).
+// from: FeatureLeverageScores with Features, else ApproxLeverageScores
+// with Approx or LeverageScores with Kernel, at LambdaQ (default 1e-6).
 func (c CREDSelector) Scores(ctx context.Context, pool *mat.Dense) ([]float64, error) {
 	lq := c.LambdaQ
 	if lq == 0 {
@@ -137,6 +141,8 @@ func (c CREDSelector) Scores(ctx context.Context, pool *mat.Dense) ([]float64, e
 	switch {
 	case c.Features != nil:
 		return FeatureLeverageScores(ctx, c.Features, pool, lq, c.Block)
+	case c.Kernel != nil && c.Approx != nil:
+		return ApproxLeverageScores(ctx, c.Kernel, pool, lq, *c.Approx)
 	case c.Kernel != nil:
 		return LeverageScores(ctx, c.Kernel, pool, lq)
 	}

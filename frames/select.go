@@ -49,7 +49,10 @@ type SelectSpec struct {
 	// unless FeatureMap names a feature space: "fourier" (M random Fourier
 	// features, M default 100), "raw" (the columns plus a constant),
 	// "relu" (random ReLU network with Widths) or "nystrom" (M Nyström
-	// features). Use a feature map for pools beyond a few thousand rows.
+	// features), or "bless" for approximate scores of the kernel itself
+	// (credlab.ApproxLeverageScores with a dictionary of M rows, default
+	// 400: O(N M (d + M)) time, no N x N matrix). Use a feature map or
+	// "bless" for pools beyond a few thousand rows.
 	Kernel     string
 	Sigma      float64
 	FeatureMap string
@@ -245,14 +248,22 @@ func selectorOf(spec SelectSpec, what string, p *prepared, prev *credlab.Selecti
 	default:
 		return nil, &credlab.ParamError{Name: what + ".Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform or greedy"}
 	}
+	var approx *credlab.BLESSConfig
+	fm := spec.FeatureMap
+	if strings.EqualFold(fm, "bless") {
+		if spec.M < 0 {
+			return nil, &credlab.ParamError{Name: what + ".M", Value: spec.M, Want: "a positive BLESS dictionary size (or zero for 400)"}
+		}
+		approx, fm = &credlab.BLESSConfig{Dict: spec.M, Seed: spec.Seed}, ""
+	}
 	// Reuse the fitting runner for the kernel and feature map defaults.
-	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}
-	mi := &methodInfo{name: "cred", feature: spec.FeatureMap != ""}
+	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: fm, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}
+	mi := &methodInfo{name: "cred", feature: fm != ""}
 	r := &runner{mi: mi, s: s, x: p.x, spec: what}
 	if err := r.resolve(); err != nil {
 		return nil, err
 	}
-	c := credlab.CREDSelector{Kernel: r.k, LambdaQ: spec.LambdaQ, Design: d, Previous: prev}
+	c := credlab.CREDSelector{Kernel: r.k, Approx: approx, LambdaQ: spec.LambdaQ, Design: d, Previous: prev}
 	if r.fm != nil {
 		c.Features = r.fm
 	}

@@ -22,6 +22,7 @@ func TestSelect(t *testing.T) {
 		{"cred fourier", SelectSpec{FeatureMap: "fourier", M: 50, Sigma: 0.5}},
 		{"cred raw", SelectSpec{FeatureMap: "raw", LambdaQ: 1e-3}},
 		{"cred nystrom", SelectSpec{FeatureMap: "nystrom", M: 30}},
+		{"cred bless", SelectSpec{FeatureMap: "bless", M: 40}},
 		{"uniform", SelectSpec{Method: "uniform"}},
 		{"uniform distinct", SelectSpec{Method: "uniform", WithoutReplacement: true}},
 		{"custom", SelectSpec{Selector: credlab.UniformSelector{}}},
@@ -190,5 +191,47 @@ func TestSelectBatches(t *testing.T) {
 	}
 	if total != 60 || d.Nrow() > 60 {
 		t.Errorf("distinct: %d rows with %v draws, want 60 draws", d.Nrow(), total)
+	}
+}
+
+// TestSelectBLESS checks that FeatureMap "bless" draws from the CRED
+// distribution of BLESS scores of the kernel, not of the exact scores.
+func TestSelectBLESS(t *testing.T) {
+	pool := regFrame(t, 150, 4).Select([]string{"a", "b"})
+	x, err := ToMatrix(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := credlab.GaussianKernel{Sigma: 0.5}
+	q := map[string][]float64{}
+	for name, score := range map[string]func() ([]float64, error){
+		"bless": func() ([]float64, error) {
+			return credlab.ApproxLeverageScores(context.Background(), k, x, 1e-3, credlab.BLESSConfig{Dict: 20, Seed: 3})
+		},
+		"exact": func() ([]float64, error) { return credlab.LeverageScores(context.Background(), k, x, 1e-3) },
+	} {
+		s, err := score()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q[name], err = credlab.CREDDistribution(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sel, err := Select(pool, 30, SelectSpec{FeatureMap: "bless", M: 20, Sigma: 0.5, LambdaQ: 1e-3, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := sel.Col("row").Int()
+	prob := col(t, sel, "prob")
+	differs := false
+	for i, r := range rows {
+		if math.Abs(prob[i]-q["bless"][r]) > 1e-12*q["bless"][r] {
+			t.Errorf("row %d: prob %v, BLESS q %v", r, prob[i], q["bless"][r])
+		}
+		differs = differs || math.Abs(prob[i]-q["exact"][r]) > 1e-6*q["exact"][r]
+	}
+	if !differs {
+		t.Error("the BLESS probabilities equal the exact ones: the approximation was not used")
 	}
 }

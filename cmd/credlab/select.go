@@ -117,18 +117,19 @@ func loadOutputCSV(flagName, path string) (dataframe.DataFrame, error) {
 // scoreFlags are the flags of the leverage scores, shared by select and
 // budget.
 type scoreFlags struct {
+	fs               *flag.FlagSet
 	lambda, sigma    *float64
 	kernel, features *string
 	m                *int
 }
 
 func newScoreFlags(fs *flag.FlagSet) scoreFlags {
-	return scoreFlags{
+	return scoreFlags{fs: fs,
 		lambda:   fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores"),
 		kernel:   fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear"),
 		sigma:    fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)"),
-		features: fs.String("features", "exact", "leverage scores from the exact kernel matrix (exact), random Fourier features (rf) or Nyström features (nystrom); use rf or nystrom beyond a few thousand rows"),
-		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom)"),
+		features: fs.String("features", "exact", "leverage scores from the exact kernel matrix (exact), approximated by BLESS without it (bless), or from random Fourier features (rf) or Nyström features (nystrom); use bless, rf or nystrom beyond a few thousand rows"),
+		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom), or BLESS dictionary size (-features bless; default 400)"),
 	}
 }
 
@@ -151,6 +152,14 @@ func (sf scoreFlags) check(cmd string) (string, int, error) {
 		return "fourier", *sf.m, nil
 	case "nystrom":
 		return "nystrom", *sf.m, nil
+	case "bless":
+		m := 0 // frames' default dictionary
+		sf.fs.Visit(func(f *flag.Flag) {
+			if f.Name == "m" {
+				m = *sf.m
+			}
+		})
+		return "bless", m, nil
 	}
-	return "", 0, usagef("%s: flag -features %q: choose exact, rf or nystrom", cmd, *sf.features)
+	return "", 0, usagef("%s: flag -features %q: choose exact, bless, rf or nystrom", cmd, *sf.features)
 }

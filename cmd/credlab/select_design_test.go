@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/frames"
 )
 
 // Two batches without replacement from the command line: the second run
@@ -48,5 +53,36 @@ func TestSelectBatchesCLI(t *testing.T) {
 		"-exclude", "id", "-quiet", "-out", two)
 	if code != 2 || !strings.Contains(errs, "flag -budget 21: want at most the 20 rows") {
 		t.Errorf("budget above the pool: exit %d, %s", code, errs)
+	}
+}
+
+// TestSelectBLESSFlag checks that -features bless draws from the CRED
+// distribution of credlab.ApproxLeverageScores with -m as the dictionary.
+func TestSelectBLESSFlag(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sel.csv")
+	mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "30", "-features", "bless", "-m", "8", "-sigma", "3",
+		"-lambda", "0.01", "-seed", "2", "-exclude", "id", "-quiet", "-out", out)
+	pool, err := frames.LoadCSV("testdata/pool.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := frames.ToMatrix(pool, "x1", "x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := credlab.ApproxLeverageScores(context.Background(), credlab.GaussianKernel{Sigma: 3}, x, 0.01, credlab.BLESSConfig{Dict: 8, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := credlab.CREDDistribution(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, recs := readCSV(t, out)
+	rows, p := column(t, head, recs, "row"), column(t, head, recs, "prob")
+	for i, r := range rows {
+		if math.Abs(p[i]-q[int(r)]) > 1e-9*q[int(r)] {
+			t.Fatalf("row %v: prob %v, BLESS CRED distribution %v", r, p[i], q[int(r)])
+		}
 	}
 }

@@ -1,0 +1,149 @@
+package credbeam
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+)
+
+// create opens path for writing on its filesystem and calls fn.
+func create(ctx context.Context, path string, fn func(w io.Writer) error) error {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return fmt.Errorf("credbeam: output %s: %w", path, err)
+	}
+	defer fs.Close()
+	wc, err := fs.OpenWrite(ctx, path)
+	if err != nil {
+		return fmt.Errorf("credbeam: output %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(wc, 1<<20)
+	err = fn(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := wc.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("credbeam: output %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteSelected writes the draws to one CSV file at path, sorted by shard
+// and draw: the columns file, line, row, draw, prob, weight, then the
+// shard's columns (header). All draws go to one worker: O(budget) memory.
+func WriteSelected(s beam.Scope, sel beam.PCollection, path string, header []string) {
+	s = s.Scope("credbeam.WriteSelected")
+	g := beam.GroupByKey(s, beam.AddFixedKey(s, sel))
+	beam.ParDo0(s, &selectedWriter{Path: path, Header: header}, g)
+}
+
+type selectedWriter struct {
+	Path   string
+	Header []string
+}
+
+func (w *selectedWriter) ProcessElement(ctx context.Context, _ int, it func(*Selected) bool) error {
+	var all []Selected
+	var v Selected
+	for it(&v) {
+		all = append(all, v)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].File != all[j].File {
+			return all[i].File < all[j].File
+		}
+		return all[i].Draw < all[j].Draw
+	})
+	return create(ctx, w.Path, func(out io.Writer) error {
+		cw := csv.NewWriter(out)
+		cw.Write(append([]string{"file", "line", "row", "draw", "prob", "weight"}, w.Header...))
+		for _, v := range all {
+			cw.Write(append([]string{v.File, strconv.Itoa(v.Line), strconv.Itoa(v.Row), strconv.Itoa(v.Draw),
+				strconv.FormatFloat(v.Prob, 'g', -1, 64), strconv.FormatFloat(v.Weight, 'g', -1, 64)}, v.Record...))
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+}
+
+// WriteScores writes every row's leverage score to a CSV file at path
+// (file, row, score), sorted by shard and row. All scores go to one
+// worker: use it for pools that fit one machine (tests, inspection).
+func WriteScores(s beam.Scope, scores beam.PCollection, path string) {
+	s = s.Scope("credbeam.WriteScores")
+	g := beam.GroupByKey(s, beam.AddFixedKey(s, scores))
+	beam.ParDo0(s, &scoresWriter{Path: path}, g)
+}
+
+type scoresWriter struct{ Path string }
+
+func (w *scoresWriter) ProcessElement(ctx context.Context, _ int, it func(*ShardScores) bool) error {
+	var all []ShardScores
+	var v ShardScores
+	for it(&v) {
+		all = append(all, v)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].File < all[j].File })
+	return create(ctx, w.Path, func(out io.Writer) error {
+		if _, err := io.WriteString(out, "file,row,score\n"); err != nil {
+			return err
+		}
+		var b []byte
+		for _, sc := range all {
+			for j, x := range sc.Scores {
+				b = b[:0]
+				b = append(b, sc.File...)
+				b = append(b, ',')
+				b = strconv.AppendInt(b, int64(j), 10)
+				b = append(b, ',')
+				b = strconv.AppendFloat(b, x, 'g', -1, 64)
+				b = append(b, '\n')
+				if _, err := out.Write(b); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// WritePlan writes the single Plan as JSON to path.
+func WritePlan(s beam.Scope, plan beam.PCollection, path string) {
+	beam.ParDo0(s.Scope("credbeam.WritePlan"), &planWriter{Path: path}, plan)
+}
+
+type planWriter struct{ Path string }
+
+func (w *planWriter) ProcessElement(ctx context.Context, p Plan) error {
+	return create(ctx, w.Path, func(out io.Writer) error {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(p)
+	})
+}
+
+// WriteText writes the single string of a PCollection (such as
+// NystromFit's model JSON) to path.
+func WriteText(s beam.Scope, col beam.PCollection, path string) {
+	beam.ParDo0(s.Scope("credbeam.WriteText"), &textWriter{Path: path}, col)
+}
+
+type textWriter struct{ Path string }
+
+func (w *textWriter) ProcessElement(ctx context.Context, text string) error {
+	return create(ctx, w.Path, func(out io.Writer) error {
+		_, err := io.WriteString(out, text)
+		return err
+	})
+}
