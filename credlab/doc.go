@@ -33,6 +33,16 @@
 // NKRLS (ridge on m centers) and NYTRO (early-stopped gradient descent on m
 // centers, the NYTRO paper's algorithm).
 //
+// Streaming and sharded fits (gramstats.go): GramStats, the sufficient
+// statistics Phi^T W Phi, Phi^T W y and y^T W y of least squares in a
+// feature space, accumulated over row blocks (Add, AddRows) and combined
+// across shards (Merge); RidgeGram and GradientGram fit NKRLS/LinearRLS and
+// NYTRO/LinearGD from them. NKRLS, NYTRO, LinearRLS and LinearGD stream
+// their rows through GramStats, so their memory is O(m^2 + block m), not
+// O(n m). LeverageFactor (leverage.go) does the same for CRED's
+// random-feature scores. The module github.com/credlab/credlab/beam runs
+// both on Apache Beam.
+//
 // Feature maps (features.go, linear.go): the FeatureMap interface;
 // RawFeatures, RandomFourier (NewRandomFourier), ReLUNetwork
 // (NewReLUNetwork), Nystrom as a map; LinearRLS (ridge) and LinearGD
@@ -84,8 +94,8 @@
 // allocating), *TuneError. Nothing panics on bad input.
 //
 // Costs: each estimator's doc comment gives its time and memory; exact
-// methods are O(n^2) memory and O(n^3) time, Nyström methods O(n m) and
-// O(n m^2), feature methods O(n D).
+// methods are O(n^2) memory and O(n^3) time, Nyström methods O(m^2 + n d)
+// memory and O(n m^2) time, feature methods O(D^2 + n d) and O(n D^2).
 //
 // Determinism: randomness comes only from the Seed fields (math/rand/v2
 // PCG streams); the same seed gives the same result on any number of cores.
@@ -95,8 +105,9 @@
 // Linear algebra runs through gonum's blas64. Importing this package
 // installs, from its init and for the whole process (gonum/mat and any
 // other gonum user included), the fastest backend this machine runs: the
-// pure-Go assembly kernels "go-avx512" or "go-avx2" for Dgemm, Dsyrk, Dtrsm
-// and Dtrmm on amd64 with AVX2 and FMA (several times gonum's speed, every
+// pure-Go assembly kernels of package fastblas (fastblas.Install),
+// "go-avx512" or "go-avx2", for Dgemm, Dsyrk, Dtrsm, Dtrmm, Dsymv and
+// Dsyr2 on amd64 with AVX2 and FMA (several times gonum's speed, every
 // core, results independent of the number of cores), else gonum's own,
 // "gonum". BLASBackend names the backend in use at run time; BLASBackends
 // lists the choices and UseBLAS(name) switches at start-up. The

@@ -24,8 +24,9 @@ type LinearRLSConfig struct {
 // LinearRLS fits beta = (Phi^T W Phi + lambda n I)^-1 Phi^T W y, ridge
 // regression on the features Phi (n x D) with importance weights W (the
 // analytic solution of the CRED paper's Algorithm 2 with random features).
-// It costs O(n D^2 + D^3/3 per lambda), or one O(10/3 D^3) reduction for
-// grids of 30 or more values; memory O(n D + D^2).
+// The rows stream through their Gram statistics (GramStats): it costs
+// O(n D^2 + D^3/3 per lambda), or one O(10/3 D^3) reduction and O(D^2) per
+// lambda for grids of triBreakEven or more values; memory O(D^2 + block D).
 func LinearRLS(ctx context.Context, x *mat.Dense, y []float64, cfg LinearRLSConfig) (*Fit, error) {
 	if err := checkXY(x, y); err != nil {
 		return nil, err
@@ -66,7 +67,9 @@ type LinearGDConfig struct {
 // LinearGD runs beta_t = beta_{t-1} - (gamma/n) Phi^T W (Phi beta_{t-1} - y)
 // from beta_0 = 0 with early stopping: the CRED paper's Algorithm 2 (lines
 // 5-9) with any feature map. O(n D) per step, O(n D) memory; in Gram form
-// (when the steps number at least D/8) O(n D^2) once, then O(D^2) per step.
+// (when the steps number at least D/8, or Phi does not fit the memory
+// limit) O(n D^2) once with the rows streamed through GramStats, then
+// O(D^2) per step.
 func LinearGD(ctx context.Context, x *mat.Dense, y []float64, cfg LinearGDConfig) (*Fit, error) {
 	if err := checkXY(x, y); err != nil {
 		return nil, err

@@ -37,10 +37,13 @@ type NKRLSConfig struct {
 }
 
 // NKRLS fits alpha = R (A^T A + lambda n I)^-1 A^T y with A = K_nm R
-// (eq. 16 of the NYTRO paper). Memory is O(n m). Time is O(n m d + n m^2)
-// for A and A^T A, plus O(m^3/3) per lambda for grids under triBreakEven values (11 to 40), or
-// one O(10/3 m^3) tridiagonal reduction and O(m + n_v m) per lambda for
-// larger grids.
+// (eq. 16 of the NYTRO paper). The rows stream through their Gram
+// statistics (GramStats) in blocks, so A is never held: memory is
+// O(m^2 + block m) beyond the hold-out copy of x. Time is
+// O(n m d + 2 n m^2) for the blocks of A (kernel, triangular solve) and
+// A^T A, plus O(m^3/3) per lambda for grids under triBreakEven values (11
+// to 14), or one O(10/3 m^3) tridiagonal reduction, an O(4 m^3) rotation
+// of the validation statistics and O(m^2) per lambda for larger grids.
 func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
 	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {

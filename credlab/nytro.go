@@ -28,12 +28,13 @@ type NYTROConfig struct {
 // since ||A||^2 <= ||K|| <= n max k(x,x). Iterate t equals the filter
 // beta_t = (gamma/n) sum_{k<t} (I - gamma A^T A/n)^k A^T y.
 //
-// Memory is O(n m); time O(n m d + m^3) for the factor plus O(n m) per step,
-// so O(n m t + m^3) in all, with validation predictions updated in the same
-// step at O(n_v m). When MaxIter (or Iter) is at least m/8 the steps run in
-// Gram form instead: H = A^T A and its validation twin once, O(n m^2) at
-// matrix-multiply speed, then O(m^2) per step for the iterate and both
-// errors, whatever n.
+// When MaxIter (or Iter) is at least m/8, or A does not fit the memory
+// limit, the steps run in Gram form: the rows stream through the Gram
+// statistics H = A^T A and its validation twin (GramStats) once, O(n m d +
+// 2 n m^2) at matrix-multiply speed and O(m^2 + block m) memory, then
+// O(m^2) per step for the iterate and both errors, whatever n. Otherwise A
+// is held, O(n m) memory, and each step costs O(n m), with validation
+// predictions updated in the same step at O(n_v m).
 func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fit, error) {
 	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
