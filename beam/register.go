@@ -36,3 +36,19 @@ func init() {
 	register.Iter1[Selected]()
 	register.Iter1[ShardScores]()
 }
+
+func init() {
+	for _, t := range []any{Center{}, Centers{}, NystromSpec{}, TrainVal{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
+	register.DoFn3x1[context.Context, string, func(Centers), error](&centerFn{})
+	register.Combiner1[Centers](&centerCombine{})
+	register.DoFn2x1[Centers, func(NystromSpec), error](&nystromSpecFn{})
+	register.DoFn4x1[context.Context, string, NystromSpec, func(TrainVal), error](&splitStatsFn{})
+	register.Combiner1[TrainVal](&trainValCombine{})
+	register.DoFn4x1[context.Context, TrainVal, NystromSpec, func(string), error](&fitFn{})
+	register.Emitter1[Centers]()
+	register.Emitter1[NystromSpec]()
+	register.Emitter1[TrainVal]()
+	register.Emitter1[string]()
+}

@@ -286,3 +286,36 @@ func TestGramStatsErrors(t *testing.T) {
 		wantErrKind(t, c.name, c.call(), c.want)
 	}
 }
+
+// TestNKRLSStreamedMatchesInMemory fits NKRLS on more rows than one block
+// (the rows stream through GramStats) and compares its coefficients with
+// the in-memory solution from the whole feature matrix A = K_nm R:
+// beta = (A^T W A + lambda n I)^-1 A^T W y.
+func TestNKRLSStreamedMatchesInMemory(t *testing.T) {
+	rng := newRNG(174)
+	const n = 3*DefaultBlock + 123
+	x := randData(rng, n, 2, 2)
+	y := smoothTargets(rng, x, 0.2)
+	w := crWeights(rng, n, 0.5, 2)
+	k := GaussianKernel{Sigma: 0.7}
+	idx := []int{5, 400, 900, 1700, 2500, 3300, 4100, 5000, 6100, 7000, 8000, 9000, 10000, 11000, 12000}
+	const lambda = 1e-5
+	fit, err := NKRLS(context.Background(), x, y, NKRLSConfig{Kernel: k, Lambda: lambda, Weights: w,
+		Nystrom: NystromConfig{M: len(idx), Sampler: fixedSampler(idx)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ny, err := NewNystrom(k, x, idx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ny.Features(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, b, _ := refGram(a, y, w)
+	beta := denseSolve(t, addDiag(h, lambda*n), b)
+	if d := relDiff(fit.Model.Coef, ny.Coef(beta)); d > 1e-8 {
+		t.Errorf("streamed coefficients against the in-memory solution: rel %g", d)
+	}
+}

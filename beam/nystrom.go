@@ -1,0 +1,382 @@
+package credbeam
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/credlab/credlab/credlab"
+	"gonum.org/v1/gonum/mat"
+)
+
+// NystromConfig configures NystromFit: M centers, the training rows with
+// the M smallest RowHash(Seed, PurposeCenter, ...); a Gaussian kernel of
+// bandwidth Sigma (0: credlab.MedianDistance of the centers); rows held
+// out for validation when RowHash(Seed, PurposeSplit, ...) falls in the
+// first ValFraction (default 0.2) of its range; Method "nkrls" (default:
+// ridge, lambda fixed by Lambda or chosen on the validation statistics
+// from Lambdas) or "nytro" (gradient steps, stopped on the validation
+// statistics, or exactly Iter steps).
+type NystromConfig struct {
+	Spec
+	M           int
+	Sigma       float64
+	Seed        uint64
+	ValFraction float64
+	Method      string
+	Lambda      float64
+	Lambdas     []float64
+	// NYTRO: StepSize (0: credlab's default), Iter > 0 fixes the number of
+	// steps, MaxIter bounds them otherwise.
+	StepSize float64
+	Iter     int
+	MaxIter  int
+	// Tol is the Nyström pivot tolerance (0: credlab.DefaultNystromTol).
+	Tol   float64
+	Block int
+}
+
+func (c NystromConfig) valFraction() float64 {
+	if c.ValFraction == 0 {
+		return 0.2
+	}
+	return c.ValFraction
+}
+
+func (c NystromConfig) check() error {
+	if c.Target == "" {
+		return fmt.Errorf("credbeam: NystromConfig.Target is empty: want the response column")
+	}
+	if _, err := c.layout(); err != nil {
+		return err
+	}
+	switch {
+	case c.M <= 0:
+		return fmt.Errorf("credbeam: NystromConfig.M = %d: want a positive number of centers", c.M)
+	case c.Sigma < 0 || math.IsNaN(c.Sigma) || math.IsInf(c.Sigma, 0):
+		return fmt.Errorf("credbeam: NystromConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
+	case !(c.ValFraction >= 0 && c.ValFraction < 1):
+		return fmt.Errorf("credbeam: NystromConfig.ValFraction = %v: want [0, 1) (0 means 0.2)", c.ValFraction)
+	case c.Method != "" && c.Method != "nkrls" && c.Method != "nytro":
+		return fmt.Errorf("credbeam: NystromConfig.Method = %q: want \"nkrls\" or \"nytro\"", c.Method)
+	case c.Lambda < 0 || math.IsNaN(c.Lambda):
+		return fmt.Errorf("credbeam: NystromConfig.Lambda = %v: want lambda >= 0 (0: chosen on validation)", c.Lambda)
+	case c.Block < 0:
+		return fmt.Errorf("credbeam: NystromConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+	}
+	return nil
+}
+
+// Center is a candidate Nyström center: a training row and its hash.
+type Center struct {
+	Hash uint64
+	File string
+	Line int
+	X    []float64
+}
+
+func centerLess(a, b Center) bool {
+	if a.Hash != b.Hash {
+		return a.Hash < b.Hash
+	}
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	return a.Line < b.Line
+}
+
+// Centers holds up to M candidate centers, sorted by hash.
+type Centers struct {
+	Items []Center
+}
+
+// keepSmallest sorts c and keeps its m smallest: the result does not
+// depend on the order candidates arrive in.
+func keepSmallest(c []Center, m int) []Center {
+	sort.Slice(c, func(i, j int) bool { return centerLess(c[i], c[j]) })
+	return c[:min(len(c), m)]
+}
+
+// NystromSpec is the Nyström map every worker rebuilds: Gaussian kernel
+// of bandwidth Sigma on Centers (in hash order; CenterFiles and
+// CenterLines locate them), factored by credlab.NewNystrom with
+// tolerance Tol to rank Rank.
+type NystromSpec struct {
+	Sigma       float64
+	Centers     [][]float64
+	CenterFiles []string
+	CenterLines []int
+	Tol         float64
+	Rank        int
+}
+
+// Map rebuilds the Nyström map: O(m^2 d + m^3/3).
+func (s NystromSpec) Map() (*credlab.Nystrom, error) {
+	if len(s.Centers) == 0 {
+		return nil, fmt.Errorf("credbeam: Nyström specification without centers")
+	}
+	d := len(s.Centers[0])
+	c := mat.NewDense(len(s.Centers), d, nil)
+	idx := make([]int, len(s.Centers))
+	for i, r := range s.Centers {
+		if len(r) != d {
+			return nil, fmt.Errorf("credbeam: Nyström center %d has %d values, want %d", i, len(r), d)
+		}
+		c.SetRow(i, r)
+		idx[i] = i
+	}
+	return credlab.NewNystrom(credlab.GaussianKernel{Sigma: s.Sigma}, c, idx, s.Tol)
+}
+
+// TrainVal are the Gram statistics of the training and validation rows.
+type TrainVal struct {
+	Train, Val credlab.GramStats
+}
+
+// NystromOutput holds the PCollections of NystromFit.
+type NystromOutput struct {
+	Spec  beam.PCollection // one NystromSpec
+	Stats beam.PCollection // one TrainVal
+	Model beam.PCollection // one string: the model as JSON (ModelFile)
+}
+
+// NystromFit adds the Nyström kernel regression of the pool whose shards
+// are the file names in files:
+//
+//  1. pass 1 keeps, per shard, the M training rows of smallest hash, and
+//     one element keeps the M smallest of all (M d floats per shard move);
+//  2. one element builds the Nyström factor on them (O(M^2 d + M^3/3)),
+//     broadcast as a side input (M d floats);
+//  3. pass 2 maps every row to its Nyström features (O(M d + M^2) per row)
+//     and adds the training and validation Gram statistics per shard,
+//     combined over shards (2 M^2 floats per shard move);
+//  4. one element solves for the model with credlab.RidgeGram (NKRLS) or
+//     credlab.GradientGram (NYTRO): O(M^3) at most, whatever the rows.
+//
+// No machine holds the rows: the model is trained on statistics alone,
+// and equals credlab.NKRLS on the training rows with the same centers,
+// kernel and lambda.
+func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (NystromOutput, error) {
+	if err := cfg.check(); err != nil {
+		return NystromOutput{}, err
+	}
+	s = s.Scope("credbeam.NystromFit")
+	var out NystromOutput
+	cands := beam.ParDo(s, &centerFn{Cfg: cfg}, files)
+	all := beam.Combine(s, &centerCombine{M: cfg.M}, cands)
+	out.Spec = beam.ParDo(s, &nystromSpecFn{Cfg: cfg}, all)
+	stats := beam.ParDo(s, &splitStatsFn{Cfg: cfg}, files, beam.SideInput{Input: out.Spec})
+	out.Stats = beam.Combine(s, &trainValCombine{}, stats)
+	out.Model = beam.ParDo(s, &fitFn{Cfg: cfg}, out.Stats, beam.SideInput{Input: out.Spec})
+	return out, nil
+}
+
+// centerFn keeps a shard's M training rows of smallest hash: O(n log M).
+type centerFn struct {
+	Cfg NystromConfig
+	lay layout
+}
+
+func (f *centerFn) Setup() error {
+	var err error
+	f.lay, err = f.Cfg.layout()
+	return err
+}
+
+func (f *centerFn) ProcessElement(ctx context.Context, file string, emit func(Centers)) error {
+	m := f.Cfg.M
+	var keep []Center
+	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+		r, _ := b.x.Dims()
+		for i := range r {
+			if IsValidation(f.Cfg.Seed, f.Cfg.valFraction(), file, b.lines[i]) {
+				continue
+			}
+			h := RowHash(f.Cfg.Seed, PurposeCenter, file, b.lines[i])
+			if len(keep) >= 2*m && h > keep[m-1].Hash {
+				continue
+			}
+			keep = append(keep, Center{Hash: h, File: file, Line: b.lines[i], X: append([]float64(nil), b.x.RawRowView(i)...)})
+			if len(keep) >= 4*m {
+				keep = keepSmallest(keep, 2*m)
+			}
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		return err
+	}
+	emit(Centers{Items: keepSmallest(keep, m)})
+	return nil
+}
+
+// centerCombine keeps the M smallest candidates of all shards.
+type centerCombine struct{ M int }
+
+func (c *centerCombine) MergeAccumulators(a, b Centers) Centers {
+	return Centers{Items: keepSmallest(append(append([]Center(nil), a.Items...), b.Items...), c.M)}
+}
+
+// nystromSpecFn builds the Nyström map on the centers.
+type nystromSpecFn struct{ Cfg NystromConfig }
+
+func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error {
+	if len(c.Items) < f.Cfg.M {
+		return fmt.Errorf("credbeam: the pool has %d training rows, fewer than the M = %d Nyström centers", len(c.Items), f.Cfg.M)
+	}
+	spec := NystromSpec{Sigma: f.Cfg.Sigma, Tol: f.Cfg.Tol}
+	for _, it := range c.Items {
+		spec.Centers = append(spec.Centers, it.X)
+		spec.CenterFiles = append(spec.CenterFiles, it.File)
+		spec.CenterLines = append(spec.CenterLines, it.Line)
+	}
+	if spec.Sigma == 0 {
+		cm := mat.NewDense(len(spec.Centers), len(spec.Centers[0]), nil)
+		for i, r := range spec.Centers {
+			cm.SetRow(i, r)
+		}
+		spec.Sigma = credlab.MedianDistance(cm)
+		if !(spec.Sigma > 0) {
+			return fmt.Errorf("credbeam: the median distance of the %d Nyström centers is %v: set NystromConfig.Sigma", len(spec.Centers), spec.Sigma)
+		}
+	}
+	ny, err := spec.Map()
+	if err != nil {
+		return fmt.Errorf("credbeam: Nyström map on %d centers: %w", len(spec.Centers), err)
+	}
+	spec.Rank = ny.Rank()
+	emit(spec)
+	return nil
+}
+
+// splitStatsFn adds a shard's training and validation statistics in the
+// Nyström features: O(n (M d + M^2)).
+type splitStatsFn struct {
+	Cfg NystromConfig
+	lay layout
+	ny  *credlab.Nystrom
+}
+
+func (f *splitStatsFn) Setup() error {
+	var err error
+	f.lay, err = f.Cfg.layout()
+	return err
+}
+
+func (f *splitStatsFn) ProcessElement(ctx context.Context, file string, spec NystromSpec, emit func(TrainVal)) error {
+	if f.ny == nil { // the side input is one value for the whole pipeline
+		ny, err := spec.Map()
+		if err != nil {
+			return err
+		}
+		f.ny = ny
+	}
+	r := f.ny.Rank()
+	tr, err := credlab.NewGramStats(r)
+	if err != nil {
+		return err
+	}
+	va, _ := credlab.NewGramStats(r)
+	frac := f.Cfg.valFraction()
+	d := len(f.lay.x)
+	err = readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+		n, _ := b.x.Dims()
+		var ti, vi []int
+		for i := range n {
+			if IsValidation(f.Cfg.Seed, frac, file, b.lines[i]) {
+				vi = append(vi, i)
+			} else {
+				ti = append(ti, i)
+			}
+		}
+		for _, part := range []struct {
+			g   *credlab.GramStats
+			idx []int
+		}{{tr, ti}, {va, vi}} {
+			if len(part.idx) == 0 {
+				continue
+			}
+			x := mat.NewDense(len(part.idx), d, nil)
+			y := make([]float64, len(part.idx))
+			for k, i := range part.idx {
+				x.SetRow(k, b.x.RawRowView(i))
+				y[k] = b.y[i]
+			}
+			if err := part.g.AddRows(ctx, f.ny, x, y, nil); err != nil {
+				return &ShardError{File: file, Line: b.lines[0], Err: err}
+			}
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		return err
+	}
+	emit(TrainVal{Train: *tr, Val: *va})
+	return nil
+}
+
+// trainValCombine merges training and validation statistics.
+type trainValCombine struct{}
+
+func (trainValCombine) MergeAccumulators(a, b TrainVal) (TrainVal, error) {
+	var err error
+	var g gramCombine
+	if a.Train, err = g.MergeAccumulators(a.Train, b.Train); err != nil {
+		return a, err
+	}
+	a.Val, err = g.MergeAccumulators(a.Val, b.Val)
+	return a, err
+}
+
+// fitFn solves for the model on the combined statistics.
+type fitFn struct{ Cfg NystromConfig }
+
+func (f *fitFn) ProcessElement(ctx context.Context, tv TrainVal, spec NystromSpec, emit func(string)) error {
+	ny, err := spec.Map()
+	if err != nil {
+		return err
+	}
+	fit, err := FitStats(ctx, f.Cfg, &tv, ny)
+	if err != nil {
+		return err
+	}
+	m, err := NewModelFile(f.Cfg, spec, fit, &tv)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	emit(string(b) + "\n")
+	return nil
+}
+
+// FitStats fits the model of cfg's method on the combined statistics with
+// the Nyström map ny: credlab.RidgeGram or credlab.GradientGram, with the
+// validation statistics when they hold rows.
+func FitStats(ctx context.Context, cfg NystromConfig, tv *TrainVal, ny *credlab.Nystrom) (*credlab.Fit, error) {
+	if tv.Train.Dim == 0 || tv.Train.Rows == 0 {
+		return nil, fmt.Errorf("credbeam: no training rows")
+	}
+	val := &tv.Val
+	if val.Dim == 0 || val.Rows == 0 {
+		val = nil
+	}
+	gc := credlab.GramFitConfig{Features: ny, Lambda: cfg.Lambda, Lambdas: cfg.Lambdas}
+	var fit *credlab.Fit
+	var err error
+	if cfg.Method == "nytro" {
+		gc.Iter = credlab.IterConfig{StepSize: cfg.StepSize, Iter: cfg.Iter, MaxIter: cfg.MaxIter}
+		fit, err = credlab.GradientGram(ctx, &tv.Train, val, gc)
+	} else {
+		fit, err = credlab.RidgeGram(ctx, &tv.Train, val, gc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("credbeam: fit on the statistics of %d training rows: %w", tv.Train.Rows, err)
+	}
+	return fit, nil
+}
