@@ -468,3 +468,59 @@ func TestTuneErrors(t *testing.T) {
 		t.Errorf("%d evaluations before the refusal", stages)
 	}
 }
+
+// TestTuneGrowWalk checks the Nyström grow stage: at m = 2 refineM it
+// scores the refined sigma, then sigma / sqrt(2), ... while the criterion
+// improves, and the choice is the best point of the grow stage at that m;
+// NKRLS at the choice reproduces the model.
+func TestTuneGrowWalk(t *testing.T) {
+	x, y, _ := SmoothRegression(2*refineM+500, 10, 0.1, 3)
+	res, err := Tune(t.Context(), x, y, TuneConfig{MaxExactRows: 100, MaxM: 2 * refineM, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refined := math.Inf(1)
+	var refSigma float64
+	best := map[float64]float64{}
+	var sigmas []float64 // in evaluation order
+	for _, p := range res.Table {
+		switch p.Stage {
+		case "refine":
+			if p.Score < refined {
+				refined, refSigma = p.Score, p.Sigma
+			}
+		case "grow":
+			if _, ok := best[p.Sigma]; !ok {
+				best[p.Sigma] = math.Inf(1)
+				sigmas = append(sigmas, p.Sigma)
+			}
+			best[p.Sigma] = math.Min(best[p.Sigma], p.Score)
+		}
+	}
+	if len(sigmas) < 2 || sigmas[0] != refSigma {
+		t.Fatalf("grow sigmas %v, want the refined sigma %g first and at least one step down", sigmas, refSigma)
+	}
+	for i := 1; i < len(sigmas); i++ {
+		if !relClose(sigmas[i], sigmas[i-1]/math.Sqrt2, 1e-12) {
+			t.Fatalf("grow sigmas %v: want steps of sqrt(2) down", sigmas)
+		}
+		if i < len(sigmas)-1 && !(best[sigmas[i]] < best[sigmas[i-1]]) {
+			t.Errorf("the walk went on from sigma %g although it did not improve", sigmas[i])
+		}
+	}
+	last := sigmas[len(sigmas)-1]
+	if len(sigmas) <= growWalk && best[last] < best[sigmas[len(sigmas)-2]] {
+		t.Errorf("the walk stopped at sigma %g although it still improved", last)
+	}
+	want, wantScore := refSigma, refined
+	for _, s := range sigmas {
+		if best[s] < wantScore {
+			want, wantScore = s, best[s]
+		}
+	}
+	ch := res.Choice
+	if ch.Sigma != want || ch.Score != wantScore {
+		t.Errorf("chose sigma %g (score %g), want %g (score %g)", ch.Sigma, ch.Score, want, wantScore)
+	}
+	t.Logf("refined sigma %g (score %.4g); grow sigmas %v; chose %g (score %.4g)", refSigma, refined, sigmas, ch.Sigma, ch.Score)
+}
