@@ -205,7 +205,15 @@ func TestTuneNystrom(t *testing.T) {
 	for i := range y {
 		yc[i] = y[i] - mean(y)
 	}
-	fit, err := NKRLS(t.Context(), x, yc, NKRLSConfig{Kernel: GaussianKernel{Sigma: ch.Sigma}, Lambda: ch.Lambda, Nystrom: NystromConfig{M: 40, Seed: 2}})
+	var sampler CenterSampler
+	switch ch.Centers {
+	case "leverage":
+		sampler = LeverageCenters{Kernel: GaussianKernel{Sigma: ch.Sigma}}
+	case "uniform":
+	default:
+		t.Fatalf("Choice.Centers %q", ch.Centers)
+	}
+	fit, err := NKRLS(t.Context(), x, yc, NKRLSConfig{Kernel: GaussianKernel{Sigma: ch.Sigma}, Lambda: ch.Lambda, Nystrom: NystromConfig{M: 40, Seed: 2, Sampler: sampler}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +222,7 @@ func TestTuneNystrom(t *testing.T) {
 	}
 	// GCV of the chosen point from the model's own fitted values and
 	// the hat matrix A (A^T A + mu I)^-1 A^T.
-	idx, _ := NystromCenters(x, 40, nil, 2)
+	idx, _ := NystromCenters(x, 40, sampler, 2)
 	ref := refGaussian(ch.Sigma)
 	cm := rowsOf(x, idx)
 	knm := refMatrix(ref, x, cm)
@@ -471,15 +479,15 @@ func TestTuneErrors(t *testing.T) {
 
 // TestTuneGrowWalk checks the Nyström grow stage: at m = 2 refineM it
 // scores the refined sigma, then sigma / sqrt(2), ... while the criterion
-// improves, and the choice is the best point of the grow stage at that m;
-// NKRLS at the choice reproduces the model.
+// improves, and the choice is the best of the refined point, the grow
+// stage and leverage-score centers at the chosen sigma.
 func TestTuneGrowWalk(t *testing.T) {
 	x, y, _ := SmoothRegression(2*refineM+500, 10, 0.1, 3)
 	res, err := Tune(t.Context(), x, y, TuneConfig{MaxExactRows: 100, MaxM: 2 * refineM, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	refined := math.Inf(1)
+	refined, leverage := math.Inf(1), math.Inf(1)
 	var refSigma float64
 	best := map[float64]float64{}
 	var sigmas []float64 // in evaluation order
@@ -488,6 +496,10 @@ func TestTuneGrowWalk(t *testing.T) {
 		case "refine":
 			if p.Score < refined {
 				refined, refSigma = p.Score, p.Sigma
+			}
+		case "centers":
+			if p.Score < leverage {
+				leverage = p.Score
 			}
 		case "grow":
 			if _, ok := best[p.Sigma]; !ok {
@@ -519,6 +531,12 @@ func TestTuneGrowWalk(t *testing.T) {
 		}
 	}
 	ch := res.Choice
+	if math.IsInf(leverage, 1) {
+		t.Fatal("no leverage-score centers evaluated")
+	}
+	if leverage < wantScore {
+		wantScore = leverage // at the same sigma
+	}
 	if ch.Sigma != want || ch.Score != wantScore {
 		t.Errorf("chose sigma %g (score %g), want %g (score %g)", ch.Sigma, ch.Score, want, wantScore)
 	}

@@ -129,20 +129,23 @@ func (e *exactEvaluator) mapSqDist(sigma float64) {
 // A = K_nm L^-T streamed in blocks, O(n m d + n m^2), one reduction of
 // A^T W A, O(4/3 m^3), then O(m) per lambda (O(m^2) for hold-out).
 type nystromEvaluator struct {
-	t      *tuner
-	m, r   int
-	idx    []int
+	t       *tuner
+	m, r    int
+	sampler CenterSampler // nil: uniform
+	idx     []int
 	xt, xv *mat.Dense
 	yt, yv []float64
 	wt, wv []float64
 }
 
-func (t *tuner) nystromEval(m int) (*nystromEvaluator, error) {
+// nystromEval returns the evaluator of m centers drawn from the training
+// rows by sampler (nil: uniform).
+func (t *tuner) nystromEval(m int, sampler CenterSampler) (*nystromEvaluator, error) {
 	if err := checkNystromAlloc(m); err != nil {
 		return nil, err
 	}
-	e := &nystromEvaluator{t: t, m: m, xt: gatherRows(t.x, t.train), yt: gather(t.y, t.train)}
-	idx, err := NystromCenters(e.xt, m, nil, t.cfg.Seed)
+	e := &nystromEvaluator{t: t, m: m, sampler: sampler, xt: gatherRows(t.x, t.train), yt: gather(t.y, t.train)}
+	idx, err := NystromCenters(e.xt, m, sampler, t.cfg.Seed)
 	if err != nil {
 		return nil, err
 	}

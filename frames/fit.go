@@ -70,6 +70,7 @@ type Choice struct {
 	Sigma     float64  `json:"sigma"`
 	Lambda    float64  `json:"lambda"`
 	M         int      `json:"m,omitempty"`
+	Centers   string   `json:"centers,omitempty"` // "uniform" or "leverage" (credlab.Choice.Centers)
 	Criterion string   `json:"criterion"`
 	Score     float64  `json:"score"`
 	ValRMSE   float64  `json:"val_rmse"`
@@ -205,11 +206,14 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 		return nil, fmt.Errorf("frames: the automatic method chose %q, which frames cannot represent: %v", c.Method, err)
 	}
 	spec.Sigma, spec.M = c.Sigma, c.M
+	if c.Centers == "leverage" {
+		spec.Centers = "leverage"
+	}
 	warns := append(append([]string(nil), p.warnings...), c.Warnings...) // c.Warnings names every edge in c.Edges
 	d := p.d
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
-		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M,
+		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers,
 			Criterion: string(c.Criterion), Score: c.Score, ValRMSE: c.ValRMSE, Stages: c.Stages, Seconds: c.Elapsed.Seconds()},
 		Warnings: warns, Lambda: c.Lambda, ValRMSE: c.ValRMSE, Rows: len(p.rows),
 		Predictor: tf.Fit.Model, Fit: tf.Fit, Tuning: tf,
