@@ -11,13 +11,18 @@ import (
 	"github.com/credlab/credlab/credlab"
 )
 
-// SelectConfig configures CREDSample: random Fourier features of the
-// Gaussian kernel (D features of bandwidth Sigma drawn with FeatureSeed,
-// rebuilt identically on every worker), leverage scores at LambdaQ, and
-// Budget draws with replacement seeded by Seed.
+// SelectConfig configures CREDSample: features of the Gaussian kernel of
+// bandwidth Sigma, leverage scores at LambdaQ, and Budget draws with
+// replacement seeded by Seed. Map "fourier" (the default) uses D random
+// Fourier features drawn with FeatureSeed, rebuilt identically on every
+// worker; Map "nystrom" uses the Nyström features of M centers, the rows
+// of smallest RowHash(FeatureSeed, PurposeCenter, ...), with Sigma 0
+// meaning the median distance of the centers.
 type SelectConfig struct {
 	Spec
+	Map         string
 	D           int
+	M           int
 	Sigma       float64
 	FeatureSeed uint64
 	// LambdaQ is lambda_q, default 1e-6 (as credlab.CREDSelector).
@@ -39,11 +44,16 @@ func (c SelectConfig) check() error {
 	if _, err := c.layout(); err != nil {
 		return err
 	}
+	nystrom := c.Map == "nystrom"
 	switch {
-	case c.D <= 0:
+	case c.Map != "" && c.Map != "fourier" && !nystrom:
+		return fmt.Errorf("credbeam: SelectConfig.Map = %q: want \"fourier\" or \"nystrom\"", c.Map)
+	case !nystrom && c.D <= 0:
 		return fmt.Errorf("credbeam: SelectConfig.D = %d: want a positive number of random features", c.D)
-	case !(c.Sigma > 0) || math.IsInf(c.Sigma, 0):
-		return fmt.Errorf("credbeam: SelectConfig.Sigma = %v: want a positive bandwidth", c.Sigma)
+	case nystrom && c.M <= 0:
+		return fmt.Errorf("credbeam: SelectConfig.M = %d: want a positive number of Nyström centers", c.M)
+	case !nystrom && !(c.Sigma > 0) || c.Sigma < 0 || math.IsNaN(c.Sigma) || math.IsInf(c.Sigma, 0):
+		return fmt.Errorf("credbeam: SelectConfig.Sigma = %v: want a positive bandwidth (0: the centers' median distance, with Nyström features)", c.Sigma)
 	case c.LambdaQ < 0 || math.IsNaN(c.LambdaQ):
 		return fmt.Errorf("credbeam: SelectConfig.LambdaQ = %v: want lambda_q > 0 (0 means 1e-6)", c.LambdaQ)
 	case c.Budget <= 0:
@@ -54,15 +64,52 @@ func (c SelectConfig) check() error {
 	return nil
 }
 
-// features rebuilds the random feature map, deterministically from the
-// configuration: O(d D).
-func (c SelectConfig) features() (*credlab.RandomFourier, layout, error) {
-	lay, err := c.layout()
-	if err != nil {
-		return nil, lay, err
+// FeatureSpec is the feature map of CREDSample, which every worker
+// rebuilds: Kind "fourier", D random Fourier features of Inputs columns
+// with bandwidth Sigma drawn with Seed (O(d D)), or Kind "nystrom", the
+// map of Nystrom (O(M^2 d + M^3/3)).
+type FeatureSpec struct {
+	Kind    string
+	Inputs  int
+	D       int
+	Sigma   float64
+	Seed    uint64
+	Nystrom NystromSpec
+}
+
+// Map rebuilds the feature map and returns it with its dimension.
+func (f FeatureSpec) Map() (credlab.FeatureMap, int, error) {
+	if f.Kind == "nystrom" {
+		ny, err := f.Nystrom.Map()
+		if err != nil {
+			return nil, 0, err
+		}
+		return ny, ny.Rank(), nil
 	}
-	rf, err := credlab.NewRandomFourier(len(lay.x), c.D, c.Sigma, c.FeatureSeed)
-	return rf, lay, err
+	rf, err := credlab.NewRandomFourier(f.Inputs, f.D, f.Sigma, f.Seed)
+	return rf, f.D, err
+}
+
+func nystromFeatures(ny NystromSpec) FeatureSpec {
+	return FeatureSpec{Kind: "nystrom", Inputs: len(ny.Centers[0]), D: ny.Rank, Sigma: ny.Sigma, Nystrom: ny}
+}
+
+// featureCache rebuilds a DoFn's feature map once: the side input is one
+// value for the whole pipeline.
+type featureCache struct {
+	fm  credlab.FeatureMap
+	dim int
+}
+
+func (c *featureCache) get(fs FeatureSpec) (credlab.FeatureMap, int, error) {
+	if c.fm == nil {
+		fm, dim, err := fs.Map()
+		if err != nil {
+			return nil, 0, fmt.Errorf("credbeam: feature map: %w", err)
+		}
+		c.fm, c.dim = fm, dim
+	}
+	return c.fm, c.dim, nil
 }
 
 // ShardScores are the leverage scores of one shard's rows, in file order,
@@ -112,6 +159,7 @@ type Selected struct {
 
 // SelectOutput holds the PCollections of CREDSample.
 type SelectOutput struct {
+	Features beam.PCollection // one FeatureSpec
 	Pool     beam.PCollection // one credlab.GramStats: Phi^T Phi of the pool
 	Factor   beam.PCollection // one credlab.LeverageFactor
 	Scores   beam.PCollection // ShardScores, one per shard
@@ -146,11 +194,20 @@ func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectO
 		return SelectOutput{}, err
 	}
 	s = s.Scope("credbeam.CREDSample")
+	files = beam.Reshuffle(s, files) // spread the shards over the workers (no fusion with their source)
 	var out SelectOutput
-	stats := beam.ParDo(s, &gramFn{Cfg: cfg}, files)
+	if cfg.Map == "nystrom" {
+		ny := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.FeatureSeed, Block: cfg.Block}, cfg.Sigma, 0)
+		out.Features = beam.ParDo(s, nystromFeatures, ny)
+	} else {
+		lay, _ := cfg.layout()
+		out.Features = beam.Create(s, FeatureSpec{Kind: "fourier", Inputs: len(lay.x), D: cfg.D, Sigma: cfg.Sigma, Seed: cfg.FeatureSeed})
+	}
+	fs := beam.SideInput{Input: out.Features}
+	stats := beam.ParDo(s, &gramFn{Cfg: cfg}, files, fs)
 	out.Pool = beam.Combine(s, &gramCombine{}, stats)
 	out.Factor = beam.ParDo(s, &factorFn{LambdaQ: cfg.lambdaQ()}, out.Pool)
-	out.Scores = beam.ParDo(s, &scoreFn{Cfg: cfg}, files, beam.SideInput{Input: out.Factor})
+	out.Scores = beam.ParDo(s, &scoreFn{Cfg: cfg}, files, beam.SideInput{Input: out.Factor}, fs)
 	masses := beam.ParDo(s, toMass, out.Scores)
 	all := beam.Combine(s, &massCombine{}, masses)
 	out.Plan = beam.ParDo(s, &planFn{Budget: cfg.Budget, Seed: cfg.Seed}, all)
@@ -161,23 +218,31 @@ func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectO
 // gramFn adds Phi^T Phi of one shard: O(n (d D + D^2)).
 type gramFn struct {
 	Cfg SelectConfig
-	rf  *credlab.RandomFourier
+	fc  featureCache
 	lay layout
 }
 
 func (f *gramFn) Setup() error {
 	var err error
-	f.rf, f.lay, err = f.Cfg.features()
+	f.lay, err = f.Cfg.layout()
 	return err
 }
 
-func (f *gramFn) ProcessElement(ctx context.Context, file string, emit func(credlab.GramStats)) error {
-	g, err := credlab.NewGramStats(f.Cfg.D)
+func (f *gramFn) ProcessElement(ctx context.Context, file string, fsIt func(*FeatureSpec) bool, emit func(credlab.GramStats)) error {
+	var fs FeatureSpec
+	if !fsIt(&fs) {
+		return nil // an upstream stage failed; its error is the pipeline's
+	}
+	fm, dim, err := f.fc.get(fs)
+	if err != nil {
+		return err
+	}
+	g, err := credlab.NewGramStats(dim)
 	if err != nil {
 		return err
 	}
 	err = readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
-		if err := g.AddRows(ctx, f.rf, b.x, nil, nil); err != nil {
+		if err := g.AddRows(ctx, fm, b.x, nil, nil); err != nil {
 			return &ShardError{File: file, Line: b.lines[0], Err: err}
 		}
 		return nil
@@ -210,6 +275,9 @@ func (gramCombine) MergeAccumulators(a, b credlab.GramStats) (credlab.GramStats,
 type factorFn struct{ LambdaQ float64 }
 
 func (f *factorFn) ProcessElement(g credlab.GramStats, emit func(credlab.LeverageFactor)) error {
+	if g.Dim == 0 {
+		return nil // no shard's statistics: a shard failed, and its error is the pipeline's
+	}
 	lf, err := credlab.NewLeverageFactor(&g, f.LambdaQ)
 	if err != nil {
 		return fmt.Errorf("credbeam: leverage factor of the pool's %d rows: %w", g.Rows, err)
@@ -221,20 +289,29 @@ func (f *factorFn) ProcessElement(g credlab.GramStats, emit func(credlab.Leverag
 // scoreFn scores one shard's rows against the factor: O(n (d D + D^2)).
 type scoreFn struct {
 	Cfg SelectConfig
-	rf  *credlab.RandomFourier
+	fc  featureCache
 	lay layout
 }
 
 func (f *scoreFn) Setup() error {
 	var err error
-	f.rf, f.lay, err = f.Cfg.features()
+	f.lay, err = f.Cfg.layout()
 	return err
 }
 
-func (f *scoreFn) ProcessElement(ctx context.Context, file string, lf credlab.LeverageFactor, emit func(ShardScores)) error {
+func (f *scoreFn) ProcessElement(ctx context.Context, file string, lfIt func(*credlab.LeverageFactor) bool, fsIt func(*FeatureSpec) bool, emit func(ShardScores)) error {
+	var lf credlab.LeverageFactor
+	var fs FeatureSpec
+	if !lfIt(&lf) || !fsIt(&fs) {
+		return nil // an upstream stage failed; its error is the pipeline's
+	}
+	fm, _, err := f.fc.get(fs)
+	if err != nil {
+		return err
+	}
 	out := ShardScores{File: file}
-	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
-		s, err := lf.Scores(ctx, f.rf, b.x, 0)
+	err = readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+		s, err := lf.Scores(ctx, fm, b.x, 0)
 		if err != nil {
 			return &ShardError{File: file, Line: b.lines[0], Err: err}
 		}
@@ -284,6 +361,9 @@ type planFn struct {
 }
 
 func (f *planFn) ProcessElement(m Masses, emit func(Plan)) error {
+	if len(m.Shards) == 0 {
+		return nil // no shard was scored: a stage before failed, and its error is the pipeline's
+	}
 	p, err := NewPlan(m.Shards, f.Budget, f.Seed)
 	if err != nil {
 		return err
@@ -357,7 +437,11 @@ func (f *drawFn) Setup() error {
 	return err
 }
 
-func (f *drawFn) ProcessElement(ctx context.Context, sc ShardScores, p Plan, emit func(Selected)) error {
+func (f *drawFn) ProcessElement(ctx context.Context, sc ShardScores, pIt func(*Plan) bool, emit func(Selected)) error {
+	var p Plan
+	if !pIt(&p) {
+		return nil // an upstream stage failed; its error is the pipeline's
+	}
 	k := sort.SearchStrings(p.Files, sc.File)
 	if k == len(p.Files) || p.Files[k] != sc.File {
 		return &ShardError{File: sc.File, Err: fmt.Errorf("the shard is not in the sampling plan")}

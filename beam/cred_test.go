@@ -149,3 +149,52 @@ func chiSquare(t *testing.T, what string, obs, exp []float64) {
 		t.Errorf("chi-square %s: %.2f on %d degrees of freedom, p = %.3g: the draw does not follow q", what, stat, len(obs)-1, pv)
 	}
 }
+
+// TestCREDNystromPrism scores a pool with Nyström features (M centers of
+// smallest hash) on Prism and compares with credlab.CREDSelector on the
+// same Nyström map in memory.
+func TestCREDNystromPrism(t *testing.T) {
+	n, d, k, m := 30_000, 4, 8, 60
+	dir := t.TempDir()
+	p := writePool(t, dir, n, d, k, 3)
+	cfg := SelectConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Map: "nystrom", M: m, Sigma: 1.1, FeatureSeed: 8, LambdaQ: 1e-5, Budget: 500, Seed: 2}
+	pipe, s := beam.NewPipelineWithRoot()
+	out, err := CREDSample(s, beam.CreateList(s, p.files), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteScores(s, out.Scores, filepath.Join(dir, "scores.csv"))
+	WriteSelected(s, out.Selected, filepath.Join(dir, "selected.csv"), p.cols)
+	if err := run(t, pipe); err != nil {
+		t.Fatal(err)
+	}
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	h := func(i int) uint64 { return RowHash(cfg.FeatureSeed, PurposeCenter, p.file[i], p.line[i]) }
+	sort.Slice(rows, func(a, b int) bool { return h(rows[a]) < h(rows[b]) })
+	ny, err := credlab.NewNystrom(credlab.GaussianKernel{Sigma: cfg.Sigma}, p.x, rows[:m], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := credlab.CREDSelector{Features: ny, LambdaQ: cfg.LambdaQ}.Scores(context.Background(), p.x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, filepath.Join(dir, "scores.csv"))[1:]
+	if len(recs) != n {
+		t.Fatalf("%d scores, want %d", len(recs), n)
+	}
+	worst := 0.0
+	for i, r := range recs {
+		worst = max(worst, math.Abs(mustFloat(t, r[2])-want[i])/math.Abs(want[i]))
+	}
+	t.Logf("Nyström scores: max relative difference %.3g", worst)
+	if worst > 1e-9 {
+		t.Errorf("Nyström scores differ from the in-memory ones by %.3g relative, want <= 1e-9", worst)
+	}
+	if sel := readCSV(t, filepath.Join(dir, "selected.csv"))[1:]; len(sel) != cfg.Budget {
+		t.Errorf("%d draws, want %d", len(sel), cfg.Budget)
+	}
+}

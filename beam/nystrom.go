@@ -91,6 +91,9 @@ func centerLess(a, b Center) bool {
 // Centers holds up to M candidate centers, sorted by hash.
 type Centers struct {
 	Items []Center
+	// Shards counts the shards read; zero when every shard failed (the
+	// empty accumulator).
+	Shards int
 }
 
 // keepSmallest sorts c and keeps its m smallest: the result does not
@@ -164,38 +167,51 @@ func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (Nystro
 		return NystromOutput{}, err
 	}
 	s = s.Scope("credbeam.NystromFit")
+	files = beam.Reshuffle(s, files) // spread the shards over the workers (no fusion with their source)
 	var out NystromOutput
-	cands := beam.ParDo(s, &centerFn{Cfg: cfg}, files)
-	all := beam.Combine(s, &centerCombine{M: cfg.M}, cands)
-	out.Spec = beam.ParDo(s, &nystromSpecFn{Cfg: cfg}, all)
+	out.Spec = nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.Seed, Val: cfg.valFraction(), Block: cfg.Block}, cfg.Sigma, cfg.Tol)
 	stats := beam.ParDo(s, &splitStatsFn{Cfg: cfg}, files, beam.SideInput{Input: out.Spec})
 	out.Stats = beam.Combine(s, &trainValCombine{}, stats)
 	out.Model = beam.ParDo(s, &fitFn{Cfg: cfg}, out.Stats, beam.SideInput{Input: out.Spec})
 	return out, nil
 }
 
-// centerFn keeps a shard's M training rows of smallest hash: O(n log M).
+// nystromCenters adds the choice of the Nyström centers (the rows of
+// smallest RowHash(Seed, PurposeCenter, ...) among the rows cf keeps) and
+// the map's specification on them.
+func nystromCenters(s beam.Scope, files beam.PCollection, cf centerFn, sigma, tol float64) beam.PCollection {
+	cands := beam.ParDo(s, &cf, files)
+	all := beam.Combine(s, &centerCombine{M: cf.M}, cands)
+	return beam.ParDo(s, &nystromSpecFn{M: cf.M, Sigma: sigma, Tol: tol, Split: cf.Val > 0}, all)
+}
+
+// centerFn keeps a shard's M rows of smallest hash, among its training
+// rows when Val > 0 (the validation fraction): O(n log M).
 type centerFn struct {
-	Cfg NystromConfig
-	lay layout
+	Spec  Spec
+	M     int
+	Seed  uint64
+	Val   float64
+	Block int
+	lay   layout
 }
 
 func (f *centerFn) Setup() error {
 	var err error
-	f.lay, err = f.Cfg.layout()
+	f.lay, err = f.Spec.layout()
 	return err
 }
 
 func (f *centerFn) ProcessElement(ctx context.Context, file string, emit func(Centers)) error {
-	m := f.Cfg.M
+	m := f.M
 	var keep []Center
-	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+	err := readShard(ctx, file, f.Spec, f.lay, f.Block, func(b *block) error {
 		r, _ := b.x.Dims()
 		for i := range r {
-			if IsValidation(f.Cfg.Seed, f.Cfg.valFraction(), file, b.lines[i]) {
+			if f.Val > 0 && IsValidation(f.Seed, f.Val, file, b.lines[i]) {
 				continue
 			}
-			h := RowHash(f.Cfg.Seed, PurposeCenter, file, b.lines[i])
+			h := RowHash(f.Seed, PurposeCenter, file, b.lines[i])
 			if len(keep) >= 2*m && h > keep[m-1].Hash {
 				continue
 			}
@@ -209,7 +225,7 @@ func (f *centerFn) ProcessElement(ctx context.Context, file string, emit func(Ce
 	if err != nil {
 		return err
 	}
-	emit(Centers{Items: keepSmallest(keep, m)})
+	emit(Centers{Items: keepSmallest(keep, m), Shards: 1})
 	return nil
 }
 
@@ -217,17 +233,29 @@ func (f *centerFn) ProcessElement(ctx context.Context, file string, emit func(Ce
 type centerCombine struct{ M int }
 
 func (c *centerCombine) MergeAccumulators(a, b Centers) Centers {
-	return Centers{Items: keepSmallest(append(append([]Center(nil), a.Items...), b.Items...), c.M)}
+	return Centers{Items: keepSmallest(append(append([]Center(nil), a.Items...), b.Items...), c.M), Shards: a.Shards + b.Shards}
 }
 
 // nystromSpecFn builds the Nyström map on the centers.
-type nystromSpecFn struct{ Cfg NystromConfig }
+type nystromSpecFn struct {
+	M     int
+	Sigma float64
+	Tol   float64
+	Split bool
+}
 
 func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error {
-	if len(c.Items) < f.Cfg.M {
-		return fmt.Errorf("credbeam: the pool has %d training rows, fewer than the M = %d Nyström centers", len(c.Items), f.Cfg.M)
+	if c.Shards == 0 {
+		return nil // no shard was read: a shard failed, and its error is the pipeline's
 	}
-	spec := NystromSpec{Sigma: f.Cfg.Sigma, Tol: f.Cfg.Tol}
+	if len(c.Items) < f.M {
+		rows := "rows"
+		if f.Split {
+			rows = "training rows"
+		}
+		return fmt.Errorf("credbeam: the pool has %d %s, fewer than the M = %d Nyström centers", len(c.Items), rows, f.M)
+	}
+	spec := NystromSpec{Sigma: f.Sigma, Tol: f.Tol}
 	for _, it := range c.Items {
 		spec.Centers = append(spec.Centers, it.X)
 		spec.CenterFiles = append(spec.CenterFiles, it.File)
@@ -240,7 +268,7 @@ func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error 
 		}
 		spec.Sigma = credlab.MedianDistance(cm)
 		if !(spec.Sigma > 0) {
-			return fmt.Errorf("credbeam: the median distance of the %d Nyström centers is %v: set NystromConfig.Sigma", len(spec.Centers), spec.Sigma)
+			return fmt.Errorf("credbeam: the median distance of the %d Nyström centers is %v: set the bandwidth Sigma", len(spec.Centers), spec.Sigma)
 		}
 	}
 	ny, err := spec.Map()
@@ -266,7 +294,11 @@ func (f *splitStatsFn) Setup() error {
 	return err
 }
 
-func (f *splitStatsFn) ProcessElement(ctx context.Context, file string, spec NystromSpec, emit func(TrainVal)) error {
+func (f *splitStatsFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromSpec) bool, emit func(TrainVal)) error {
+	var spec NystromSpec
+	if !specIt(&spec) {
+		return nil // an upstream stage failed; its error is the pipeline's
+	}
 	if f.ny == nil { // the side input is one value for the whole pipeline
 		ny, err := spec.Map()
 		if err != nil {
@@ -334,7 +366,11 @@ func (trainValCombine) MergeAccumulators(a, b TrainVal) (TrainVal, error) {
 // fitFn solves for the model on the combined statistics.
 type fitFn struct{ Cfg NystromConfig }
 
-func (f *fitFn) ProcessElement(ctx context.Context, tv TrainVal, spec NystromSpec, emit func(string)) error {
+func (f *fitFn) ProcessElement(ctx context.Context, tv TrainVal, specIt func(*NystromSpec) bool, emit func(string)) error {
+	var spec NystromSpec
+	if tv.Train.Dim == 0 || !specIt(&spec) {
+		return nil // a stage before failed, and its error is the pipeline's
+	}
 	ny, err := spec.Map()
 	if err != nil {
 		return err

@@ -172,7 +172,7 @@ func ReadHeader(ctx context.Context, file string) ([]string, error) {
 	var cols []string
 	err := withShard(ctx, file, func(r *csv.Reader) error {
 		h, err := readHeader(file, r)
-		cols = slices.Clone(h)
+		cols = h
 		return err
 	})
 	return cols, err
@@ -202,7 +202,7 @@ func readHeader(file string, r *csv.Reader) ([]string, error) {
 	if err != nil {
 		return nil, &ShardError{File: file, Line: 1, Err: fmt.Errorf("%w: header: %v", ErrParse, err)}
 	}
-	return h, nil
+	return slices.Clone(h), nil // the reader reuses its record
 }
 
 // block is a block of parsed rows of one shard.
@@ -349,4 +349,25 @@ func mix64(z uint64) uint64 {
 // validation: RowHash(seed, PurposeSplit, ...) below fraction of 2^64.
 func IsValidation(seed uint64, fraction float64, file string, line int) bool {
 	return float64(RowHash(seed, PurposeSplit, file, line)) < fraction*math.Exp2(64)
+}
+
+var errStop = errors.New("stop")
+
+// HeadRows returns up to n data rows of the features of a shard (its
+// first rows), for driver-side defaults such as a median-distance
+// bandwidth: O(n d).
+func HeadRows(ctx context.Context, file string, spec Spec, n int) (*mat.Dense, error) {
+	lay, err := spec.layout()
+	if err != nil {
+		return nil, err
+	}
+	var x *mat.Dense
+	err = readShard(ctx, file, spec, lay, n, func(b *block) error {
+		x = mat.DenseCopyOf(b.x)
+		return errStop
+	}, nil)
+	if err == errStop {
+		err = nil
+	}
+	return x, err
 }

@@ -1,0 +1,186 @@
+// Command credlab-beam runs the credbeam pipelines on sharded CSV files
+// (a glob; every shard starts with the same header row) on any Beam
+// runner: Prism in-process by default, or Flink, Spark, Dataflow through
+// Beam's --runner and --endpoint flags.
+//
+//	credlab-beam select -input 'pool/*.csv' -budget 1000 -D 200 -out selected.csv [beam flags]
+//	credlab-beam stats  -input 'pool/*.csv' -target y -m 500 -out model.json [beam flags]
+//
+// select draws CRED importance labels (credbeam.CREDSample); stats fits a
+// Nyström kernel regression from sufficient statistics
+// (credbeam.NystromFit). Run `credlab-beam select -h` for the flags.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs" // gs:// shards and outputs
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/credlab/credlab/beam"
+	"github.com/credlab/credlab/credlab"
+)
+
+const usage = `usage: credlab-beam select|stats [flags] [beam flags such as --runner=prism]
+  select  draw CRED importance labels from a sharded CSV pool
+  stats   fit Nyström kernel regression (NKRLS or NYTRO) from sufficient statistics
+Run credlab-beam select -h or credlab-beam stats -h for the flags.`
+
+func main() {
+	if len(os.Args) < 2 || strings.HasPrefix(os.Args[1], "-") {
+		// A runner starts the worker with flags only (--worker ...):
+		// beam.Init runs it and does not return.
+		flag.Parse()
+		beam.Init()
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	cmd := os.Args[1]
+	os.Args = append(os.Args[:1], os.Args[2:]...)
+	var err error
+	switch cmd {
+	case "select":
+		err = runSelect()
+	case "stats":
+		err = runStats()
+	default:
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "credlab-beam:", headline(err))
+		if *verbose {
+			fmt.Fprintln(os.Stderr, err)
+		}
+		os.Exit(1)
+	}
+}
+
+// headline returns the credbeam message inside a runner's error (which
+// wraps it in the failed bundle's plan), or the whole error.
+func headline(err error) string {
+	msg := err.Error()
+	i := strings.LastIndex(msg, "credbeam: ")
+	if i < 0 {
+		return msg
+	}
+	if j := strings.IndexByte(msg[i:], '\n'); j >= 0 {
+		return msg[i : i+j]
+	}
+	return msg[i:]
+}
+
+var (
+	input    = flag.String("input", "", "glob of the CSV shards (local or gs://); required")
+	features = flag.String("features", "", "comma-separated feature columns (default: every column but -target)")
+	target   = flag.String("target", "", "response column (stats: required; select: excluded from the features)")
+	out      = flag.String("out", "", "output file: the selected rows (select, CSV) or the model (stats, JSON); required")
+	sigma    = flag.Float64("sigma", 0, "Gaussian kernel bandwidth (0: median distance of 1000 rows of the first shard for select with random features, of the centers with Nyström)")
+	seed     = flag.Uint64("seed", 1, "seed of the draw (select) or of the centers and split (stats)")
+	block    = flag.Int("block", 0, "rows parsed at once (0: 4096)")
+	verbose  = flag.Bool("v", false, "on failure, also print the runner's whole error")
+
+	budget   = flag.Int("budget", 0, "select: number of draws (with replacement); required")
+	mapKind  = flag.String("map", "fourier", "select: feature map, fourier (-D random features) or nystrom (-m centers of smallest seeded hash)")
+	dFeat    = flag.Int("D", 200, "select: number of random Fourier features")
+	fseed    = flag.Uint64("feature-seed", 1, "select: seed of the random features or of the Nyström centers")
+	lambdaQ  = flag.Float64("lambdaq", 1e-6, "select: lambda_q of the leverage scores")
+	scoresTo = flag.String("scores", "", "select: also write every row's score to this CSV (one worker gathers them)")
+	planTo   = flag.String("plan", "", "select: also write the sampling plan (per-shard masses and counts) as JSON")
+
+	m       = flag.Int("m", 200, "stats, and select with -map nystrom: number of Nyström centers")
+	method  = flag.String("method", "nkrls", "stats: nkrls (ridge) or nytro (gradient steps)")
+	lambda  = flag.Float64("lambda", 0, "stats: fixed lambda (0: chosen on the validation rows)")
+	valFrac = flag.Float64("val", 0.2, "stats: fraction of rows held out for validation")
+	iter    = flag.Int("iter", 0, "stats, nytro: fixed number of steps (0: stopped on validation)")
+)
+
+// spec expands the glob and reads the first shard's header on the driver.
+func spec(ctx context.Context) ([]string, credbeam.Spec, error) {
+	if *input == "" || *out == "" {
+		return nil, credbeam.Spec{}, fmt.Errorf("-input and -out are required")
+	}
+	files, err := credbeam.ExpandShards(ctx, *input)
+	if err != nil {
+		return nil, credbeam.Spec{}, err
+	}
+	cols, err := credbeam.ReadHeader(ctx, files[0])
+	if err != nil {
+		return nil, credbeam.Spec{}, err
+	}
+	sp := credbeam.Spec{Columns: cols, Target: *target}
+	if *features != "" {
+		sp.Features = strings.Split(*features, ",")
+	}
+	_, err = sp.FeatureNames()
+	return files, sp, err
+}
+
+func execute(ctx context.Context, p *beam.Pipeline, what string) error {
+	start := time.Now()
+	if err := beamx.Run(ctx, p); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "credlab-beam: %s done in %.1fs\n", what, time.Since(start).Seconds())
+	return nil
+}
+
+func runSelect() error {
+	flag.Parse()
+	beam.Init()
+	ctx := context.Background()
+	files, sp, err := spec(ctx)
+	if err != nil {
+		return err
+	}
+	sg := *sigma
+	if sg == 0 && *mapKind != "nystrom" {
+		x, err := credbeam.HeadRows(ctx, files[0], sp, 1000)
+		if err != nil {
+			return err
+		}
+		if sg = credlab.MedianDistance(x); !(sg > 0) {
+			return fmt.Errorf("the median distance of the first rows of %s is %v: set -sigma", files[0], sg)
+		}
+	}
+	cfg := credbeam.SelectConfig{Spec: sp, Map: *mapKind, D: *dFeat, M: *m, Sigma: sg, FeatureSeed: *fseed, LambdaQ: *lambdaQ, Budget: *budget, Seed: *seed, Block: *block}
+	p, s := beam.NewPipelineWithRoot()
+	res, err := credbeam.CREDSample(s, beam.CreateList(s, files), cfg)
+	if err != nil {
+		return err
+	}
+	credbeam.WriteSelected(s, res.Selected, *out, sp.Columns)
+	if *scoresTo != "" {
+		credbeam.WriteScores(s, res.Scores, *scoresTo)
+	}
+	if *planTo != "" {
+		credbeam.WritePlan(s, res.Plan, *planTo)
+	}
+	fmt.Fprintf(os.Stderr, "credlab-beam: select %d of the rows of %d shards, %s features (D = %d, m = %d), sigma = %g\n", *budget, len(files), *mapKind, *dFeat, *m, sg)
+	return execute(ctx, p, "select")
+}
+
+func runStats() error {
+	flag.Parse()
+	beam.Init()
+	ctx := context.Background()
+	files, sp, err := spec(ctx)
+	if err != nil {
+		return err
+	}
+	cfg := credbeam.NystromConfig{Spec: sp, M: *m, Sigma: *sigma, Seed: *seed, ValFraction: *valFrac, Method: *method,
+		Lambda: *lambda, Iter: *iter, Block: *block}
+	p, s := beam.NewPipelineWithRoot()
+	res, err := credbeam.NystromFit(s, beam.CreateList(s, files), cfg)
+	if err != nil {
+		return err
+	}
+	credbeam.WriteText(s, res.Model, *out)
+	fmt.Fprintf(os.Stderr, "credlab-beam: stats on %d shards, m = %d, %s\n", len(files), *m, *method)
+	return execute(ctx, p, "stats")
+}
