@@ -133,9 +133,9 @@ type nystromEvaluator struct {
 	m, r    int
 	sampler CenterSampler // nil: uniform
 	idx     []int
-	xt, xv *mat.Dense
-	yt, yv []float64
-	wt, wv []float64
+	xt, xv  *mat.Dense
+	yt, yv  []float64
+	wt, wv  []float64
 }
 
 // nystromEval returns the evaluator of m centers drawn from the training
