@@ -16,7 +16,7 @@ import (
 // the M smallest RowHash(Seed, PurposeCenter, ...); a Gaussian kernel of
 // bandwidth Sigma (0: credlab.MedianDistance of the centers); rows held
 // out for validation when RowHash(Seed, PurposeSplit, ...) falls in the
-// first ValFraction (default 0.2) of its range; Method "nkrls" (default:
+// first ValFraction (default 0.2; negative: none) of its range; Method "nkrls" (default:
 // ridge, lambda fixed by Lambda or chosen on the validation statistics
 // from Lambdas) or "nytro" (gradient steps, stopped on the validation
 // statistics, or exactly Iter steps).
@@ -40,8 +40,11 @@ type NystromConfig struct {
 }
 
 func (c NystromConfig) valFraction() float64 {
-	if c.ValFraction == 0 {
+	switch {
+	case c.ValFraction == 0:
 		return 0.2
+	case c.ValFraction < 0:
+		return 0 // no validation rows
 	}
 	return c.ValFraction
 }
@@ -58,8 +61,8 @@ func (c NystromConfig) check() error {
 		return fmt.Errorf("credbeam: NystromConfig.M = %d: want a positive number of centers", c.M)
 	case c.Sigma < 0 || math.IsNaN(c.Sigma) || math.IsInf(c.Sigma, 0):
 		return fmt.Errorf("credbeam: NystromConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
-	case !(c.ValFraction >= 0 && c.ValFraction < 1):
-		return fmt.Errorf("credbeam: NystromConfig.ValFraction = %v: want [0, 1) (0 means 0.2)", c.ValFraction)
+	case !(c.ValFraction < 1) || math.IsInf(c.ValFraction, -1):
+		return fmt.Errorf("credbeam: NystromConfig.ValFraction = %v: want a fraction below 1 (0 means 0.2, a negative value no validation rows)", c.ValFraction)
 	case c.Method != "" && c.Method != "nkrls" && c.Method != "nytro":
 		return fmt.Errorf("credbeam: NystromConfig.Method = %q: want \"nkrls\" or \"nytro\"", c.Method)
 	case c.Lambda < 0 || math.IsNaN(c.Lambda):
@@ -205,6 +208,9 @@ func (f *centerFn) Setup() error {
 func (f *centerFn) ProcessElement(ctx context.Context, file string, emit func(Centers)) error {
 	m := f.M
 	var keep []Center
+	// thresh is the m-th smallest hash of keep when it was last sorted: a
+	// row above it cannot be among the shard's m smallest.
+	thresh := uint64(math.MaxUint64)
 	err := readShard(ctx, file, f.Spec, f.lay, f.Block, func(b *block) error {
 		r, _ := b.x.Dims()
 		for i := range r {
@@ -212,12 +218,13 @@ func (f *centerFn) ProcessElement(ctx context.Context, file string, emit func(Ce
 				continue
 			}
 			h := RowHash(f.Seed, PurposeCenter, file, b.lines[i])
-			if len(keep) >= 2*m && h > keep[m-1].Hash {
+			if h > thresh {
 				continue
 			}
 			keep = append(keep, Center{Hash: h, File: file, Line: b.lines[i], X: append([]float64(nil), b.x.RawRowView(i)...)})
 			if len(keep) >= 4*m {
 				keep = keepSmallest(keep, 2*m)
+				thresh = keep[m-1].Hash
 			}
 		}
 		return nil

@@ -2,9 +2,11 @@ package credbeam
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -153,5 +155,53 @@ func closeCoef(t *testing.T, what string, got *ModelFile, want *credlab.Model, t
 	t.Logf("%s: max |coef difference| / max |coef| = %.3g", what, diff/scale)
 	if diff > tol*scale {
 		t.Errorf("%s: coefficients differ by %.3g relative, want <= %g", what, diff/scale, tol)
+	}
+}
+
+// TestCenterFnKeepsSmallest checks centerFn's shard candidates against a
+// full sort of the shard's row hashes, for several m and shard sizes.
+func TestCenterFnKeepsSmallest(t *testing.T) {
+	type tc struct {
+		rows, m int
+		seed    uint64
+	}
+	var cases []tc
+	for seed := range uint64(40) { // the order rows arrive in matters: many hash seeds
+		cases = append(cases, tc{20, 2, seed}, tc{200, 10, seed})
+	}
+	cases = append(cases, tc{3000, 100, 1})
+	dir := t.TempDir()
+	pools := map[int]*pool{}
+	for _, c := range cases {
+		p := pools[c.rows]
+		if p == nil {
+			sub := filepath.Join(dir, fmt.Sprint(c.rows))
+			if err := os.Mkdir(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p = writePool(t, sub, c.rows, 2, 1, 5)
+			pools[c.rows] = p
+		}
+		var got Centers
+		f := &centerFn{Spec: Spec{Columns: p.cols, Target: "y"}, M: c.m, Seed: c.seed, Block: 64}
+		if err := f.Setup(); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.ProcessElement(context.Background(), p.files[0], func(cs Centers) { got = cs }); err != nil {
+			t.Fatal(err)
+		}
+		hashes := make([]uint64, c.rows)
+		for i := range hashes {
+			hashes[i] = RowHash(c.seed, PurposeCenter, p.files[0], i+2) // data rows start on line 2
+		}
+		slices.Sort(hashes)
+		if len(got.Items) != c.m {
+			t.Fatalf("rows %d, m %d: %d candidates", c.rows, c.m, len(got.Items))
+		}
+		for i, it := range got.Items {
+			if it.Hash != hashes[i] {
+				t.Fatalf("rows %d, m %d, seed %d: candidate %d has hash %d, the %d-th smallest is %d", c.rows, c.m, c.seed, i, it.Hash, i, hashes[i])
+			}
+		}
 	}
 }

@@ -37,9 +37,10 @@
 // statistics Phi^T W Phi, Phi^T W y and y^T W y of least squares in a
 // feature space, accumulated over row blocks (Add, AddRows) and combined
 // across shards (Merge); RidgeGram and GradientGram fit NKRLS/LinearRLS and
-// NYTRO/LinearGD from them. NKRLS, NYTRO, LinearRLS and LinearGD stream
-// their rows through GramStats, so their memory is O(m^2 + block m), not
-// O(n m). LeverageFactor (leverage.go) does the same for CRED's
+// NYTRO/LinearGD from them. NKRLS and LinearRLS stream their rows through
+// GramStats, so their memory is O(m^2 + block m), not O(n m); NYTRO and
+// LinearGD do too whenever they run in Gram form (at least m/8 steps, or
+// features over the memory limit). LeverageFactor (leverage.go) does the same for CRED's
 // random-feature scores. The module github.com/credlab/credlab/beam runs
 // both on Apache Beam.
 //

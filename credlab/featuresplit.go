@@ -97,7 +97,7 @@ func (fs *featureSplit) ridge(ctx context.Context, grid []float64, fit *Fit, pro
 // beta of least validation error (computed from val, O(D^2) per lambda).
 func ridgeGram(ctx context.Context, train, val *GramStats, grid []float64, fit *Fit, progress func(int, int)) ([]float64, error) {
 	yy := train.YY
-	prob := ridgeProblem{g: train.full(), b: train.B, vs: val, n: train.Rows,
+	prob := ridgeProblem{g: train.full(), own: true, b: train.B, vs: val, n: train.Rows,
 		// ||A z - y||^2 = ||y||^2 - z.b - mu ||z||^2 at the solution.
 		sse: func(zz, zb, mu float64) float64 { return yy - zb - mu*zz }}
 	return prob.path(ctx, grid, fit, progress)

@@ -96,7 +96,9 @@ func (s *GramStats) addOwned(phi *mat.Dense, y, w []float64) {
 	if w != nil {
 		sq := sqrtWeights(w)
 		scaleRows(phi, sq)
-		yw = scaled(y, sq)
+		if y != nil {
+			yw = scaled(y, sq)
+		}
 	}
 	raw := phi.RawMatrix()
 	blas64.Syrk(blas.Trans, 1, raw, 1, s.sym())
@@ -209,9 +211,14 @@ func (s *GramStats) full() *mat.Dense {
 }
 
 // sse returns ||Phi beta - y||_W^2 = beta.H beta - 2 beta.B + YY, given
-// hb = H beta.
+// hb = H beta. The terms are of the size of YY and cancel: a difference
+// below the rounding of their sum is returned as that floor, never as 0,
+// so that a near-perfect fit cannot win a selection by rounding.
 func (s *GramStats) sse(beta, hb []float64) float64 {
-	return max(dot(beta, hb)-2*dot(beta, s.B)+s.YY, 0)
+	bhb, bb := dot(beta, hb), dot(beta, s.B)
+	const eps = 0x1p-52
+	floor := 64 * eps * (math.Abs(bhb) + 2*math.Abs(bb) + math.Abs(s.YY))
+	return max(bhb-2*bb+s.YY, floor)
 }
 
 // rmse returns sqrt(||Phi beta - y||_W^2 / n), with hb = H beta: the
@@ -290,10 +297,11 @@ func (c GramFitConfig) gramFit(train, val *GramStats, ridge bool) (*Fit, func([]
 
 // RidgeGram fits beta = (H + lambda n I)^-1 B from training statistics
 // (n = train.Rows), with lambda fixed or chosen on the validation
-// statistics val (nil without validation): NKRLS and LinearRLS on rows
-// seen only through their statistics, with the path of NKRLS. Time
-// O(10/3 D^3) once for grids of triBreakEven values or more, then O(D^2)
-// per lambda; O(D^3/3) per lambda for smaller grids.
+// statistics val (nil without validation; a fixed Lambda ignores it):
+// NKRLS and LinearRLS on rows seen only through their statistics, with the
+// path of NKRLS. Time: for grids of triBreakEven values or more, one
+// O(10/3 D^3) reduction and an O(4 D^3) rotation of val, then O(D^2) per
+// lambda; for smaller grids O(D^3/3) per lambda.
 func RidgeGram(ctx context.Context, train, val *GramStats, cfg GramFitConfig) (*Fit, error) {
 	fit, coef, val, err := cfg.gramFit(train, val, true)
 	if err != nil {

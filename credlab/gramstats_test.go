@@ -319,3 +319,44 @@ func TestNKRLSStreamedMatchesInMemory(t *testing.T) {
 		t.Errorf("streamed coefficients against the in-memory solution: rel %g", d)
 	}
 }
+
+// TestGramStatsNoTarget checks that statistics without targets (H only,
+// as CRED's scores need) take weights: H = Phi^T W Phi, B and YY zero.
+func TestGramStatsNoTarget(t *testing.T) {
+	rng := newRNG(175)
+	x := randData(rng, 50, 3, 1)
+	w := crWeights(rng, 50, 0.5, 2)
+	s, _ := NewGramStats(3)
+	if err := s.AddRows(context.Background(), RawFeatures{}, x, nil, w); err != nil {
+		t.Fatal(err)
+	}
+	h, _, _ := refGram(x, make([]float64, 50), w)
+	if d := relDiffMat(s.full(), h); d > 1e-12 {
+		t.Errorf("H: rel %g", d)
+	}
+	if s.YY != 0 || refDot(s.B, s.B) != 0 || s.Rows != 50 {
+		t.Errorf("B %v YY %v rows %d: want zeros and 50 rows", s.B, s.YY, s.Rows)
+	}
+}
+
+// TestTuneFixedSigmaNystrom checks that a fixed sigma stays fixed on the
+// Nyström path (no walk in the grow stage).
+func TestTuneFixedSigmaNystrom(t *testing.T) {
+	x, y, _ := SmoothRegression(1200, 5, 0.1, 3)
+	res, err := Tune(t.Context(), x, y, TuneConfig{Sigma: 20, MaxExactRows: 100, MaxM: 2 * refineM})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Choice.Sigma != 20 {
+		t.Errorf("chose sigma %g with Sigma = 20 fixed", res.Choice.Sigma)
+	}
+	// m grew to every row: leverage-score centers would be the same rows.
+	if res.Choice.Centers != "uniform" {
+		t.Errorf("Choice.Centers %q with m = n", res.Choice.Centers)
+	}
+	for _, p := range res.Table {
+		if p.Sigma != 20 {
+			t.Fatalf("evaluated sigma %g (stage %s) with Sigma = 20 fixed", p.Sigma, p.Stage)
+		}
+	}
+}

@@ -71,8 +71,11 @@ const DefaultBlock = 4096
 // phi_j for the features phi_j = fm(x_j), the random-features scores of the
 // CRED paper's Algorithm 2 (line 3), for any feature map.
 //
-// It streams over the pool in blocks of block rows (default DefaultBlock),
-// so memory is O(D^2 + block D) whatever N; the features are computed twice.
+// It streams over the pool twice: pass 1 accumulates Phi^T Phi in
+// GramStats (blocks of at most DefaultBlock rows and 32 MiB), pass 2 scores
+// blocks of block rows (default DefaultBlock) against its factor
+// (LeverageFactor), so memory is O(D^2 + block D) whatever N; the features
+// are computed twice.
 // Time is O(N D^2) for the two passes (a symmetric rank-k update, then a
 // triangular solve) plus twice the feature cost.
 func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lambda float64, block int) ([]float64, error) {

@@ -42,7 +42,7 @@ type NKRLSConfig struct {
 // O(m^2 + block m) beyond the hold-out copy of x. Time is
 // O(n m d + 2 n m^2) for the blocks of A (kernel, triangular solve) and
 // A^T A, plus O(m^3/3) per lambda for grids under triBreakEven values (11
-// to 14), or one O(10/3 m^3) tridiagonal reduction, an O(4 m^3) rotation
+// to 40 by BLAS backend, krls.go), or one O(10/3 m^3) tridiagonal reduction, an O(4 m^3) rotation
 // of the validation statistics and O(m^2) per lambda for larger grids.
 func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
 	cfg.Kernel = defaultKernel(cfg.Kernel, x)

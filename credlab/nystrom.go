@@ -128,10 +128,12 @@ func nystromHint(m int) string {
 	return fmt.Sprintf("use fewer than m = %d Nyström centers, or raise the memory limit", m)
 }
 
-// checkNystromAlloc checks the memory of a streamed Nyström fit with m
-// centers: K_mm's factor and the training and validation Gram statistics.
+// checkNystromAlloc checks the peak memory of a streamed Nyström fit with
+// m centers: K_mm's factor, the training and validation Gram statistics,
+// the training matrix the path reduces (or factors) and the validation
+// statistics rotated to its basis, five m x m matrices.
 func checkNystromAlloc(m int) error {
-	return checkAllocHint("Nyström factor and Gram statistics (3 m x m)", 3*m, m, nystromHint(m))
+	return checkAllocHint("Nyström factor, Gram statistics and their reduction (5 m x m)", 5*m, m, nystromHint(m))
 }
 
 // Rank is the number r of independent centers kept.

@@ -26,7 +26,10 @@ type ridgeProblem struct {
 	// problems in a feature space (G = A^T W A): the validation error is
 	// then vs.rmse(z), O(p^2) per lambda whatever nv.
 	vs *GramStats
-	n  int // training rows
+	// own lets the tridiagonal reduction overwrite g (a p x p matrix of
+	// stride p) instead of copying it.
+	own bool
+	n   int // training rows
 	// sse returns the training sum of squared errors from the
 	// basis-invariant quantities ||z||^2 and z.b.
 	sse func(zz, zb, mu float64) float64
@@ -56,7 +59,12 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		toZ = func(z []float64) []float64 { return z }
 	} else {
 		t0 := time.Now()
-		rp := newRidgePath(pr.g, pr.b, false)
+		var rp *ridgePath
+		if pr.own {
+			rp = reduceRidge(pr.g.RawMatrix().Data, p, pr.b, false)
+		} else {
+			rp = newRidgePath(pr.g, pr.b, false)
+		}
 		b = rp.qb
 		fit.Timing.Solve += time.Since(t0)
 		t0 = time.Now()

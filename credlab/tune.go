@@ -613,7 +613,7 @@ func (t *tuner) run(ctx context.Context) error {
 	var (
 		res, first []sigmaResult // the last stage's and the first's (widest) results
 		b, firstB  int
-		walkedOff  bool // the exact walk down still improved at its last step
+		walkedOff  bool // a walk down (exact, or Nyström's grow) still improved at its last step
 	)
 	// search runs one stage and leaves its results in res and b.
 	search := func(stage string, ev sigmaEval, err error, grid []float64, ext, refine int, what string) error {
@@ -694,8 +694,10 @@ func (t *tuner) run(ctx context.Context) error {
 				break
 			}
 			var r sigmaResult
-			if m2 <= 2*refineM {
-				r, err = t.walkNystrom(ctx, ev, best.sigma)
+			if m2 <= 2*refineM && t.cfg.Sigma == 0 {
+				var off bool
+				r, off, err = t.walkNystrom(ctx, ev, best.sigma)
+				walkedOff = walkedOff || off
 			} else {
 				r, err = t.evalSigma(ctx, ev, best.sigma, "grow", 0)
 			}
@@ -727,7 +729,7 @@ func (t *tuner) run(ctx context.Context) error {
 		if firstB == 0 || walkedOff {
 			ch.Edges = append(ch.Edges, "sigma min")
 		}
-		if firstB == len(first)-1 {
+		if firstB == len(first)-1 && best.sigma >= first[firstB].sigma { // a walk down leaves the edge
 			ch.Edges = append(ch.Edges, "sigma max")
 		}
 	}
@@ -777,28 +779,36 @@ func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64) ([]si
 
 // tryLeverageCenters scores the chosen sigma and m with centers drawn by
 // approximate ridge leverage scores (LeverageCenters: BLESS with a
-// dictionary of max(400, 2m) rows, O(n m (d + m)), then one evaluation,
-// O(n m^2)) and returns that result when its criterion is lower. Uniform
+// dictionary of max(400, 2m) rows, about 4 n m^2 for its last pass, then
+// one evaluation, 2 n m^2) and returns that result when its criterion is
+// lower by more than 1% (the grow stage's margin). It is skipped when m
+// covers every training row; a failure of the sampler or of the
+// evaluation is a warning, and uniform centers are kept. Uniform
 // centers waste m on dense regions; leverage centers follow the rows the
 // kernel finds hard to predict (on cpusmall they came within 1% of exact
 // KRLS with half the centers, docs/budget.md).
 func (t *tuner) tryLeverageCenters(ctx context.Context, best sigmaResult) (sigmaResult, error) {
+	if best.m >= len(t.train) {
+		return best, nil // every row is a center either way
+	}
 	t0 := time.Now()
 	ev, err := t.nystromEval(best.m, LeverageCenters{Kernel: t.fam(best.sigma)})
-	if err != nil {
-		t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("leverage-score centers not tried: %v", err))
-		return best, nil
+	if err == nil {
+		var r sigmaResult
+		if r, err = t.evalSigma(ctx, ev, best.sigma, "centers", 0); err == nil {
+			gain := (best.score() - r.score()) / best.score()
+			t.stage("centers: m = %d leverage-score centers score %.4g (%+.2f%% against uniform): %v", best.m, r.score(), -100*gain, time.Since(t0).Round(time.Millisecond))
+			if gain > 0.01 {
+				t.out.Choice.Centers = "leverage"
+				return r, nil
+			}
+			return best, nil
+		}
 	}
-	r, err := t.evalSigma(ctx, ev, best.sigma, "centers", 0)
-	if err != nil {
-		return best, err
+	if ctx.Err() != nil {
+		return best, ctx.Err()
 	}
-	gain := (best.score() - r.score()) / best.score()
-	t.stage("centers: m = %d leverage-score centers score %.4g (%+.2f%% against uniform): %v", best.m, r.score(), -100*gain, time.Since(t0).Round(time.Millisecond))
-	if r.score() < best.score() {
-		t.out.Choice.Centers = "leverage"
-		return r, nil
-	}
+	t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("leverage-score centers not tried: %v", err))
 	return best, nil
 }
 
@@ -811,28 +821,29 @@ var (
 
 // walkNystrom scores sigma on the Nyström path of ev, then sigma/growStep,
 // sigma/growStep^2, ... while the criterion improves (at most growWalk
-// steps), and returns the best. With few centers the Nyström criterion is
+// steps), and returns the best; Tune does not walk when TuneConfig.Sigma
+// fixes sigma. With few centers the Nyström criterion is
 // nearly flat in sigma and favours large ones, whose kernels are nearly
 // low-rank; with more centers smaller sigmas pay off: on 100,000 rows of
 // the benchmark's synthetic problem (d = 10, standardized) the m = 500
 // stage chose sigma 30 (GCV 0.163) and growing m at that sigma gained
 // under 1%, while at m = 2000 sigma 8 scores 0.087.
-func (t *tuner) walkNystrom(ctx context.Context, ev sigmaEval, sigma float64) (sigmaResult, error) {
-	best, err := t.evalSigma(ctx, ev, sigma, "grow", 0)
-	if err != nil {
-		return best, err
+// walkedOff reports a walk that still improved at its last step.
+func (t *tuner) walkNystrom(ctx context.Context, ev sigmaEval, sigma float64) (best sigmaResult, walkedOff bool, err error) {
+	if best, err = t.evalSigma(ctx, ev, sigma, "grow", 0); err != nil {
+		return best, false, err
 	}
 	for k := 0; k < growWalk; k++ {
 		r, err := t.evalSigma(ctx, ev, best.sigma/growStep, "grow", 0)
 		if err != nil {
-			return best, err
+			return best, false, err
 		}
 		if !(r.score() < best.score()) {
-			break
+			return best, false, nil
 		}
 		best = r
 	}
-	return best, nil
+	return best, true, nil
 }
 
 // neighbours returns the sigma of res[b] and its two neighbours' geometric

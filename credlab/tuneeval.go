@@ -126,8 +126,10 @@ func (e *exactEvaluator) mapSqDist(sigma float64) {
 // nystromEvaluator scores NKRLS with m fixed centers at each sigma (by GCV
 // when the criterion is LOO, which the Nyström stages do not compute): the
 // factor of K_mm, O(m^2 d + m^3/3), the Gram statistics of the features
-// A = K_nm L^-T streamed in blocks, O(n m d + n m^2), one reduction of
-// A^T W A, O(4/3 m^3), then O(m) per lambda (O(m^2) for hold-out).
+// A = K_nm L^-T streamed in blocks, O(n m d + 2 n m^2) (kernel block,
+// triangular solve, rank-k update), one reduction of A^T W A,
+// O(4/3 m^3), then O(m) per lambda; hold-out adds the rotation of the
+// validation statistics, O(4 m^3), and O(m^2) per lambda.
 type nystromEvaluator struct {
 	t       *tuner
 	m, r    int

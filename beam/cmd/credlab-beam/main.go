@@ -96,7 +96,7 @@ var (
 	m       = flag.Int("m", 200, "stats, and select with -map nystrom: number of Nyström centers")
 	method  = flag.String("method", "nkrls", "stats: nkrls (ridge) or nytro (gradient steps)")
 	lambda  = flag.Float64("lambda", 0, "stats: fixed lambda (0: chosen on the validation rows)")
-	valFrac = flag.Float64("val", 0.2, "stats: fraction of rows held out for validation")
+	valFrac = flag.Float64("val", 0.2, "stats: fraction of rows held out for validation (0: none, with -lambda or -iter fixed)")
 	iter    = flag.Int("iter", 0, "stats, nytro: fixed number of steps (0: stopped on validation)")
 )
 
@@ -173,7 +173,11 @@ func runStats() error {
 	if err != nil {
 		return err
 	}
-	cfg := credbeam.NystromConfig{Spec: sp, M: *m, Sigma: *sigma, Seed: *seed, ValFraction: *valFrac, Method: *method,
+	vf := *valFrac
+	if vf == 0 {
+		vf = -1 // -val 0: no validation rows (0 means the default in the config)
+	}
+	cfg := credbeam.NystromConfig{Spec: sp, M: *m, Sigma: *sigma, Seed: *seed, ValFraction: vf, Method: *method,
 		Lambda: *lambda, Iter: *iter, Block: *block}
 	p, s := beam.NewPipelineWithRoot()
 	res, err := credbeam.NystromFit(s, beam.CreateList(s, files), cfg)
