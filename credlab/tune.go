@@ -229,8 +229,8 @@ var exactPathRows = 1500
 //     reduction when it was the last one made, else from one more;
 //   - NKRLS beyond: m starts at 1000 and doubles while the criterion
 //     improves by more than 1%; at the first doubling (m = 2000), sigma
-//     walks down from the best one by factors of sqrt(2) while the
-//     criterion improves (walkNystrom). Each evaluation costs O(n m^2).
+//     walks down from the best one as in the exact stage (walkDown), and
+//     the walk's best is kept. Each evaluation costs O(n m^2).
 //     Last, leverage-score centers (LeverageCenters) are scored at the
 //     chosen sigma and m and kept when the criterion is lower
 //     (Choice.Centers).
@@ -657,7 +657,7 @@ func (t *tuner) run(ctx context.Context) error {
 			return err
 		}
 		t0 := time.Now()
-		if res, b, err = t.walkDown(ctx, ev, res[b].sigma); err != nil {
+		if res, b, err = t.walkDown(ctx, ev, res[b].sigma, "exact"); err != nil {
 			return err
 		}
 		walkedOff = b == 0 && len(res) == 1+walkScan+walkMore
@@ -695,9 +695,21 @@ func (t *tuner) run(ctx context.Context) error {
 			}
 			var r sigmaResult
 			if m2 <= 2*refineM && t.cfg.Sigma == 0 {
-				var off bool
-				r, off, err = t.walkNystrom(ctx, ev, best.sigma)
-				walkedOff = walkedOff || off
+				// With few centers the Nyström criterion is nearly flat in
+				// sigma and favours large ones, whose kernels are nearly
+				// low-rank; with more centers smaller sigmas pay off (on
+				// 100,000 rows of the benchmark's synthetic problem the
+				// m = 500 stage chose sigma 30, GCV 0.163, where sigma 8
+				// scores 0.087 at m = 2000). The criterion is not unimodal
+				// along the way (at n = 10,000 sigma 28 scored worse than
+				// 40): the same walk as the exact stage.
+				var res []sigmaResult
+				var b int
+				res, b, err = t.walkDown(ctx, ev, best.sigma, "grow")
+				if err == nil {
+					r = res[b]
+					walkedOff = walkedOff || b == 0 && len(res) == 1+walkScan+walkMore
+				}
 			} else {
 				r, err = t.evalSigma(ctx, ev, best.sigma, "grow", 0)
 			}
@@ -747,7 +759,8 @@ const (
 	walkMore = 2
 )
 
-// walkDown scores sigma, sigma/2, sigma/4 on the exact path, then halves
+// walkDown scores sigma, sigma/2, sigma/4 on ev's path (the exact one, or
+// the Nyström grow stage's, named by stage), then halves
 // on while the smallest is the best (at most walkMore times), and returns
 // the results sorted by sigma with the index of the best. Nyström paths
 // favour large sigmas, whose kernels they approximate better, and the
@@ -756,14 +769,14 @@ const (
 // 43, by the centers' seed, where the exact GCV prefers about 10: test
 // RMSE 0.42 against 0.36), while a larger sigma than theirs is rarely
 // better: a walk up would cost reductions for nothing.
-func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64) ([]sigmaResult, int, error) {
+func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64, stage string) ([]sigmaResult, int, error) {
 	var res []sigmaResult // decreasing sigma
 	best := 0
 	for k := 0; k <= walkScan+walkMore; k++ {
 		if k > walkScan && best != len(res)-1 {
 			break
 		}
-		r, err := t.evalSigma(ctx, ev, sigma, "exact", 1+walkScan)
+		r, err := t.evalSigma(ctx, ev, sigma, stage, 1+walkScan)
 		if err != nil {
 			return nil, -1, err
 		}
@@ -810,40 +823,6 @@ func (t *tuner) tryLeverageCenters(ctx context.Context, best sigmaResult) (sigma
 	}
 	t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("leverage-score centers not tried: %v", err))
 	return best, nil
-}
-
-// The grow stage walks sigma down by factors of growStep, at most growWalk
-// times per m.
-var (
-	growStep = math.Sqrt2
-	growWalk = 6
-)
-
-// walkNystrom scores sigma on the Nyström path of ev, then sigma/growStep,
-// sigma/growStep^2, ... while the criterion improves (at most growWalk
-// steps), and returns the best; Tune does not walk when TuneConfig.Sigma
-// fixes sigma. With few centers the Nyström criterion is
-// nearly flat in sigma and favours large ones, whose kernels are nearly
-// low-rank; with more centers smaller sigmas pay off: on 100,000 rows of
-// the benchmark's synthetic problem (d = 10, standardized) the m = 500
-// stage chose sigma 30 (GCV 0.163) and growing m at that sigma gained
-// under 1%, while at m = 2000 sigma 8 scores 0.087.
-// walkedOff reports a walk that still improved at its last step.
-func (t *tuner) walkNystrom(ctx context.Context, ev sigmaEval, sigma float64) (best sigmaResult, walkedOff bool, err error) {
-	if best, err = t.evalSigma(ctx, ev, sigma, "grow", 0); err != nil {
-		return best, false, err
-	}
-	for k := 0; k < growWalk; k++ {
-		r, err := t.evalSigma(ctx, ev, best.sigma/growStep, "grow", 0)
-		if err != nil {
-			return best, false, err
-		}
-		if !(r.score() < best.score()) {
-			return best, false, nil
-		}
-		best = r
-	}
-	return best, true, nil
 }
 
 // neighbours returns the sigma of res[b] and its two neighbours' geometric

@@ -397,7 +397,7 @@ func TestTuneWalkDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		s8 := 8 * res.Choice.Sigma
-		walk, b, err := tu.walkDown(t.Context(), ev, s8)
+		walk, b, err := tu.walkDown(t.Context(), ev, s8, "exact")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -478,9 +478,9 @@ func TestTuneErrors(t *testing.T) {
 }
 
 // TestTuneGrowWalk checks the Nyström grow stage: at m = 2 refineM it
-// scores the refined sigma, then sigma / sqrt(2), ... while the criterion
-// improves, and the choice is the best of the refined point, the grow
-// stage and leverage-score centers at the chosen sigma.
+// walks down from the refined sigma as the exact stage does (halvings,
+// checkWalk), and the choice is the best of the refined point, the walk
+// and leverage-score centers at the chosen sigma.
 func TestTuneGrowWalk(t *testing.T) {
 	x, y, _ := SmoothRegression(2*refineM+500, 10, 0.1, 3)
 	res, err := Tune(t.Context(), x, y, TuneConfig{MaxExactRows: 100, MaxM: 2 * refineM, Seed: 1})
@@ -498,9 +498,7 @@ func TestTuneGrowWalk(t *testing.T) {
 				refined, refSigma = p.Score, p.Sigma
 			}
 		case "centers":
-			if p.Score < leverage {
-				leverage = p.Score
-			}
+			leverage = math.Min(leverage, p.Score)
 		case "grow":
 			if _, ok := best[p.Sigma]; !ok {
 				best[p.Sigma] = math.Inf(1)
@@ -509,21 +507,10 @@ func TestTuneGrowWalk(t *testing.T) {
 			best[p.Sigma] = math.Min(best[p.Sigma], p.Score)
 		}
 	}
-	if len(sigmas) < 2 || sigmas[0] != refSigma {
-		t.Fatalf("grow sigmas %v, want the refined sigma %g first and at least one step down", sigmas, refSigma)
+	if len(sigmas) == 0 || sigmas[0] != refSigma {
+		t.Fatalf("grow sigmas %v, want the walk to start at the refined sigma %g", sigmas, refSigma)
 	}
-	for i := 1; i < len(sigmas); i++ {
-		if !relClose(sigmas[i], sigmas[i-1]/math.Sqrt2, 1e-12) {
-			t.Fatalf("grow sigmas %v: want steps of sqrt(2) down", sigmas)
-		}
-		if i < len(sigmas)-1 && !(best[sigmas[i]] < best[sigmas[i-1]]) {
-			t.Errorf("the walk went on from sigma %g although it did not improve", sigmas[i])
-		}
-	}
-	last := sigmas[len(sigmas)-1]
-	if len(sigmas) <= growWalk && best[last] < best[sigmas[len(sigmas)-2]] {
-		t.Errorf("the walk stopped at sigma %g although it still improved", last)
-	}
+	checkWalk(t, "grow", sigmas, best)
 	want, wantScore := refSigma, refined
 	for _, s := range sigmas {
 		if best[s] < wantScore {
@@ -531,11 +518,8 @@ func TestTuneGrowWalk(t *testing.T) {
 		}
 	}
 	ch := res.Choice
-	if math.IsInf(leverage, 1) {
-		t.Fatal("no leverage-score centers evaluated")
-	}
-	if leverage < wantScore {
-		wantScore = leverage // at the same sigma
+	if leverage < wantScore*0.99 {
+		wantScore = leverage // at the same sigma, kept for a gain over 1%
 	}
 	if ch.Sigma != want || ch.Score != wantScore {
 		t.Errorf("chose sigma %g (score %g), want %g (score %g)", ch.Sigma, ch.Score, want, wantScore)
