@@ -188,7 +188,10 @@ type SelectOutput struct {
 // CREDDistribution, with replacement. Any shard that is empty, has other
 // columns, or holds a value that does not parse or is not finite fails the
 // pipeline with an error naming the shard, line and column; a budget over
-// the rows with positive probability fails it too.
+// the rows with positive probability fails it too. The stages after a
+// failed one emit nothing, so that the shard's error is the pipeline's; an
+// empty files collection therefore gives empty outputs, not an error: list
+// the shards with ExpandShards, which refuses a pattern matching nothing.
 func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectOutput, error) {
 	if err := cfg.check(); err != nil {
 		return SelectOutput{}, err

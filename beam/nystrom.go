@@ -164,7 +164,8 @@ type NystromOutput struct {
 //
 // No machine holds the rows: the model is trained on statistics alone,
 // and equals credlab.NKRLS on the training rows with the same centers,
-// kernel and lambda.
+// kernel and lambda. As in CREDSample, the stages after a failed one emit
+// nothing, and an empty files collection gives no model and no error.
 func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (NystromOutput, error) {
 	if err := cfg.check(); err != nil {
 		return NystromOutput{}, err
