@@ -32,7 +32,7 @@ func splitRows(x *mat.Dense, y, w []float64, h Holdout) (*featureSplit, error) {
 	if err != nil {
 		return nil, err
 	}
-	fs := &featureSplit{xt: gatherRows(x, tr), yt: gather(y, tr), nt: len(tr), nv: len(va)}
+	fs := &featureSplit{xt: viewRows(x, tr), yt: gather(y, tr), nt: len(tr), nv: len(va)} // xt is only read
 	if w != nil {
 		fs.wt, fs.wv = gather(w, tr), gather(w, va)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -358,5 +359,25 @@ func TestTuneFixedSigmaNystrom(t *testing.T) {
 		if p.Sigma != 20 {
 			t.Fatalf("evaluated sigma %g (stage %s) with Sigma = 20 fixed", p.Sigma, p.Stage)
 		}
+	}
+}
+
+// TestNKRLSNoCopyWithoutHoldout checks that a fit on all rows (fixed
+// lambda) reads x in place: it allocates far less than one copy of x.
+func TestNKRLSNoCopyWithoutHoldout(t *testing.T) {
+	x, y, _ := SmoothRegression(100000, 20, 0.1, 1) // x is 16 MB
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if _, err := NKRLS(context.Background(), x, y, NKRLSConfig{Kernel: GaussianKernel{Sigma: 3}, Lambda: 1e-3,
+		Nystrom: NystromConfig{M: 20, Seed: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 { // half a copy
+		t.Errorf("NKRLS on all rows allocated %d bytes: a copy of the 16 MB input?", grew)
+	}
+	if v := viewRows(x, []int{0, 2}); v == x || v.At(1, 0) != x.At(2, 0) {
+		t.Error("viewRows of a subset must be a copy of those rows")
 	}
 }

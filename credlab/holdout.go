@@ -61,6 +61,21 @@ func gatherRows(x *mat.Dense, idx []int) *mat.Dense {
 	return out
 }
 
+// viewRows is gatherRows for read-only use: x itself when idx lists every
+// row in order (a fit without hold-out), so that no copy of the data is
+// made; a copy otherwise.
+func viewRows(x *mat.Dense, idx []int) *mat.Dense {
+	if n, _ := x.Dims(); len(idx) == n {
+		for i, r := range idx {
+			if r != i {
+				return gatherRows(x, idx)
+			}
+		}
+		return x
+	}
+	return gatherRows(x, idx)
+}
+
 func gather(y []float64, idx []int) []float64 {
 	out := make([]float64, len(idx))
 	for i, r := range idx {

@@ -146,7 +146,7 @@ func (t *tuner) nystromEval(m int, sampler CenterSampler) (*nystromEvaluator, er
 	if err := checkNystromAlloc(m); err != nil {
 		return nil, err
 	}
-	e := &nystromEvaluator{t: t, m: m, sampler: sampler, xt: gatherRows(t.x, t.train), yt: gather(t.y, t.train)}
+	e := &nystromEvaluator{t: t, m: m, sampler: sampler, xt: viewRows(t.x, t.train), yt: gather(t.y, t.train)} // xt is only read
 	idx, err := NystromCenters(e.xt, m, sampler, t.cfg.Seed)
 	if err != nil {
 		return nil, err
