@@ -374,7 +374,7 @@ func TestNKRLSNoCopyWithoutHoldout(t *testing.T) {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 { // half a copy
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 12<<20 { // 3/4 of a copy: 4.7 MB measured, 8.5 MB under -race
 		t.Errorf("NKRLS on all rows allocated %d bytes: a copy of the 16 MB input?", grew)
 	}
 	if v := viewRows(x, []int{0, 2}); v == x || v.At(1, 0) != x.At(2, 0) {
