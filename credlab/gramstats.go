@@ -126,13 +126,19 @@ func (s *GramStats) AddRows(ctx context.Context, fm FeatureMap, x *mat.Dense, y,
 	if err := checkWeights(w, n); err != nil {
 		return err
 	}
-	return s.addRows(ctx, x, y, w, func(dst, xb *mat.Dense) error {
-		f, err := mapFeatures(fm, xb, s.Dim)
+	return s.addRows(ctx, x, y, w, mapInto(fm, s.Dim))
+}
+
+// mapInto returns a fill function for addRows that maps blocks by fm into
+// dst, checking that fm gives dim features.
+func mapInto(fm FeatureMap, dim int) func(dst, x *mat.Dense) error {
+	return func(dst, xb *mat.Dense) error {
+		f, err := mapFeatures(fm, xb, dim)
 		if err == nil {
 			dst.Copy(f)
 		}
 		return err
-	})
+	}
 }
 
 // addRows streams x through fill, which writes the features of a block of

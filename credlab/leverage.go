@@ -104,7 +104,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	if err != nil {
 		return nil, err
 	}
-	if err := g.AddRows(ctx, fm, x, nil, nil); err != nil {
+	if err := g.addRows(ctx, x, nil, nil, mapInto(fm, g.Dim)); err != nil { // x checked above
 		return nil, err
 	}
 	f, err := NewLeverageFactor(g, lambda)
@@ -112,7 +112,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 		return nil, err
 	}
 	// Pass 2: the scores.
-	return f.Scores(ctx, fm, x, block)
+	return f.scores(ctx, fm, x, block) // x checked above
 }
 
 // LeverageFactor is the Cholesky factor L of Phi^T Phi / N + lambda I
@@ -172,6 +172,11 @@ func (f *LeverageFactor) Scores(ctx context.Context, fm FeatureMap, x *mat.Dense
 	if block == 0 {
 		block = DefaultBlock
 	}
+	return f.scores(ctx, fm, x, block)
+}
+
+// scores is Scores on checked inputs (x finite, block > 0).
+func (f *LeverageFactor) scores(ctx context.Context, fm FeatureMap, x *mat.Dense, block int) ([]float64, error) {
 	n, d := x.Dims()
 	t := blas64.Triangular{N: f.Dim, Stride: f.Dim, Data: f.L, Uplo: blas.Lower, Diag: blas.NonUnit}
 	s := make([]float64, n)
