@@ -20,12 +20,14 @@
 // Each returns a *Fit: the Model f(x) = sum_i Coef_i k(x, Centers_i), the
 // chosen Lambda or Iter, the validation Path, Timing.
 //
-// Model selection (tune.go, gcv.go, ridge.go): Tune chooses the method
-// (exact or Nyström KRLS), the kernel width and lambda from a zero
-// TuneConfig, by generalized cross-validation, leave-one-out or a hold-out
-// (Criterion) along exact regularization paths from one tridiagonal
-// reduction per sigma, with the target centered (Model.Intercept); its
-// Choice says what it chose and why.
+// Model selection (tune.go, crossval.go, gcv.go, ridge.go): Tune chooses
+// the method (exact or Nyström KRLS), the kernel width, lambda and the
+// number of centers from a zero TuneConfig, by 5-fold cross-validation
+// (the default: on Nyström paths, from the folds' Gram statistics),
+// generalized cross-validation, leave-one-out or a hold-out (Criterion),
+// along regularization paths from one tridiagonal reduction per sigma (and
+// fold), with the target centered (Model.Intercept); its Choice says what
+// it chose and why.
 //
 // Nyström subsampling (nystrom.go, nkrls.go, nytro.go): NystromCenters
 // with a CenterSampler (UniformCenters, or LeverageCenters from

@@ -32,7 +32,7 @@ func ExampleTune() {
 		fmt.Printf("f(%.2f) = %.2f (true %.2f)\n", v, p[i], 5+math.Sin(3*v))
 	}
 	// Output:
-	// method KRLS by gcv, intercept 5.000, edges []
+	// method KRLS by cv, intercept 5.000, edges []
 	// f(-1.23) = 5.52 (true 5.52)
 	// f(0.40) = 5.93 (true 5.93)
 	// f(1.77) = 4.17 (true 4.17)

@@ -191,6 +191,12 @@ func (s *GramStats) Merge(o *GramStats) error {
 	if o.Dim != s.Dim {
 		return shapef("cannot merge Gram statistics of %d features into %d", o.Dim, s.Dim)
 	}
+	addStats(s, o)
+	return nil
+}
+
+// addStats adds o to s without the checks of Merge (same Dim, finite).
+func addStats(s, o *GramStats) {
 	for i := 0; i < s.Dim; i++ {
 		dst, src := s.H[i*s.Dim:i*s.Dim+i+1], o.H[i*s.Dim:i*s.Dim+i+1]
 		for j, v := range src {
@@ -202,7 +208,6 @@ func (s *GramStats) Merge(o *GramStats) error {
 	}
 	s.YY += o.YY
 	s.Rows += o.Rows
-	return nil
 }
 
 func (s *GramStats) sym() blas64.Symmetric {

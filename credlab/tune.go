@@ -22,8 +22,19 @@ const (
 	//   GCV(lambda) = n ||W^1/2 (y - f)||^2 / (n - 1 - 1.4 tr H)^2,
 	// H the (weighted) hat matrix and 1 the intercept's degree of freedom;
 	// the factor 1.4 counters plain GCV's tendency to choose too small a
-	// lambda. It is the default.
+	// lambda.
 	CriterionGCV Criterion = "gcv"
+	// CriterionCV is K-fold cross-validation (TuneConfig.Folds, default 5,
+	// rows dealt by TuneConfig.Seed): the mean over all rows of
+	// w_i (y_i - f_-f(i)(x_i))^2, f_-f the model trained without row i's
+	// fold. It is the default. It runs on Nyström paths, where the folds'
+	// Gram statistics add up (cvScores): one pass over the rows, then one
+	// O(4/3 m^3) reduction per fold and sigma. Unlike GCV it does not
+	// assume the hat matrix's trace measures the fit's flexibility evenly:
+	// on cadata at n = 10,000 (Nyström, m = 2000) GCV chose lambda 100-1000
+	// times smaller and a test RMSE 13% worse than 5-fold cross-validation,
+	// which matched scikit-learn's grid search.
+	CriterionCV Criterion = "cv"
 	// CriterionHoldout trains on a seeded share of the rows (Holdout) and
 	// scores the mean squared error on the rest.
 	CriterionHoldout Criterion = "holdout"
@@ -57,8 +68,12 @@ type TuneConfig struct {
 	// an end of the grid is listed in Choice.Edges with a warning.
 	Lambda  float64
 	Lambdas []float64
-	// Criterion is the selection criterion; default CriterionGCV.
+	// Criterion is the selection criterion; default CriterionCV
+	// (CriterionGCV with Method KRLS).
 	Criterion Criterion
+	// Folds is the number of folds of CriterionCV; default DefaultFolds
+	// (5), at most the number of rows.
+	Folds int
 	// Holdout sets the split of CriterionHoldout (default fraction 0.2,
 	// seed 0); other criteria use all rows.
 	Holdout Holdout
@@ -219,7 +234,8 @@ var exactPathRows = 1500
 //     O(4/3 m^3) tridiagonal reduction, then O(m) per lambda for GCV;
 //   - refine: the same with 1000 centers on the best sigma and its
 //     neighbours' midpoints;
-//   - exact KRLS (up to MaxExactRows rows and the memory limit): lambda is
+//   - exact KRLS (GCV, LOO and hold-out: up to MaxExactRows rows and the
+//     memory limit): lambda is
 //     chosen on the exact path, one tridiagonal reduction of the n x n
 //     kernel matrix then O(n) per lambda. Up to exactPathRows (1500) rows
 //     it scores the refined sigma and its two neighbours (from squared
@@ -235,8 +251,14 @@ var exactPathRows = 1500
 //     chosen sigma and m and kept when the criterion is lower
 //     (Choice.Centers).
 //
-// Problems with at most 500 rows skip the Nyström stages: every sigma is
-// scored on the exact path. x and y are not modified. Tune works on raw
+// With the default criterion, 5-fold cross-validation (CriterionCV),
+// every stage runs on Nyström paths (centers drawn from all rows, as the
+// final model's): each sigma costs one pass over the rows, O(n m^2), and
+// one O(4/3 m^3) reduction per fold (cvScores), m grows as above, and
+// when m reaches n (every row a center) the model is exact KRLS, fitted by
+// one Cholesky solve. With GCV or LOO, problems with at most 500 rows skip
+// the Nyström stages: every sigma is scored on the exact path. x and y are
+// not modified. Tune works on raw
 // features; standardizing them first (as frames.Fit does) usually helps.
 func Tune(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig) (*TuneFit, error) {
 	start := time.Now()
@@ -269,6 +291,8 @@ type tuner struct {
 	out     *TuneFit
 	// lastExact is the exact evaluator, which keeps its last reduction.
 	lastExact *exactEvaluator
+	// cv holds the folds of CriterionCV; nil for other criteria.
+	cv *kFolds
 }
 
 func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
@@ -290,10 +314,16 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	t.crit = cfg.Criterion
 	switch t.crit {
 	case "":
-		t.crit = CriterionGCV
-	case CriterionGCV, CriterionHoldout, CriterionLOO:
+		t.crit = CriterionCV
+		if cfg.Method == "KRLS" || cfg.Method == "krls" {
+			t.crit = CriterionGCV // cross-validation runs on Nyström paths
+		}
+	case CriterionCV, CriterionGCV, CriterionHoldout, CriterionLOO:
 	default:
-		return nil, &ParamError{Name: "TuneConfig.Criterion", Value: strconv.Quote(string(cfg.Criterion)), Want: "gcv, holdout or loo"}
+		return nil, &ParamError{Name: "TuneConfig.Criterion", Value: strconv.Quote(string(cfg.Criterion)), Want: "cv, gcv, holdout or loo"}
+	}
+	if cfg.Folds < 0 || cfg.Folds == 1 {
+		return nil, &ParamError{Name: "TuneConfig.Folds", Value: cfg.Folds, Want: "at least 2 folds, or zero for 5"}
 	}
 	if t.n < 2 {
 		return nil, &TuneError{Problem: fmt.Sprintf("%d row: model selection needs at least 2 rows (3 for a hold-out)", t.n)}
@@ -373,7 +403,20 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 		}
 		t.train, t.val = tr, va
 	}
-	return t, t.chooseMethod()
+	if err := t.chooseMethod(); err != nil {
+		return nil, err
+	}
+	if t.crit == CriterionCV {
+		k := cfg.Folds
+		if k == 0 {
+			k = DefaultFolds
+		}
+		var err error
+		if t.cv, err = newKFolds(x, t.y, t.w, min(k, t.n), cfg.Seed); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 // chooseMethod sets t.exact and the Choice's method and reason.
@@ -389,6 +432,8 @@ func (t *tuner) chooseMethod() error {
 		switch {
 		case t.crit == CriterionLOO:
 			t.exact, ch.Reason = true, "leave-one-out needs exact KRLS"
+		case t.crit == CriterionCV:
+			ch.Reason = "cross-validation runs on Nyström paths: NKRLS with m grown until the criterion improves by less than 1%"
 		case t.n > maxExact:
 			ch.Reason = fmt.Sprintf("n = %d rows is over MaxExactRows = %d: Nyström (NKRLS) with m grown until the criterion improves by less than 1%%", t.n, maxExact)
 		case memErr != nil:
@@ -397,6 +442,9 @@ func (t *tuner) chooseMethod() error {
 			t.exact, ch.Reason = true, fmt.Sprintf("n = %d rows is within MaxExactRows = %d and the memory limit: exact KRLS", t.n, maxExact)
 		}
 	case "KRLS", "krls":
+		if t.crit == CriterionCV {
+			return &ParamError{Name: "TuneConfig.Criterion", Value: strconv.Quote(string(t.crit)), Want: "gcv, holdout or loo with method KRLS (cross-validation runs on Nyström paths: method auto or NKRLS)"}
+		}
 		if memErr != nil {
 			return memErr
 		}
@@ -445,6 +493,8 @@ type sigmaResult struct {
 	m      int // Nyström centers sampled
 	// centers is the Nyström center sampler; nil for uniform (or exact).
 	centers CenterSampler
+	// first is fold 0's least score (CriterionCV), for screens.
+	first float64
 }
 
 func (r sigmaResult) score() float64 {
@@ -465,7 +515,7 @@ func (t *tuner) evalSigma(ctx context.Context, ev sigmaEval, sigma float64, stag
 	}
 	r := sigmaResult{sigma: sigma, scores: sc, rank: ev.rank()}
 	if ne, ok := ev.(*nystromEvaluator); ok {
-		r.m, r.centers = ne.m, ne.sampler
+		r.m, r.centers, r.first = ne.m, ne.sampler, ne.first
 	}
 	v := make([]float64, len(sc))
 	for i, s := range sc {
@@ -638,7 +688,9 @@ func (t *tuner) run(ctx context.Context) error {
 			return err
 		}
 		init = neighbours(res, b)
-		if mr := min(nt, refineM); !t.exact || mr > mc {
+		// The refinement needs more centers than the coarse stage (or, for
+		// NKRLS, the fixed m): with as many it would score the same paths.
+		if mr := min(nt, refineM); (!t.exact && m != mc) || (t.exact && mr > mc) {
 			if !t.exact {
 				mr = m
 			}
@@ -657,10 +709,9 @@ func (t *tuner) run(ctx context.Context) error {
 			return err
 		}
 		t0 := time.Now()
-		if res, b, err = t.walkDown(ctx, ev, res[b].sigma, "exact"); err != nil {
+		if res, b, walkedOff, err = t.walkDown(ctx, ev, res[b].sigma, "exact"); err != nil {
 			return err
 		}
-		walkedOff = b == 0 && len(res) == 1+walkScan+walkMore
 		t.stage("exact: %d sigmas on the exact KRLS path (down from the Nyström choice by halves while the criterion improves), %d rows, %d lambdas: %v",
 			len(res), ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
 	case t.exact:
@@ -705,11 +756,16 @@ func (t *tuner) run(ctx context.Context) error {
 				// 40): the same walk as the exact stage.
 				var res []sigmaResult
 				var b int
-				res, b, err = t.walkDown(ctx, ev, best.sigma, "grow")
+				var off bool
+				res, b, off, err = t.walkDown(ctx, ev, best.sigma, "grow")
 				if err == nil {
 					r = res[b]
-					walkedOff = walkedOff || b == 0 && len(res) == 1+walkScan+walkMore
+					walkedOff = walkedOff || off
 				}
+			} else if ok, serr := t.screened(ctx, ev, best.sigma, best, 0.01, fmt.Sprintf("grow: m = %d", m2)); serr != nil {
+				return serr
+			} else if !ok {
+				break
 			} else {
 				r, err = t.evalSigma(ctx, ev, best.sigma, "grow", 0)
 			}
@@ -768,26 +824,43 @@ const (
 // benchmark's synthetic set at n = 5000 the Nyström stages chose 21.7 or
 // 43, by the centers' seed, where the exact GCV prefers about 10: test
 // RMSE 0.42 against 0.36), while a larger sigma than theirs is rarely
-// better: a walk up would cost reductions for nothing.
-func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64, stage string) ([]sigmaResult, int, error) {
-	var res []sigmaResult // decreasing sigma
-	best := 0
-	for k := 0; k <= walkScan+walkMore; k++ {
-		if k > walkScan && best != len(res)-1 {
+// better: a walk up would cost reductions for nothing. With
+// cross-validation each halving is first screened on fold 0 (screened) and
+// scored on every fold only when it beats the best there. walkedOff
+// reports that the last halving allowed was still the best.
+func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64, stage string) (res []sigmaResult, best int, walkedOff bool, err error) {
+	ne, _ := ev.(*nystromEvaluator)
+	smallestBest := false
+	steps := 0
+	for ; steps <= walkScan+walkMore; steps++ {
+		if steps > walkScan && !smallestBest {
 			break
+		}
+		if len(res) > 0 && ne != nil {
+			// Cross-validation: a sigma that does not beat the best on
+			// fold 0 is not scored on the other folds.
+			ok, err := t.screened(ctx, ne, sigma, res[best], 0, fmt.Sprintf("%s: sigma %.4g", stage, sigma))
+			if err != nil {
+				return nil, -1, false, err
+			}
+			if !ok {
+				smallestBest = false
+				sigma /= 2
+				continue
+			}
 		}
 		r, err := t.evalSigma(ctx, ev, sigma, stage, 1+walkScan)
 		if err != nil {
-			return nil, -1, err
+			return nil, -1, false, err
 		}
 		res = append(res, r)
-		if r.score() < res[best].score() {
+		if smallestBest = len(res) == 1 || r.score() < res[best].score(); smallestBest {
 			best = len(res) - 1
 		}
 		sigma /= 2
 	}
 	slices.Reverse(res)
-	return res, len(res) - 1 - best, nil
+	return res, len(res) - 1 - best, smallestBest && steps == 1+walkScan+walkMore, nil
 }
 
 // tryLeverageCenters scores the chosen sigma and m with centers drawn by
@@ -807,6 +880,12 @@ func (t *tuner) tryLeverageCenters(ctx context.Context, best sigmaResult) (sigma
 	t0 := time.Now()
 	ev, err := t.nystromEval(best.m, LeverageCenters{Kernel: t.fam(best.sigma)})
 	if err == nil {
+		var ok bool
+		if ok, err = t.screened(ctx, ev, best.sigma, best, 0.01, fmt.Sprintf("centers: m = %d leverage-score centers", best.m)); err == nil && !ok {
+			return best, nil
+		}
+	}
+	if err == nil {
 		var r sigmaResult
 		if r, err = t.evalSigma(ctx, ev, best.sigma, "centers", 0); err == nil {
 			gain := (best.score() - r.score()) / best.score()
@@ -823,6 +902,30 @@ func (t *tuner) tryLeverageCenters(ctx context.Context, best sigmaResult) (sigma
 	}
 	t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("leverage-score centers not tried: %v", err))
 	return best, nil
+}
+
+// screened reports whether ev at sigma scores lower than best by more
+// than the share minGain on fold 0 alone: a paired screen (the same rows
+// predicted, one reduction instead of one per fold) before a full
+// cross-validation of another sigma, more centers or other centers. With
+// other criteria it always passes.
+func (t *tuner) screened(ctx context.Context, ev *nystromEvaluator, sigma float64, best sigmaResult, minGain float64, what string) (bool, error) {
+	if t.cv == nil || !(best.first > 0) {
+		return true, nil
+	}
+	t0 := time.Now()
+	ev.screen = true
+	_, err := ev.eval(ctx, sigma)
+	ev.screen = false
+	if err != nil {
+		return false, err
+	}
+	gain := (best.first - ev.first) / best.first
+	if gain > minGain {
+		return true, nil
+	}
+	t.stage("%s screened out on fold 1 of %d: %.4g against %.4g at sigma %.4g (%+.2f%%): %v", what, t.cv.k(), ev.first, best.first, best.sigma, -100*gain, time.Since(t0).Round(time.Millisecond))
+	return false, nil
 }
 
 // neighbours returns the sigma of res[b] and its two neighbours' geometric
@@ -878,6 +981,13 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	ch.Sigma, ch.Lambda, ch.Kernel = best.sigma, ls.lambda, t.fam(best.sigma)
 	ch.Score, ch.ValRMSE = ls.score, math.Sqrt(ls.score)
 	t0 := time.Now()
+	if !t.exact && best.m >= t.n && best.centers == nil {
+		// Every row is a center: the Nyström model is exact KRLS, which
+		// one Cholesky solve fits more cheaply.
+		t.exact, ch.Method = true, "KRLS"
+		ch.Centers = ""
+		ch.Reason = fmt.Sprintf("cross-validation on Nyström paths reached every row as a center (m = n = %d): exact KRLS", t.n)
+	}
 	var fit *Fit
 	var err error
 	// Lambdas below the chosen one may fail by Cholesky where the path's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -40,7 +41,7 @@ func TestTuneExactGCV(t *testing.T) {
 		y[i] += 3 // an intercept to recover
 	}
 	calls, last := 0, 0
-	res, err := Tune(t.Context(), x, y, TuneConfig{Lambdas: LogGrid(1e-8, 1, 17), Progress: func(done, total int) {
+	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Lambdas: LogGrid(1e-8, 1, 17), Progress: func(done, total int) {
 		if done != last+1 || total < done {
 			t.Errorf("progress (%d, %d) after %d", done, total, last)
 		}
@@ -193,7 +194,7 @@ func TestTuneNystrom(t *testing.T) {
 	rng := newRNG(4)
 	x := randData(rng, 300, 2, 1.5)
 	y := smoothTargets(rng, x, 0.2)
-	res, err := Tune(t.Context(), x, y, TuneConfig{Method: "NKRLS", M: 40, Seed: 2, Sigma: 0.5, Lambdas: LogGrid(1e-8, 1, 9)})
+	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Method: "NKRLS", M: 40, Seed: 2, Sigma: 0.5, Lambdas: LogGrid(1e-8, 1, 9)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestTuneSigmaEdge(t *testing.T) {
 	rng := newRNG(6)
 	x := randData(rng, 200, 2, 1)
 	y := smoothTargets(rng, x, 0.1)
-	res, err := Tune(t.Context(), x, y, TuneConfig{Sigmas: []float64{0.02, 0.04}})
+	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Sigmas: []float64{0.02, 0.04}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestTuneSigmaEdge(t *testing.T) {
 	}
 	// A grid so narrow and so far below the optimum that the extensions
 	// (12 points of its spacing) cannot reach it.
-	res, err = Tune(t.Context(), x, y, TuneConfig{Sigmas: []float64{0.03, 0.0306}})
+	res, err = Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Sigmas: []float64{0.03, 0.0306}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestTuneWalkDown(t *testing.T) {
 		rng := newRNG(seed)
 		x := randData(rng, coarseM+100, 2, float64(seed))
 		y := smoothTargets(rng, x, 0.1)
-		res, err := Tune(t.Context(), x, y, TuneConfig{NoIntercept: true})
+		res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, NoIntercept: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -388,7 +389,7 @@ func TestTuneWalkDown(t *testing.T) {
 			t.Errorf("seed %d: chose sigma %g (score %g), want %g (score %g)", seed, res.Choice.Sigma, res.Choice.Score, want, best[want])
 		}
 		// From a sigma 8 times the choice the walk goes on while it improves.
-		tu, err := newTuner(x, y, TuneConfig{NoIntercept: true})
+		tu, err := newTuner(x, y, TuneConfig{Criterion: CriterionGCV, NoIntercept: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -397,7 +398,7 @@ func TestTuneWalkDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		s8 := 8 * res.Choice.Sigma
-		walk, b, err := tu.walkDown(t.Context(), ev, s8, "exact")
+		walk, b, _, err := tu.walkDown(t.Context(), ev, s8, "exact")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -449,6 +450,9 @@ func TestTuneErrors(t *testing.T) {
 		{"kernel", x, y, TuneConfig{Kernel: "cosine"}, paramErr("TuneConfig.Kernel", `"cosine"`)},
 		{"criterion", x, y, TuneConfig{Criterion: "aic"}, paramErr("TuneConfig.Criterion", `"aic"`)},
 		{"method", x, y, TuneConfig{Method: "SVR"}, paramErr("TuneConfig.Method", `"SVR"`)},
+		{"one fold", x, y, TuneConfig{Folds: 1}, paramErr("TuneConfig.Folds", 1)},
+		{"negative folds", x, y, TuneConfig{Folds: -2}, paramErr("TuneConfig.Folds", -2)},
+		{"cv with KRLS", x, y, TuneConfig{Method: "KRLS", Criterion: CriterionCV}, paramErr("TuneConfig.Criterion", `"cv"`)},
 		{"loo with NKRLS", x, y, TuneConfig{Method: "NKRLS", Criterion: CriterionLOO}, paramErr("TuneConfig.Criterion", `"loo"`)},
 		{"sigma", x, y, TuneConfig{Sigma: -1}, paramErr("TuneConfig.Sigma", -1.0)},
 		{"lambda", x, y, TuneConfig{Lambda: math.NaN()}, paramErr("TuneConfig.Lambda", math.NaN())},
@@ -458,7 +462,7 @@ func TestTuneErrors(t *testing.T) {
 		{"MaxM", x, y, TuneConfig{MaxM: -1}, paramErr("TuneConfig.MaxM", -1)},
 		{"MaxExactRows", x, y, TuneConfig{MaxExactRows: -1}, paramErr("TuneConfig.MaxExactRows", -1)},
 		{"short y", x, y[:5], TuneConfig{}, isErr(ErrShape)},
-		{"degenerate gcv", same, alt, TuneConfig{Lambdas: []float64{1e-300}, NoIntercept: true}, tuneErr(ErrFlatCriterion)},
+		{"degenerate gcv", same, alt, TuneConfig{Criterion: CriterionGCV, Lambdas: []float64{1e-300}, NoIntercept: true}, tuneErr(ErrFlatCriterion)},
 		{"degenerate loo", same, alt, TuneConfig{Lambdas: []float64{1e-300, 2e-300}, NoIntercept: true, Criterion: CriterionLOO}, tuneErr(ErrFlatCriterion)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -483,46 +487,67 @@ func TestTuneErrors(t *testing.T) {
 // and leverage-score centers at the chosen sigma.
 func TestTuneGrowWalk(t *testing.T) {
 	x, y, _ := SmoothRegression(2*refineM+500, 10, 0.1, 3)
-	res, err := Tune(t.Context(), x, y, TuneConfig{MaxExactRows: 100, MaxM: 2 * refineM, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	refined, leverage := math.Inf(1), math.Inf(1)
-	var refSigma float64
-	best := map[float64]float64{}
-	var sigmas []float64 // in evaluation order
-	for _, p := range res.Table {
-		switch p.Stage {
-		case "refine":
-			if p.Score < refined {
-				refined, refSigma = p.Score, p.Sigma
-			}
-		case "centers":
-			leverage = math.Min(leverage, p.Score)
-		case "grow":
-			if _, ok := best[p.Sigma]; !ok {
-				best[p.Sigma] = math.Inf(1)
-				sigmas = append(sigmas, p.Sigma)
-			}
-			best[p.Sigma] = math.Min(best[p.Sigma], p.Score)
+	for _, crit := range []Criterion{CriterionGCV, CriterionCV} {
+		res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: crit, MaxExactRows: 100, MaxM: 2 * refineM, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(sigmas) == 0 || sigmas[0] != refSigma {
-		t.Fatalf("grow sigmas %v, want the walk to start at the refined sigma %g", sigmas, refSigma)
-	}
-	checkWalk(t, "grow", sigmas, best)
-	want, wantScore := refSigma, refined
-	for _, s := range sigmas {
-		if best[s] < wantScore {
-			want, wantScore = s, best[s]
+		refined, leverage := math.Inf(1), math.Inf(1)
+		var refSigma float64
+		best := map[float64]float64{}
+		var sigmas []float64 // in evaluation order
+		for _, p := range res.Table {
+			switch p.Stage {
+			case "refine":
+				if p.Score < refined {
+					refined, refSigma = p.Score, p.Sigma
+				}
+			case "centers":
+				leverage = math.Min(leverage, p.Score)
+			case "grow":
+				if _, ok := best[p.Sigma]; !ok {
+					best[p.Sigma] = math.Inf(1)
+					sigmas = append(sigmas, p.Sigma)
+				}
+				best[p.Sigma] = math.Min(best[p.Sigma], p.Score)
+			}
 		}
+		if len(sigmas) == 0 || sigmas[0] != refSigma {
+			t.Fatalf("%s: grow sigmas %v, want the walk to start at the refined sigma %g", crit, sigmas, refSigma)
+		}
+		if crit == CriterionCV {
+			// Halvings screened out on fold 0 are not scored: the rest are
+			// halvings of the refined sigma, and the stages list the others.
+			screens := 0
+			for _, st := range res.Choice.Stages {
+				if strings.Contains(st, "screened out on fold 1 of 5") {
+					screens++
+				}
+			}
+			for _, s := range sigmas {
+				if k := math.Log2(refSigma / s); math.Abs(k-math.Round(k)) > 1e-9 || k > walkScan+walkMore {
+					t.Errorf("cv: grow sigma %g is not a halving of %g", s, refSigma)
+				}
+			}
+			if len(sigmas)+screens < 1+walkScan {
+				t.Errorf("cv: %d grow sigmas scored and %d screened out: want at least %d", len(sigmas), screens, 1+walkScan)
+			}
+		} else {
+			checkWalk(t, "grow", sigmas, best)
+		}
+		want, wantScore := refSigma, refined
+		for _, s := range sigmas {
+			if best[s] < wantScore {
+				want, wantScore = s, best[s]
+			}
+		}
+		ch := res.Choice
+		if leverage < wantScore*0.99 {
+			wantScore = leverage // at the same sigma, kept for a gain over 1%
+		}
+		if ch.Sigma != want || ch.Score != wantScore {
+			t.Errorf("%s: chose sigma %g (score %g), want %g (score %g)", crit, ch.Sigma, ch.Score, want, wantScore)
+		}
+		t.Logf("%s: refined sigma %g (score %.4g); grow sigmas %v; chose %g (score %.4g); stages %q", crit, refSigma, refined, sigmas, ch.Sigma, ch.Score, ch.Stages)
 	}
-	ch := res.Choice
-	if leverage < wantScore*0.99 {
-		wantScore = leverage // at the same sigma, kept for a gain over 1%
-	}
-	if ch.Sigma != want || ch.Score != wantScore {
-		t.Errorf("chose sigma %g (score %g), want %g (score %g)", ch.Sigma, ch.Score, want, wantScore)
-	}
-	t.Logf("refined sigma %g (score %.4g); grow sigmas %v; chose %g (score %.4g)", refSigma, refined, sigmas, ch.Sigma, ch.Score)
 }

@@ -138,6 +138,15 @@ type nystromEvaluator struct {
 	xt, xv  *mat.Dense
 	yt, yv  []float64
 	wt, wv  []float64
+	cv      *kFolds // CriterionCV: the folds, in place of the split
+	// screen scores fold 0 only (cvScores' firstOnly); first is fold 0's
+	// least score of the last evaluation. The folds' statistics of the last
+	// sigma are kept, so that a screen and a full evaluation at the same
+	// sigma map the rows once.
+	screen     bool
+	first      float64
+	statsSigma float64
+	stats      []*GramStats
 }
 
 // nystromEval returns the evaluator of m centers drawn from the training
@@ -145,6 +154,17 @@ type nystromEvaluator struct {
 func (t *tuner) nystromEval(m int, sampler CenterSampler) (*nystromEvaluator, error) {
 	if err := checkNystromAlloc(m); err != nil {
 		return nil, err
+	}
+	if t.cv != nil {
+		if err := checkCVAlloc(t.cv.k(), m, len(t.grid)); err != nil {
+			return nil, err
+		}
+		// Centers from all rows in their order, as the final NKRLS draws them.
+		idx, err := NystromCenters(t.x, m, sampler, t.cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		return &nystromEvaluator{t: t, m: m, sampler: sampler, idx: idx, xt: t.x, yt: t.y, cv: t.cv}, nil
 	}
 	e := &nystromEvaluator{t: t, m: m, sampler: sampler, xt: viewRows(t.x, t.train), yt: gather(t.y, t.train)} // xt is only read
 	idx, err := NystromCenters(e.xt, m, sampler, t.cfg.Seed)
@@ -168,6 +188,9 @@ func (e *nystromEvaluator) rows() int { return len(e.yt) }
 func (e *nystromEvaluator) rank() int { return e.r }
 
 func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore, error) {
+	if e.cv != nil {
+		return e.evalCV(ctx, sigma)
+	}
 	ny, err := NewNystrom(e.t.fam(sigma), e.xt, e.idx, 0)
 	if err != nil {
 		return nil, err
@@ -191,6 +214,36 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 		crit = CriterionGCV
 	}
 	return pr.scorePath(rp, e.t.grid, crit, e.t.extraDF), nil
+}
+
+// evalCV streams each fold's rows into its Gram statistics and returns
+// the cross-validation curve (cvScores).
+func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64) ([]lambdaScore, error) {
+	if e.stats == nil || e.statsSigma != sigma {
+		e.stats = nil
+		ny, err := NewNystrom(e.t.fam(sigma), e.xt, e.idx, 0)
+		if err != nil {
+			return nil, err
+		}
+		e.r = ny.Rank()
+		fill := func(dst, x *mat.Dense) error { ny.featuresInto(dst, x); return nil }
+		folds := make([]*GramStats, e.cv.k())
+		for f := range folds {
+			s, err := NewGramStats(e.r)
+			if err != nil {
+				return nil, err
+			}
+			x, y, w := e.cv.fold(f)
+			if err := s.addRows(ctx, x, y, w, fill); err != nil {
+				return nil, err
+			}
+			folds[f] = s
+		}
+		e.stats, e.statsSigma = folds, sigma
+	}
+	sc, first, err := cvScores(ctx, e.stats, e.t.grid, e.screen)
+	e.first = first
+	return sc, err
 }
 
 // fit returns KRLS at lambda from the last reduction: alpha = W^1/2 Q z^,

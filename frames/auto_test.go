@@ -59,7 +59,7 @@ func gauss(a, b *mat.Dense, sigma float64) *mat.Dense {
 // survive a save and load.
 func TestFitAuto(t *testing.T) {
 	train, test := regFrame(t, 300, 11), regFrame(t, 200, 12)
-	m, err := Fit(train, Spec{Target: "y"})
+	m, err := Fit(train, Spec{Target: "y", Selection: "GCV"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,10 +152,11 @@ func TestFitAutoSettings(t *testing.T) {
 	}{
 		{Spec{Selection: "holdout", Seed: 3}, "holdout"},
 		{Spec{Selection: "LOO"}, "loo"},
-		{Spec{Sigma: 0.8}, "gcv"},
-		{Spec{Sigma: 0.8, Lambda: 1e-4}, "gcv"},
-		{Spec{Method: "auto", Kernel: "laplacian", Scale: "none", NoIntercept: true}, "gcv"},
-		{Spec{M: 40, Sigma: 0.8}, "gcv"},
+		{Spec{Sigma: 0.8}, "cv"},
+		{Spec{Sigma: 0.8, Selection: "gcv"}, "gcv"},
+		{Spec{Sigma: 0.8, Lambda: 1e-4}, "cv"},
+		{Spec{Method: "auto", Kernel: "laplacian", Scale: "none", NoIntercept: true}, "cv"},
+		{Spec{M: 40, Sigma: 0.8}, "cv"},
 	} {
 		c.spec.Target = "y"
 		m, err := Fit(train, c.spec)
@@ -176,7 +177,8 @@ func TestFitAutoSettings(t *testing.T) {
 }
 
 // TestSweepAuto checks the automatic sweep: one row per (sigma, lambda)
-// with the criterion, sorted, and the chosen row marked: the least score.
+// with the criterion, sorted by Nyström rank (which large sigmas lower),
+// sigma and lambda, and the chosen row marked: the least score.
 func TestSweepAuto(t *testing.T) {
 	df := regFrame(t, 150, 14)
 	sw, err := Sweep(df, Spec{Target: "y"}, Grid{Sigma: []float64{0.5, 1, 2}})
@@ -184,17 +186,17 @@ func TestSweepAuto(t *testing.T) {
 		t.Fatal(err)
 	}
 	crit := sw.Col(SweepCriterion).Records()
-	score, sig, lam := col(t, sw, SweepScore), col(t, sw, SweepSigma), col(t, sw, SweepLambda)
+	score, sig, lam, ms := col(t, sw, SweepScore), col(t, sw, SweepSigma), col(t, sw, SweepLambda), col(t, sw, SweepM)
 	best, _ := sw.Col(SweepBest).Bool()
 	nb, least, chosen := 0, math.Inf(1), math.NaN()
 	for i := range best {
 		if score[i] < least {
 			least = score[i]
 		}
-		if crit[i] != "gcv" {
+		if crit[i] != "cv" {
 			t.Fatalf("row %d: criterion %q", i, crit[i])
 		}
-		if i > 0 && (sig[i] < sig[i-1] || sig[i] == sig[i-1] && lam[i] <= lam[i-1]) {
+		if i > 0 && ms[i] == ms[i-1] && (sig[i] < sig[i-1] || sig[i] == sig[i-1] && lam[i] <= lam[i-1]) {
 			t.Fatalf("rows not sorted by sigma and lambda at %d", i)
 		}
 		if best[i] {

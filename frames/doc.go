@@ -15,7 +15,7 @@
 //     on the training rows, a constant column is left out with a warning,
 //     the target is centered (its mean is the model's intercept), and the
 //     automatic method (credlab.Tune) chooses exact or Nyström KRLS, sigma
-//     and lambda by generalized cross-validation (Spec.Selection: "gcv",
+//     and lambda by 5-fold cross-validation (Spec.Selection: "cv", "gcv",
 //     "holdout" or "loo"); Model.Choice and Model.Summary say what was
 //     chosen and why, Model.Warnings what the user should know. Spec.Scale
 //     "none" and Spec.NoIntercept turn scaling and centering off; a named

@@ -142,7 +142,7 @@ func ExampleFit_defaults() {
 	fmt.Println("warning:", m.Warnings[0])
 	fmt.Println("RMSE against the true function below 0.05:", credlab.RMSE(p, f) < 0.05)
 	// Output:
-	// method: krls chosen by gcv
+	// method: krls chosen by cv
 	// features: [a b] standardized: true
 	// warning: column "unused" is constant (0) on the 400 training rows: left out of the features
 	// RMSE against the true function below 0.05: true

@@ -136,21 +136,23 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 		}
 		if sel != "" && sel != string(credlab.CriterionHoldout) {
 			return nil, "", &credlab.ParamError{Name: "Spec.Selection", Value: strconv.Quote(s.Selection),
-				Want: fmt.Sprintf(`"" or holdout: method %s selects on a hold-out split; gcv and loo apply to the automatic method (Method "")`, mi.name)}
+				Want: fmt.Sprintf(`"" or holdout: method %s selects on a hold-out split; cv, gcv and loo apply to the automatic method (Method "")`, mi.name)}
 		}
 		s.Selection = string(credlab.CriterionHoldout)
 		return mi, "", nil
 	}
 	var crit credlab.Criterion
 	switch sel {
-	case "", string(credlab.CriterionGCV):
+	case "", string(credlab.CriterionCV):
+		crit = credlab.CriterionCV
+	case string(credlab.CriterionGCV):
 		crit = credlab.CriterionGCV
 	case string(credlab.CriterionHoldout):
 		crit = credlab.CriterionHoldout
 	case string(credlab.CriterionLOO):
 		crit = credlab.CriterionLOO
 	default:
-		return nil, "", &credlab.ParamError{Name: "Spec.Selection", Value: strconv.Quote(s.Selection), Want: "gcv (the default), holdout or loo"}
+		return nil, "", &credlab.ParamError{Name: "Spec.Selection", Value: strconv.Quote(s.Selection), Want: "cv (the default), gcv, holdout or loo"}
 	}
 	s.Selection = string(crit)
 	switch strings.ToLower(s.Kernel) {

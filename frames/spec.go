@@ -39,8 +39,9 @@ type Spec struct {
 	// method uses the median-heuristic sigma unless Sigma is set, and
 	// chooses its lambda or step count on a hold-out split.
 	Method string `json:"method"`
-	// Selection is the criterion of the automatic method: "gcv"
-	// (default: generalized cross-validation on all rows), "holdout" (a
+	// Selection is the criterion of the automatic method: "cv" (default:
+	// 5-fold cross-validation on Nyström paths, seeded by Seed), "gcv"
+	// (generalized cross-validation on all rows), "holdout" (a
 	// Validation share of the rows held out) or "loo" (exact leave-one-out,
 	// up to credlab.MaxLOORows rows). Named methods select on a hold-out
 	// split and accept only "" or "holdout".

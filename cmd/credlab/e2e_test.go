@@ -471,7 +471,7 @@ func TestFitDefault(t *testing.T) {
 	xt, yt := writeRegression(t, test, 300, 2)
 	model, pred := filepath.Join(dir, "model.json"), filepath.Join(dir, "pred.csv")
 	out := mustRun(t, "fit", "-data", train, "-target", "y", "-out", model, "-quiet", "-exclude", "g")
-	for _, want := range []string{"method krls (automatic: ", "selected sigma=", " lambda=", "criterion gcv = ",
+	for _, want := range []string{"method krls (automatic: ", "selected sigma=", " lambda=", "criterion cv = ",
 		"validation RMSE ", `features "x1", "x2" (2 design columns, standardized), intercept `,
 		`warning: column "k" is constant (7) on the 300 training rows: left out of the features`} {
 		if !strings.Contains(out, want) {

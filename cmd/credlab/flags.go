@@ -90,7 +90,7 @@ type modelFlags struct {
 func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.target, "target", "", "column to predict (required)")
 	fs.StringVar(&f.method, "method", "auto", "method: auto (exact or Nyström KRLS with sigma, lambda and m chosen by -selection), "+strings.Join(frames.MethodNames(), ", ")+" (aliases: gd = earlystopping, ridge = linear, sgd = sgm)")
-	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: gcv (the default: generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
+	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: cv (the default: 5-fold cross-validation), gcv (generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
 	fs.StringVar(&f.kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, linear or polynomial")
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights, such as the weight column select writes")
 	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every numeric column except the target, the weight and select's row, prob and weight)")
@@ -137,8 +137,8 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		}
 	}
 	switch sel := strings.ToLower(f.selection); {
-	case sel != "" && sel != "gcv" && sel != "holdout" && sel != "loo":
-		return s, usagef("%s: flag -selection %q: choose gcv, holdout or loo", cmd, f.selection)
+	case sel != "" && sel != "cv" && sel != "gcv" && sel != "holdout" && sel != "loo":
+		return s, usagef("%s: flag -selection %q: choose cv, gcv, holdout or loo", cmd, f.selection)
 	case !strings.EqualFold(f.method, "auto") && sel != "" && sel != "holdout":
 		return s, usagef("%s: flag -selection %s applies to -method auto; -method %s selects on the hold-out split", cmd, f.selection, f.method)
 	}

@@ -1,0 +1,190 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/mat"
+)
+
+// DefaultFolds is the number of folds of CriterionCV.
+const DefaultFolds = 5
+
+// kFolds holds the rows of K-fold cross-validation, copied once in fold
+// order so that each fold is a contiguous block.
+type kFolds struct {
+	x   *mat.Dense // rows of fold 0, then fold 1, ...
+	y   []float64
+	w   []float64 // nil without weights
+	end []int     // fold f holds rows end[f-1]:end[f] (end[-1] = 0)
+}
+
+// newKFolds deals the n rows into k folds by a permutation seeded by seed,
+// each fold's rows kept in their original order: O(n d) for the copy.
+func newKFolds(x *mat.Dense, y, w []float64, k int, seed uint64) (*kFolds, error) {
+	n, d := x.Dims()
+	if err := checkAlloc("cross-validation copy of the rows", n, d); err != nil {
+		return nil, err
+	}
+	perm := rand.New(rand.NewPCG(seed, 0x63726f7373)).Perm(n)
+	folds := make([][]int, k)
+	for i, r := range perm {
+		folds[i%k] = append(folds[i%k], r)
+	}
+	var order []int
+	cv := &kFolds{}
+	for _, f := range folds {
+		slices.Sort(f)
+		order = append(order, f...)
+		cv.end = append(cv.end, len(order))
+	}
+	cv.x, cv.y = gatherRows(x, order), gather(y, order)
+	if w != nil {
+		cv.w = gather(w, order)
+	}
+	return cv, nil
+}
+
+func (cv *kFolds) k() int { return len(cv.end) }
+
+// fold returns the rows of fold f.
+func (cv *kFolds) fold(f int) (x *mat.Dense, y, w []float64) {
+	lo := 0
+	if f > 0 {
+		lo = cv.end[f-1]
+	}
+	_, d := cv.x.Dims()
+	x = cv.x.Slice(lo, cv.end[f], 0, d).(*mat.Dense)
+	y = cv.y[lo:cv.end[f]]
+	if cv.w != nil {
+		w = cv.w[lo:cv.end[f]]
+	}
+	return x, y, w
+}
+
+// checkCVAlloc checks the peak memory of K-fold cross-validation on D
+// features: the K folds' statistics, their sum, the training matrix each
+// fold reduces and the solutions of a grid, (K + 2) D x D and more.
+func checkCVAlloc(k, dim, lambdas int) error {
+	return checkAllocHint(fmt.Sprintf("cross-validation statistics of %d folds ((K + 2) D x D)", k), (k+2)*dim+2*lambdas, dim,
+		fmt.Sprintf("use fewer than D = %d features or centers, or fewer folds", dim))
+}
+
+// cvScores returns the K-fold cross-validation curve of ridge regression
+// in a feature space over grid: for each fold f, the model trained on the
+// other folds' statistics H - H_f, B - B_f with mu = lambda n_-f is scored
+// on fold f's statistics,
+//
+//	SSE_f(z) = z^T H_f z - 2 z^T B_f + YY_f,
+//
+// and the score of lambda is sum_f SSE_f / n, the (weighted) mean squared
+// error of the rows when each is predicted by the model that did not see
+// it. Per fold: one tridiagonal reduction, O(4/3 D^3), then for all L
+// lambdas the tridiagonal solves, O(L D), Q applied to them and H_f to the
+// result, O(4 L D^2) at matrix-multiply speed. train is the mean over
+// folds of the training RMSE. first is the least mean squared error of
+// fold 0 over the grid; with firstOnly only fold 0 is scored (one
+// reduction), and the scores are fold 0's: a screen for paired
+// comparisons (see tuner.screened).
+func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly bool) (out []lambdaScore, first float64, err error) {
+	dim := folds[0].Dim
+	total, err := NewGramStats(dim)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, f := range folds {
+		addStats(total, f)
+	}
+	L := len(grid)
+	sse, trainSSE := make([]float64, L), make([]float64, L)
+	bad := make([]bool, L)
+	z := blas64.General{Rows: dim, Cols: L, Stride: L, Data: make([]float64, dim*L)}
+	hz := blas64.General{Rows: dim, Cols: L, Stride: L, Data: make([]float64, dim*L)}
+	zh := make([]float64, dim)
+	a := make([]float64, dim*dim)
+	b := make([]float64, dim)
+	scored := folds
+	if firstOnly {
+		scored = folds[:1]
+	}
+	first = math.Inf(1)
+	for fi, f := range scored {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		nt := total.Rows - f.Rows
+		if nt == 0 || f.Rows == 0 {
+			continue
+		}
+		for i := 0; i < dim; i++ { // lower triangle of H - H_f
+			row := a[i*dim : i*dim+i+1]
+			for j := range row {
+				row[j] = total.H[i*dim+j] - f.H[i*dim+j]
+			}
+			b[i] = total.B[i] - f.B[i]
+		}
+		mirrorLower(blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a})
+		rp := reduceRidge(a, dim, b, false)
+		yy := total.YY - f.YY
+		for i, l := range grid {
+			mu := l * float64(nt)
+			if !rp.solve(mu, zh) {
+				bad[i] = true
+				continue
+			}
+			trainSSE[i] += math.Max(yy-dot(zh, rp.qb)-mu*dot(zh, zh), 0) / float64(nt)
+			for j, v := range zh {
+				z.Data[j*L+i] = v
+			}
+		}
+		rp.leftQMat(z)
+		blas64.Symm(blas.Left, 1, f.sym(), z, 0, hz)
+		col, hcol := make([]float64, dim), make([]float64, dim)
+		for i := range grid {
+			for j := 0; j < dim; j++ {
+				col[j], hcol[j] = z.Data[j*L+i], hz.Data[j*L+i]
+			}
+			e := f.sse(col, hcol)
+			sse[i] += e
+			if fi == 0 && !bad[i] {
+				first = math.Min(first, e/float64(f.Rows))
+			}
+		}
+	}
+	rows := total.Rows
+	if firstOnly {
+		rows = folds[0].Rows
+	}
+	out = make([]lambdaScore, L)
+	for i, l := range grid {
+		out[i] = lambdaScore{lambda: l, score: math.NaN(), train: math.NaN()}
+		if !bad[i] {
+			out[i].score = sse[i] / float64(rows)
+			out[i].train = math.Sqrt(trainSSE[i] / float64(len(scored)))
+		}
+	}
+	return out, first, nil
+}
+
+// leftQMat sets z = Q z for a p x L matrix z, O(2 L p^2) (Dormqr).
+func (rp *ridgePath) leftQMat(z blas64.General) {
+	if rp.p < 2 || z.Cols == 0 {
+		return
+	}
+	if rp.tau == nil {
+		tmp := blas64.General{Rows: z.Rows, Cols: z.Cols, Stride: z.Cols, Data: append([]float64(nil), z.Data...)}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: rp.p, Cols: rp.p, Stride: rp.p, Data: rp.refl}, tmp, 0, z)
+		return
+	}
+	impl := gonum.Implementation{}
+	work := []float64{0}
+	impl.Dormqr(blas.Left, blas.NoTrans, rp.p-1, z.Cols, rp.p-1, rp.refl[rp.p:], rp.p, rp.tau, z.Data[z.Stride:], z.Stride, work, -1)
+	work = make([]float64, max(int(work[0]), 1))
+	impl.Dormqr(blas.Left, blas.NoTrans, rp.p-1, z.Cols, rp.p-1, rp.refl[rp.p:], rp.p, rp.tau, z.Data[z.Stride:], z.Stride, work, len(work))
+}

@@ -1,0 +1,154 @@
+package credlab
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestTuneCV checks the cross-validation score of every lambda against
+// the Nyström estimator refitted on each fold's complement by an explicit
+// solve, f_V = K_Vm (K_mT W K_Tm + mu K_mm)^-1 K_mT W y_T with
+// mu = lambda |T|, with and without weights.
+func TestTuneCV(t *testing.T) {
+	const n, m, k, seed = 150, 30, 4, 3
+	rng := newRNG(7)
+	x := randData(rng, n, 2, 1.5)
+	y := smoothTargets(rng, x, 0.2)
+	grid := LogGrid(1e-8, 1, 9)
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 0.5 + rng.Float64()
+	}
+	for _, weights := range [][]float64{nil, w} {
+		res, err := Tune(t.Context(), x, y, TuneConfig{Method: "NKRLS", M: m, Seed: seed, Sigma: 0.5, Lambdas: grid, Folds: k, Weights: weights})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Choice.Criterion != CriterionCV {
+			t.Fatalf("criterion %q, want the default cv", res.Choice.Criterion)
+		}
+		// The folds, dealt independently of newKFolds.
+		fold := make([]int, n)
+		for i, r := range rand.New(rand.NewPCG(seed, 0x63726f7373)).Perm(n) {
+			fold[r] = i % k
+		}
+		yc := make([]float64, n)
+		mu0, sw := 0.0, 0.0
+		for i, v := range y {
+			wi := 1.0
+			if weights != nil {
+				wi = weights[i]
+			}
+			mu0 += wi * v
+			sw += wi
+		}
+		for i, v := range y {
+			yc[i] = v - mu0/sw
+		}
+		idx, err := NystromCenters(x, m, nil, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := refGaussian(0.5)
+		cm := rowsOf(x, idx)
+		kmm := refMatrix(ref, cm, cm)
+		knm := refMatrix(ref, x, cm)
+		var pts []TunePoint
+		for _, p := range res.Table {
+			if p.Stage != "centers" {
+				pts = append(pts, p)
+			}
+		}
+		if len(pts) != len(grid) {
+			t.Fatalf("%d table points, want %d", len(pts), len(grid))
+		}
+		for li, l := range grid {
+			sse := 0.0
+			for f := 0; f < k; f++ {
+				var tr, va []int
+				for i := range fold {
+					if fold[i] == f {
+						va = append(va, i)
+					} else {
+						tr = append(tr, i)
+					}
+				}
+				a := rowsOf(knm, tr) // |T| x m
+				wa := mat.DenseCopyOf(a)
+				wy := make([]float64, len(tr))
+				for j, r := range tr {
+					wr := 1.0
+					if weights != nil {
+						wr = weights[r]
+					}
+					for c := 0; c < m; c++ {
+						wa.Set(j, c, wr*a.At(j, c))
+					}
+					wy[j] = wr * yc[r]
+				}
+				g := addMat(mul(a.T(), wa), scaleMat(l*float64(len(tr)), kmm))
+				var rhs mat.VecDense
+				rhs.MulVec(a.T(), mat.NewVecDense(len(wy), wy))
+				coef := matVec(inverse(t, g), rhs.RawVector().Data)
+				pred := matVec(rowsOf(knm, va), coef)
+				for j, r := range va {
+					wr := 1.0
+					if weights != nil {
+						wr = weights[r]
+					}
+					sse += wr * (yc[r] - pred[j]) * (yc[r] - pred[j])
+				}
+			}
+			want := sse / n
+			if p := pts[li]; p.Lambda != l || !relClose(p.Score, want, 1e-6) {
+				t.Errorf("weights %v, lambda %g: cv %.10g, want %.10g", weights != nil, l, p.Score, want)
+			}
+		}
+	}
+}
+
+// TestKFoldsPartition checks that the folds hold every row once, in
+// sizes that differ by at most one, and that the seed fixes them.
+func TestKFoldsPartition(t *testing.T) {
+	const n, k = 103, 5
+	x := mat.NewDense(n, 1, nil)
+	y := make([]float64, n)
+	for i := range y {
+		x.Set(i, 0, float64(i))
+		y[i] = float64(i)
+	}
+	a, err := newKFolds(x, y, nil, k, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := newKFolds(x, y, nil, k, 9)
+	c, _ := newKFolds(x, y, nil, k, 10)
+	seen := make([]int, n)
+	same, differ := true, false
+	for f := 0; f < k; f++ {
+		fx, fy, _ := a.fold(f)
+		if r, _ := fx.Dims(); r < n/k || r > n/k+1 {
+			t.Errorf("fold %d holds %d rows, want %d or %d", f, r, n/k, n/k+1)
+		}
+		_, by, _ := b.fold(f)
+		_, cy, _ := c.fold(f)
+		for i, v := range fy {
+			seen[int(v)]++
+			if fx.At(i, 0) != v {
+				t.Fatalf("fold %d row %d: x %g and y %g come from different rows", f, i, fx.At(i, 0), v)
+			}
+			same = same && by[i] == v
+			differ = differ || i >= len(cy) || cy[i] != v
+		}
+	}
+	for i, s := range seen {
+		if s != 1 {
+			t.Errorf("row %d is in %d folds", i, s)
+		}
+	}
+	if !same || !differ {
+		t.Errorf("same seed same folds: %v; another seed other folds: %v", same, differ)
+	}
+}
