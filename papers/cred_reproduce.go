@@ -84,13 +84,13 @@ func credDefaults(quick bool) credConfig {
 			Noise: 0.01, LambdaQ: 1e-6, LambdaQs: []float64{1e-3, 1e-2, 1e-1, 1}, Seed: 1},
 		Fig3: credFig3Config{Ns: []int{1000, 2000, 4000}, Noises: []float64{1e-6, 1e-4, 1e-2, 1, 1e2}, Reps: 5,
 			LambdaQs: credDecades(-12, -3), Lambdas: credDecades(-12, -3), Labelings: 10, SGrid: 10, Floor: 1e-10,
-			Widths: []int{500, 500, 500}, Seed: 2},
+			Widths: []int{500, 500, 500}, Seed: 2, Methods: credAllMethods()},
 	}
 	if quick {
 		c.Toy.Reps = 4
 		c.Fig3 = credFig3Config{PoolLimit: 3000, TestLimit: 1000, Ns: []int{500, 1000}, Noises: []float64{1e-6, 1e-2, 1e2},
 			Reps: 2, LambdaQs: []float64{1e-12, 1e-9, 1e-6, 1e-3}, Lambdas: []float64{1e-12, 1e-9, 1e-6, 1e-3},
-			Labelings: 4, SGrid: 4, Floor: 1e-10, Widths: []int{500, 500, 500}, Seed: 2}
+			Labelings: 4, SGrid: 4, Floor: 1e-10, Widths: []int{500, 500, 500}, Seed: 2, Methods: credAllMethods()}
 	}
 	return c
 }
@@ -429,7 +429,10 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 		"**CRED(lambda=lambda_q)** ties the ridge to lambda = lambda_q, as in the paper's theory (Theorem 4.4 and the remark after it).\n", credGridString(fc.LambdaQs), credGridString(fc.Lambdas))
 	p("- **KRR**: %d uniform labelings (without replacement), ridge (`LinearRLS`, no weights) with lambda on the same grid; best over both.\n", fc.Labelings)
 	p("- **KTR3**: on the same uniform labelings, `KTR3` (k uniform on {0..n-1}, ridge on the first k rows with penalty lambda n, predictions clipped at max |y|), lambda on the same grid; best over both.\n")
-	p("- **SSSR**: on the same uniform labelings, least squares on the top s eigenfunctions of the pool covariance (`SSSR`), s on %d evenly spaced values up to min(rank, n); best over both.\n\n", fc.SGrid)
+	p("- **SSSR**: on the same uniform labelings, least squares on the top s eigenfunctions of the pool covariance (`SSSR`), s on %d evenly spaced values up to min(rank, n); best over both.\n", fc.SGrid)
+	p("- **CRED-distinct** (not in the paper): the same q, drawn without replacement (`DesignWithoutReplacement`: inclusion probabilities pi_j = min(1, c q_j) summing to n, pivotal method, Horvitz-Thompson weights n/(N pi_j)), "+
+		"the budgets %v labeled as successive batches of one design; best over lambda_q and lambda as CRED.\n", fc.Ns)
+	p("- **GSx** (not in the paper): greedy sampling in the task's feature space (`GreedySelector`, Wu, Lin and Huang 2019: each next row the farthest from those chosen), unweighted ridge with lambda on the grid.\n\n")
 	p("All lambda values are in units of the mean eigenvalue tr(C)/D of the pool covariance (the paper's absolute grid): for raw pixels that unit is about 0.2, " +
 		"so the grid is close to the paper's; for the ReLU features (entries of order 1e3) an absolute grid of at most 1e-3 would make every lambda and lambda_q " +
 		"numerically zero, so the grid is read relative to the feature scale.\n\n")
@@ -449,6 +452,18 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 			for _, s2 := range fc.Noises {
 				v := func(m string) float64 { return med[credFig3Key(in.Dataset, in.Task, m, n, s2)] }
 				p("| %d | %g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |\n", n, s2, v(BenchCRED), v(BenchCREDTied), v(BenchKRR), v(BenchKTR3), v(BenchSSSR), v(BenchKRR)/v(BenchCRED))
+			}
+		}
+		p("\n")
+		if !fc.has(BenchCREDDistinct) {
+			continue
+		}
+		p("**%s, %s task, budgets of distinct labels** (median test RMSE; n counts distinct labels for CRED-distinct, GSx and KRR, draws for the paper's CRED, which labels fewer distinct rows)\n\n", in.Dataset, in.Task)
+		p("| n | sigma^2 | CRED (paper, n draws) | CRED-distinct | GSx | KRR (uniform) | KRR / CRED-distinct |\n|---|---|---|---|---|---|---|\n")
+		for _, n := range fc.Ns {
+			for _, s2 := range fc.Noises {
+				v := func(m string) float64 { return med[credFig3Key(in.Dataset, in.Task, m, n, s2)] }
+				p("| %d | %g | %.4g | %.4g | %.4g | %.4g | %.3f |\n", n, s2, v(BenchCRED), v(BenchCREDDistinct), v(BenchGSx), v(BenchKRR), v(BenchKRR)/v(BenchCREDDistinct))
 			}
 		}
 		p("\n")
@@ -515,6 +530,34 @@ func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]floa
 		}
 		fmt.Fprintf(&b, "- %s %s: CRED has the lowest median RMSE in %d of %d settings; best baseline / CRED is %s at sigma^2 = %g and %s at sigma^2 = %g (over n = %v).\n",
 			in.Dataset, in.Task, wins, cells, credRatioList(ratiosLo), lo, credRatioList(ratiosHi), hi, c.Ns)
+	}
+	if !c.has(BenchCREDDistinct) {
+		return b.String()
+	}
+	b.WriteString("\nDistinct-label budgets (the issue's target: CRED-distinct no worse than uniform labeling in any USPS cell, and best at small noise on Fashion-MNIST):\n\n")
+	for _, in := range infos {
+		var notWorse, cells, beatsPaper int
+		var worst []string
+		for _, n := range c.Ns {
+			for _, s2 := range c.Noises {
+				key := func(m string) float64 { return med[credFig3Key(in.Dataset, in.Task, m, n, s2)] }
+				cd, kr := key(BenchCREDDistinct), key(BenchKRR)
+				cells++
+				if cd <= kr {
+					notWorse++
+				} else {
+					worst = append(worst, fmt.Sprintf("n = %d, sigma^2 = %g: %+.1f%%", n, s2, 100*(cd/kr-1)))
+				}
+				if cd <= key(BenchCRED) {
+					beatsPaper++
+				}
+			}
+		}
+		fmt.Fprintf(&b, "- %s %s: CRED-distinct is no worse than uniform in %d of %d cells and no worse than the paper's CRED in %d", in.Dataset, in.Task, notWorse, cells, beatsPaper)
+		if len(worst) > 0 {
+			fmt.Fprintf(&b, "; worse than uniform at %s", strings.Join(worst, "; "))
+		}
+		b.WriteString(".\n")
 	}
 	return b.String()
 }

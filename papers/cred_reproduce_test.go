@@ -44,7 +44,7 @@ func credTinyConfig() credConfig {
 		LambdaQ: 1e-6, LambdaQs: []float64{1e-2}, Seed: 3}
 	c.Fig3 = credFig3Config{Ns: []int{40, 80}, Noises: []float64{1e-6, 1}, Reps: 2,
 		LambdaQs: []float64{1e-9, 1e-6, 1e-3}, Lambdas: []float64{1e-9, 1e-6, 1e-3}, Labelings: 3, SGrid: 3,
-		Floor: 1e-10, Widths: []int{24, 24}, Check: true, Seed: 4}
+		Floor: 1e-10, Widths: []int{24, 24}, Check: true, Seed: 4, Methods: credAllMethods()}
 	c.Load = func() ([]*credImageSet, error) {
 		return []*credImageSet{
 			{Name: "synthA", Pool: credSynthImages(300, 16, 1), Test: credSynthImages(120, 16, 2), Description: "synthetic A"},
@@ -72,7 +72,7 @@ func TestCREDTinyRun(t *testing.T) {
 		t.Fatalf("fig2_coefficients.csv has %d rows, want %d", len(f2), 1+nv*40)
 	}
 	f3 := readCSV(t, filepath.Join(out, "fig3.csv"))
-	want := 1 + 2*2*len(credFig3Methods)*2*2*2
+	want := 1 + 2*2*len(credAllMethods())*2*2*2
 	if len(f3) != want {
 		t.Fatalf("fig3.csv has %d rows, want %d", len(f3), want)
 	}
@@ -95,7 +95,8 @@ func TestCREDTinyRun(t *testing.T) {
 		}
 	}
 	checkReport(t, filepath.Join(out, "reproductions-cred.md"),
-		"Figures 1 and 2", "Figure 3", "synthA, linear task", "synthB, nonlinear task", "KRR/CRED", "quick")
+		"Figures 1 and 2", "Figure 3", "synthA, linear task", "synthB, nonlinear task", "KRR/CRED", "quick",
+		"synthA, linear task, budgets of distinct labels", "CRED-distinct is no worse than uniform in")
 	if !strings.Contains(log.String(), "repetition 2/2") {
 		t.Fatalf("progress log: %s", log.String())
 	}

@@ -52,9 +52,15 @@ import (
 // 500, 1000, ..., 4000). quick runs one repetition on 2000-row training
 // subsamples (m scaled down) and a shorter m grid, in about a minute.
 //
+// The t* study (nytro_tstar.go) reruns EarlyStopping (up to 10,000
+// training rows) and NYTRO for 20,000 steps (quick: 2000) with the stopping
+// rule off, and reports the best iteration without a cap and where
+// candidate stopping rules would stop.
+//
 // Outputs in outDir: table2.csv (one row per run), table2_summary.csv,
 // fig2.csv, fig2_summary.csv, paths.csv (validation paths of the first
-// repetition) and reproductions-nytro.md; progress and tables go to w.
+// repetition), tstar.csv and reproductions-nytro.md; progress and tables
+// go to w.
 func reproduceNYTRO(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	start := time.Now()
 	cfg := nytDefaults(quick)
@@ -86,6 +92,7 @@ type nytConfig struct {
 	subN    int      // quick mode: training rows kept (0: all)
 	exact   nytExactPolicy
 	fig2    nytFig2Config
+	tstar   nytTStarConfig
 }
 
 func (c nytConfig) mode() string {
@@ -130,12 +137,14 @@ func nytDefaults(quick bool) nytConfig {
 			memShare: 0.6},
 		fig2: nytFig2Config{nTrain: 6554, sigma: 0.5, reps: 3,
 			ms: []int{100, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000}},
+		tstar: nytTStarConfig{steps: 20000, esMaxRows: 10000, esReps: 1},
 	}
 	if quick {
 		c.reps = 1
 		c.subN = 2000
 		c.fig2.reps = 1
 		c.fig2.ms = []int{100, 400, 700, 1000}
+		c.tstar.steps = 2000
 	}
 	return c
 }
@@ -296,6 +305,8 @@ type nytResults struct {
 	total time.Duration
 	t2    time.Duration // wall time of Table 2
 	f2    time.Duration // wall time of Figure 2
+	tstar []nytTStar
+	ts    time.Duration // wall time of the t* study
 }
 
 // nytRunAll runs Table 2 on cases and Figure 2 on cfg.fig2.
@@ -315,6 +326,15 @@ func nytRunAll(ctx context.Context, cases []*nytCase, cfg nytConfig, w io.Writer
 		}
 	}
 	res.t2 = time.Since(t0)
+	t0 = time.Now()
+	for _, c := range cases {
+		ts, err := nytRunTStar(ctx, c, cfg, w)
+		if err != nil {
+			return nil, fmt.Errorf("repro: t* study on %s: %w", c.name, err)
+		}
+		res.tstar = append(res.tstar, ts...)
+	}
+	res.ts = time.Since(t0)
 	t0 = time.Now()
 	if cfg.fig2.x != nil {
 		fr, nTrain, err := nytRunFig2(ctx, cfg.fig2, w)
@@ -375,7 +395,7 @@ func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fit, err := nytFit(ctx, meth, c.xTrain, c.yTrain, c.sigma, c.m, uint64(s))
+		fit, err := nytFit(ctx, meth, c.xTrain, c.yTrain, c.sigma, c.m, uint64(s), 0)
 		if err != nil {
 			return nil, err
 		}
@@ -405,11 +425,16 @@ func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w
 // defaults (20% hold-out, LogGrid(1e-15, 1, 100), MaxIter 500, 5%
 // threshold) with the paper's plain steps of size 1/max k(x, x) = 1
 // (Gaussian kernel), set explicitly, and seed for the split and the centers.
-func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma float64, m int, seed uint64) (*credlab.Fit, error) {
+// A positive uncapped runs the gradient methods for exactly that many
+// steps with the stopping rule off, for the t* study (nytTStar).
+func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma float64, m int, seed uint64, uncapped int) (*credlab.Fit, error) {
 	k := credlab.GaussianKernel{Sigma: sigma}
 	h := credlab.Holdout{Seed: seed}
 	ny := credlab.NystromConfig{M: m, Seed: seed}
 	paper := credlab.IterConfig{Holdout: h, StepSize: 1, Plain: true}
+	if uncapped > 0 {
+		paper.MaxIter, paper.Threshold = uncapped, -1
+	}
 	switch meth {
 	case nytKOLS:
 		return credlab.KOLS(ctx, x, y, credlab.KOLSConfig{Kernel: k})
@@ -436,7 +461,7 @@ func nytEstimate(ctx context.Context, c *nytCase, meth string, calibN int) (est 
 	calibN = min(calibN, n)
 	xs, ys := nytSubsample(c.xTrain, c.yTrain, calibN, 1)
 	t0 := time.Now()
-	fit, err := nytFit(ctx, meth, xs, ys, c.sigma, c.m, 1)
+	fit, err := nytFit(ctx, meth, xs, ys, c.sigma, c.m, 1, 0)
 	if err != nil {
 		return 0, 0, 0, err
 	}

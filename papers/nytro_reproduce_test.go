@@ -50,6 +50,7 @@ func TestNYTROTinyRun(t *testing.T) {
 	cfg.command = "test"
 	cfg.reps = 2
 	cfg.exact = nytExactPolicy{checkAbove: 130, calibN: 60, budget: time.Nanosecond, memShare: 0.6}
+	cfg.tstar = nytTStarConfig{steps: 300, esMaxRows: 130, esReps: 1}
 	ins, err := nytPrepare("InsuranceCompany", nytSynthSplit(120, 50, 4, 1), 3, 30, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -111,13 +112,24 @@ func TestNYTROTinyRun(t *testing.T) {
 			t.Errorf("NYTRO ran %s steps in Figure 2, want all 500", r[4])
 		}
 	}
+	// t*: EarlyStopping once on InsuranceCompany (120 rows), NYTRO per seed on both.
+	ts := readCSV(t, filepath.Join(out, "tstar.csv"))
+	if got, want := len(ts)-1, 1+2*2; got != want {
+		t.Errorf("tstar.csv has %d runs, want %d", got, want)
+	}
+	for _, r := range ts[1:] {
+		if r[3] != "300" {
+			t.Errorf("t* study run %v: %s steps, want 300", r[:3], r[3])
+		}
+	}
 	for _, name := range []string{"table2_summary.csv", "fig2_summary.csv", "paths.csv"} {
 		if rows := readCSV(t, filepath.Join(out, name)); len(rows) < 2 {
 			t.Errorf("%s is empty", name)
 		}
 	}
 	checkReport(t, filepath.Join(out, "reproductions-nytro.md"), "| InsuranceCompany", "| Adult", "not run", "est. ",
-		"0.4651 ± 0.0003", "4360 ± 9.29", "**Figure 2**", "Fitted exponents", "1 (deterministic)")
+		"0.4651 ± 0.0003", "4360 ± 9.29", "**Figure 2**", "Fitted exponents", "1 (deterministic)",
+		"**t* without the cap**", "| InsuranceCompany | EarlyStopping | 1 |")
 	if !strings.Contains(log.String(), "Table 2 (ours | paper)") {
 		t.Errorf("no table printed:\n%s", log.String())
 	}
@@ -193,5 +205,30 @@ func TestNYTROStagedData(t *testing.T) {
 	}
 	if err := reproduceNYTRO(context.Background(), dir, out, os.Getenv("NYTRO_REPRO_QUICK") != "", os.Stdout); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNYTROStopRules checks the stopping rules of the t* study on short
+// validation paths (iterations are 1-based).
+func TestNYTROStopRules(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		val       []float64
+		th, eps   float64
+		ratio, rl int
+	}{
+		{"falling", []float64{4, 3, 2, 1}, 0.05, 1e-3, 4, 4},
+		{"rises 10% after the best", []float64{4, 2, 2.1, 2.3, 1}, 0.05, 1e-3, 2, 2},
+		{"rises 4%, then falls", []float64{4, 2, 2.08, 1.5}, 0.05, 1e-3, 4, 2},
+		{"slow tail", []float64{10, 5, 4.999, 4.99, 4.9}, 0.05, 1e-3, 5, 3},
+		{"slow tail, finer rule", []float64{10, 5, 4.999, 4.99, 4.9}, 0.05, 1e-4, 5, 5},
+		{"flat", []float64{1, 1, 1}, 0.05, 1e-3, 1, 1},
+	} {
+		if got := nytStopRatio(c.val, c.th); got != c.ratio {
+			t.Errorf("%s: ratio rule %d, want %d", c.name, got, c.ratio)
+		}
+		if got := nytStopRelative(c.val, c.eps); got != c.rl {
+			t.Errorf("%s: relative rule %d, want %d", c.name, got, c.rl)
+		}
 	}
 }
