@@ -8,7 +8,8 @@ import (
 
 // NystromConfig holds the Nyström settings shared by NKRLS and NYTRO.
 type NystromConfig struct {
-	// M is the number of centers; required, 1 <= M <= training rows.
+	// M is the number of centers, at most the training rows; default
+	// min(DefaultNystromM, training rows).
 	M int
 	// Sampler chooses the centers; default UniformCenters.
 	Sampler CenterSampler

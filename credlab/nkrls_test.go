@@ -202,3 +202,28 @@ func TestNKRLSGridPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestNystromDefaultM checks that a zero NystromConfig.M means
+// min(DefaultNystromM, training rows): the zero configurations of NKRLS
+// and NYTRO fit as with that M given.
+func TestNystromDefaultM(t *testing.T) {
+	x, y, _ := SmoothRegression(300, 2, 0.1, 1)
+	nt := 300 - 60 // the default 20% hold-out
+	want := min(DefaultNystromM, nt)
+	a, err := NKRLS(t.Context(), x, y, NKRLSConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := NKRLS(t.Context(), x, y, NKRLSConfig{Nystrom: NystromConfig{M: want}})
+	c, err := NYTRO(t.Context(), x, y, NYTROConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := NYTRO(t.Context(), x, y, NYTROConfig{Nystrom: NystromConfig{M: want}})
+	if relDiff(a.Model.Coef, b.Model.Coef) != 0 || relDiff(c.Model.Coef, d.Model.Coef) != 0 {
+		t.Errorf("zero M differs from M = %d", want)
+	}
+	if _, err := NKRLS(t.Context(), x, y, NKRLSConfig{Nystrom: NystromConfig{M: -1}}); err == nil {
+		t.Error("M = -1: no error")
+	}
+}

@@ -203,12 +203,20 @@ func (ny *Nystrom) R(idx []int) *mat.Dense {
 	return out
 }
 
+// DefaultNystromM is the number of Nyström centers of NKRLS and NYTRO when
+// NystromConfig.M is zero (capped at the training rows): the m at which
+// Tune's refinement stage scores sigma.
+const DefaultNystromM = refineM
+
 // nystromSplit builds the Nyström factor on the training rows of a hold-out
 // split and sets fs to map rows to A = K_nm R.
 func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Holdout) (*Nystrom, *featureSplit, error) {
 	fs, err := splitRows(x, y, w, h)
 	if err != nil {
 		return nil, nil, err
+	}
+	if nc.M == 0 {
+		nc.M = min(DefaultNystromM, fs.nt)
 	}
 	if nc.M <= 0 || nc.M > fs.nt {
 		return nil, nil, &ParamError{Name: "NystromConfig.M", Value: nc.M, Want: fmt.Sprintf("1 to %d, the number of training rows (m = %d Nyström centers)", fs.nt, nc.M)}

@@ -197,7 +197,7 @@ func TestErrorTypes(t *testing.T) {
 		{"Fit auto sigma", fit(df, Spec{Target: "y", Sigma: math.Inf(1)}), wantParam("Spec.Sigma")},
 		{"Fit auto m", fit(df, Spec{Target: "y", M: -1}), wantParam("Spec.M")},
 		{"Fit sigma", fit(df, Spec{Target: "y", Method: "krls", Sigma: -1}), wantParam("Spec.Sigma")},
-		{"Fit m", fit(df, Spec{Target: "y", Method: "nkrls"}), wantParam("Spec.M")},
+		{"Fit m", fit(df, Spec{Target: "y", Method: "nkrls", M: -5}), wantParam("Spec.M")},
 		{"Fit kernel", fit(df, Spec{Target: "y", Method: "krls", Kernel: "cosine"}), wantParam("Spec.Kernel")},
 		{"Fit feature map", fit(df, Spec{Target: "y", Method: "linear", FeatureMap: "wavelet"}), wantParam("Spec.FeatureMap")},
 		{"Fit threshold", fit(df, Spec{Target: "y", Method: "gd", Threshold: math.NaN()}), wantParam("Spec.Threshold")},

@@ -293,6 +293,9 @@ func (r *runner) run() (*credlab.Fit, error) {
 		return nil, err
 	}
 	fit.Model.Intercept = r.intercept
+	if r.mi.usesM && r.s.M == 0 { // credlab's default: report the centers used
+		r.s.M, _ = fit.Model.Centers.Dims()
+	}
 	return fit, nil
 }
 
@@ -333,9 +336,6 @@ func (r *runner) resolve() error {
 	}
 	if math.IsNaN(s.Threshold) || math.IsInf(s.Threshold, 0) {
 		return &credlab.ParamError{Name: r.field("Threshold"), Value: s.Threshold, Want: "a finite number (negative: never stop early)"}
-	}
-	if r.mi.usesM && s.M <= 0 {
-		return &credlab.ParamError{Name: r.field("M"), Value: s.M, Want: "a positive number of Nyström centers for method " + r.mi.name}
 	}
 	if s.M < 0 {
 		return &credlab.ParamError{Name: r.field("M"), Value: s.M, Want: "a positive number"}

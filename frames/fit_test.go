@@ -178,7 +178,7 @@ func TestFitErrors(t *testing.T) {
 		{"all constant", df.Mutate(series.New(onesN(30), series.Float, "a")).Mutate(series.New(onesN(30), series.Float, "b")), Spec{Target: "y", Method: "krls"}, wantIs(credlab.ErrEmpty)},
 		{"sgm weights", withW.Mutate(series.New(onesN(30), series.Float, "w")), Spec{Target: "y", Weight: "w", Method: "sgm"}, wantParam("Spec.Weight")},
 		{"sgm preset", df, Spec{Target: "y", Method: "sgm", Preset: "fast"}, wantParam("Spec.Preset")},
-		{"nystrom without m", df, Spec{Target: "y", Method: "nytro"}, wantParam("Spec.M")},
+		{"negative m", df, Spec{Target: "y", Method: "nytro", M: -1}, wantParam("Spec.M")},
 		{"m too large", df, Spec{Target: "y", Method: "nkrls", M: 1000}, wantParam("NystromConfig.M")},
 		{"bad kernel", df, Spec{Target: "y", Method: "krls", Kernel: "cosine"}, wantParam("Spec.Kernel")},
 		{"bad sigma", df, Spec{Target: "y", Method: "krls", Sigma: -1}, wantParam("Spec.Sigma")},

@@ -71,7 +71,8 @@ type Spec struct {
 	Lambda  float64   `json:"lambda,omitempty"`
 	Lambdas []float64 `json:"lambdas,omitempty"`
 
-	// M is the number of Nyström centers (nkrls, nytro: required; the
+	// M is the number of Nyström centers (nkrls, nytro: default
+	// credlab.DefaultNystromM = 1000, at most the training rows; the
 	// automatic method: grown while the criterion improves unless M fixes
 	// it) or of random features (FeatureMap "fourier", "nystrom"; default
 	// 100).

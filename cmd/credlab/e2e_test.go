@@ -296,7 +296,7 @@ func TestErrors(t *testing.T) {
 		{append(sel, "-budget", "50", "-method", "uniform", "-without-replacement"), 2, "flag -budget 50"},
 		{append(fit, "-method", "frob"), 2, "frob"},
 		{append(fit, "-kernel", "frob"), 2, "frob"},
-		{append(fit, "-method", "nkrls"), 2, "flag -m 0"},
+		{append(fit, "-method", "nkrls", "-m", "-3"), 2, "flag -m -3"},
 		{append(fit, "-validation", "0"), 2, "-validation"},
 		{append(fit, "-validation", "1.5"), 2, "-validation"},
 		{append(fit, "-lambda", "-1"), 2, "flag -lambda -1: want a positive finite number, or 0"},

@@ -112,7 +112,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	if sweep {
 		return
 	}
-	fs.IntVar(&f.m, "m", 0, "Nyström centers (nkrls, nytro: required; auto: 0 grows m while the criterion improves) or random features (-feature-map fourier, nystrom: 0 means 100)")
+	fs.IntVar(&f.m, "m", 0, "Nyström centers (nkrls, nytro: 0 means 1000, at most the training rows; auto: 0 grows m while the criterion improves) or random features (-feature-map fourier, nystrom: 0 means 100)")
 	fs.IntVar(&f.iters, "iters", 0, "exact number of gradient steps (gd, nytro, lineargd, sgm), fitted on all rows (0: chosen on the hold-out split)")
 	fs.IntVar(&f.passes, "passes", 0, "most passes over the data for sgm (0: 100)")
 	fs.Float64Var(&f.lambda, "lambda", 0, "fixed regularization of auto, krls, nkrls and linear (0: chosen by -selection for auto, on the hold-out split from 1e-15..1 for a named method)")
