@@ -232,6 +232,13 @@ type LeverageCenters struct {
 
 // SampleCenters implements CenterSampler.
 func (c LeverageCenters) SampleCenters(x *mat.Dense, m int, seed uint64) ([]int, error) {
+	return c.SampleCentersContext(context.Background(), x, m, seed)
+}
+
+// SampleCentersContext is SampleCenters, stopped when ctx is done (the
+// scores cost O(n Dict (d + Dict))); NKRLS, NYTRO and Tune call it with
+// their context.
+func (c LeverageCenters) SampleCentersContext(ctx context.Context, x *mat.Dense, m int, seed uint64) ([]int, error) {
 	n, _ := x.Dims()
 	if m <= 0 || m > n {
 		return nil, centersError(m, n)
@@ -247,7 +254,7 @@ func (c LeverageCenters) SampleCenters(x *mat.Dense, m int, seed uint64) ([]int,
 	if cfg.Seed == 0 {
 		cfg.Seed = seed
 	}
-	s, err := ApproxLeverageScores(context.Background(), c.Kernel, x, lambda, cfg)
+	s, err := ApproxLeverageScores(ctx, c.Kernel, x, lambda, cfg)
 	if err != nil {
 		return nil, err
 	}

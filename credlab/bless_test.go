@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"errors"
 	"math"
 	"reflect"
 	"sort"
@@ -94,5 +95,18 @@ func TestLeverageCenters(t *testing.T) {
 	}
 	if _, err := (LeverageCenters{}).SampleCenters(x, 5, 1); err == nil {
 		t.Error("no kernel accepted")
+	}
+}
+
+// TestLeverageCentersCancel checks that the leverage-score sampler stops
+// with the context's error when its context is done, through the path
+// NKRLS, NYTRO and Tune take (nystromCenters).
+func TestLeverageCentersCancel(t *testing.T) {
+	x, _, _ := SmoothRegression(2000, 3, 0.1, 1)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := nystromCenters(ctx, x, 100, LeverageCenters{Kernel: GaussianKernel{Sigma: 1}}, 1)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
 	}
 }

@@ -54,7 +54,7 @@ func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fi
 	if err != nil {
 		return nil, err
 	}
-	ny, fs, err := nystromSplit(x, y, cfg.Weights, cfg.Kernel, cfg.Nystrom, h)
+	ny, fs, err := nystromSplit(ctx, x, y, cfg.Weights, cfg.Kernel, cfg.Nystrom, h)
 	if err != nil {
 		return nil, err
 	}

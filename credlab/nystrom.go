@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -38,11 +39,26 @@ func centersError(m, n int) error {
 // NystromCenters returns m center rows of x chosen by s (UniformCenters when
 // nil) with a generator seeded by seed.
 func NystromCenters(x *mat.Dense, m int, s CenterSampler, seed uint64) ([]int, error) {
+	return nystromCenters(context.Background(), x, m, s, seed)
+}
+
+// contextSampler is a CenterSampler whose work ctx can cancel
+// (LeverageCenters).
+type contextSampler interface {
+	SampleCentersContext(ctx context.Context, x *mat.Dense, m int, seed uint64) ([]int, error)
+}
+
+// nystromCenters is NystromCenters with ctx passed to samplers that take
+// one: NKRLS, NYTRO and Tune stop a slow sampler when ctx is done.
+func nystromCenters(ctx context.Context, x *mat.Dense, m int, s CenterSampler, seed uint64) ([]int, error) {
 	if err := checkData(x, nil); err != nil {
 		return nil, err
 	}
 	if s == nil {
 		s = UniformCenters{}
+	}
+	if cs, ok := s.(contextSampler); ok {
+		return cs.SampleCentersContext(ctx, x, m, seed)
 	}
 	return s.SampleCenters(x, m, seed)
 }
@@ -210,7 +226,7 @@ const DefaultNystromM = refineM
 
 // nystromSplit builds the Nyström factor on the training rows of a hold-out
 // split and sets fs to map rows to A = K_nm R.
-func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Holdout) (*Nystrom, *featureSplit, error) {
+func nystromSplit(ctx context.Context, x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Holdout) (*Nystrom, *featureSplit, error) {
 	fs, err := splitRows(x, y, w, h)
 	if err != nil {
 		return nil, nil, err
@@ -225,7 +241,7 @@ func nystromSplit(x *mat.Dense, y, w []float64, k Kernel, nc NystromConfig, h Ho
 		return nil, nil, err
 	}
 	t0 := time.Now()
-	idx, err := NystromCenters(fs.xt, nc.M, nc.Sampler, nc.Seed)
+	idx, err := nystromCenters(ctx, fs.xt, nc.M, nc.Sampler, nc.Seed)
 	if err != nil {
 		return nil, nil, err
 	}

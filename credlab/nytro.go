@@ -43,7 +43,7 @@ func NYTRO(ctx context.Context, x *mat.Dense, y []float64, cfg NYTROConfig) (*Fi
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	ny, fs, err := nystromSplit(x, y, cfg.Weights, cfg.Kernel, cfg.Nystrom, cfg.holdout())
+	ny, fs, err := nystromSplit(ctx, x, y, cfg.Weights, cfg.Kernel, cfg.Nystrom, cfg.holdout())
 	if err != nil {
 		return nil, err
 	}

@@ -683,7 +683,7 @@ func (t *tuner) run(ctx context.Context) error {
 	}
 	if len(init) > 1 && !smallExact {
 		mc := min(nt, coarseM)
-		ev, err := t.nystromEval(mc, nil)
+		ev, err := t.nystromEval(ctx, mc, nil)
 		if err := search("coarse", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", mc)); err != nil {
 			return err
 		}
@@ -694,7 +694,7 @@ func (t *tuner) run(ctx context.Context) error {
 			if !t.exact {
 				mr = m
 			}
-			ev, err := t.nystromEval(mr, nil)
+			ev, err := t.nystromEval(ctx, mr, nil)
 			if err := search("refine", ev, err, init, 1, 0, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
 				return err
 			}
@@ -724,7 +724,7 @@ func (t *tuner) run(ctx context.Context) error {
 			return err
 		}
 	case res == nil:
-		ev, err := t.nystromEval(m, nil)
+		ev, err := t.nystromEval(ctx, m, nil)
 		if err := search("refine", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", m)); err != nil {
 			return err
 		}
@@ -739,7 +739,7 @@ func (t *tuner) run(ctx context.Context) error {
 		for m < min(nt, limit) {
 			t0 := time.Now()
 			m2 := min(2*m, nt, limit)
-			ev, err := t.nystromEval(m2, nil)
+			ev, err := t.nystromEval(ctx, m2, nil)
 			if err != nil {
 				ch.Warnings = append(ch.Warnings, fmt.Sprintf("m stopped at %d centers: %v", m, err))
 				break
@@ -878,7 +878,7 @@ func (t *tuner) tryLeverageCenters(ctx context.Context, best sigmaResult) (sigma
 		return best, nil // every row is a center either way
 	}
 	t0 := time.Now()
-	ev, err := t.nystromEval(best.m, LeverageCenters{Kernel: t.fam(best.sigma)})
+	ev, err := t.nystromEval(ctx, best.m, LeverageCenters{Kernel: t.fam(best.sigma)})
 	if err == nil {
 		var ok bool
 		if ok, err = t.screened(ctx, ev, best.sigma, best, 0.01, fmt.Sprintf("centers: m = %d leverage-score centers", best.m)); err == nil && !ok {

@@ -151,7 +151,7 @@ type nystromEvaluator struct {
 
 // nystromEval returns the evaluator of m centers drawn from the training
 // rows by sampler (nil: uniform).
-func (t *tuner) nystromEval(m int, sampler CenterSampler) (*nystromEvaluator, error) {
+func (t *tuner) nystromEval(ctx context.Context, m int, sampler CenterSampler) (*nystromEvaluator, error) {
 	if err := checkNystromAlloc(m); err != nil {
 		return nil, err
 	}
@@ -160,14 +160,14 @@ func (t *tuner) nystromEval(m int, sampler CenterSampler) (*nystromEvaluator, er
 			return nil, err
 		}
 		// Centers from all rows in their order, as the final NKRLS draws them.
-		idx, err := NystromCenters(t.x, m, sampler, t.cfg.Seed)
+		idx, err := nystromCenters(ctx, t.x, m, sampler, t.cfg.Seed)
 		if err != nil {
 			return nil, err
 		}
 		return &nystromEvaluator{t: t, m: m, sampler: sampler, idx: idx, xt: t.x, yt: t.y, cv: t.cv}, nil
 	}
 	e := &nystromEvaluator{t: t, m: m, sampler: sampler, xt: viewRows(t.x, t.train), yt: gather(t.y, t.train)} // xt is only read
-	idx, err := NystromCenters(e.xt, m, sampler, t.cfg.Seed)
+	idx, err := nystromCenters(ctx, e.xt, m, sampler, t.cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
