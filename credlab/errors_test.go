@@ -210,10 +210,10 @@ func TestBadParameters(t *testing.T) {
 			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Nystrom: NystromConfig{M: 17}})
 			return err
 		}, paramErr("NystromConfig.M", 17)},
-		{"NKRLS m = 0", func() error {
-			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1})
+		{"NKRLS m < 0", func() error {
+			_, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1, Nystrom: NystromConfig{M: -1}})
 			return err
-		}, paramErr("NystromConfig.M", 0)},
+		}, paramErr("NystromConfig.M", -1)},
 		{"NYTRO m < 0", func() error {
 			_, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: NystromConfig{M: -3}, IterConfig: IterConfig{Iter: 2}})
 			return err
