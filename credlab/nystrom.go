@@ -39,6 +39,9 @@ func centersError(m, n int) error {
 // NystromCenters returns m center rows of x chosen by s (UniformCenters when
 // nil) with a generator seeded by seed.
 func NystromCenters(x *mat.Dense, m int, s CenterSampler, seed uint64) ([]int, error) {
+	if err := checkData(x, nil); err != nil {
+		return nil, err
+	}
 	return nystromCenters(context.Background(), x, m, s, seed)
 }
 
@@ -48,12 +51,10 @@ type contextSampler interface {
 	SampleCentersContext(ctx context.Context, x *mat.Dense, m int, seed uint64) ([]int, error)
 }
 
-// nystromCenters is NystromCenters with ctx passed to samplers that take
-// one: NKRLS, NYTRO and Tune stop a slow sampler when ctx is done.
+// nystromCenters is NystromCenters on x already checked, with ctx passed
+// to samplers that take one: NKRLS, NYTRO and Tune stop a slow sampler
+// when ctx is done.
 func nystromCenters(ctx context.Context, x *mat.Dense, m int, s CenterSampler, seed uint64) ([]int, error) {
-	if err := checkData(x, nil); err != nil {
-		return nil, err
-	}
 	if s == nil {
 		s = UniformCenters{}
 	}
@@ -82,7 +83,8 @@ type Nystrom struct {
 const DefaultNystromTol = 1e-12
 
 // NewNystrom factors the kernel matrix of the rows idx of x. tol is the
-// relative pivot tolerance; zero means DefaultNystromTol. It costs
+// relative pivot tolerance; zero means DefaultNystromTol. Only the rows
+// idx are read, and checked for NaN and Inf. It costs
 // O(m^2 d + m^3/3) time and O(m^2) memory. Since the features of x's n
 // rows (n x m) usually follow, it refuses m centers whose blocks, m x m
 // and n x m, exceed MemoryLimit, before allocating either.
@@ -90,8 +92,8 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 	if err := checkKernel(k); err != nil {
 		return nil, err
 	}
-	if err := checkData(x, nil); err != nil {
-		return nil, err
+	if x == nil || x.IsEmpty() {
+		return nil, emptyf("x has no rows")
 	}
 	n, _ := x.Dims()
 	if len(idx) == 0 {
@@ -113,6 +115,13 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 		return nil, err
 	}
 	c := gatherRows(x, idx)
+	// Only the centers' rows are read: they are checked, O(m d), not all
+	// of x.
+	if err := checkFinite(c, "x"); err != nil {
+		e := err.(*NotFiniteError)
+		e.Row = idx[e.Row]
+		return nil, e
+	}
 	kmm := mat.NewDense(m, m, nil)
 	kernelSym(kmm, k, c)
 	raw := kmm.RawMatrix()

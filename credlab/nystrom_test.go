@@ -228,10 +228,10 @@ func TestNewNystromErrors(t *testing.T) {
 			_, err := NewNystrom(LinearKernel{}, mat.NewDense(3, 2, nil), []int{0, 1}, 0)
 			return err
 		}, untypedErr("zero")},
-		{"NaN data", func() error {
+		{"NaN in a center", func() error {
 			xb := mat.DenseCopyOf(x)
 			xb.Set(4, 1, math.NaN())
-			_, err := NewNystrom(k, xb, []int{1}, 0)
+			_, err := NewNystrom(k, xb, []int{1, 4}, 0)
 			return err
 		}, notFiniteErr("x", 4, 1, math.NaN())},
 	}
