@@ -177,14 +177,10 @@ func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly
 	return out, first, nil
 }
 
-// leftQMat sets z = Q z for a p x L matrix z, O(2 L p^2) (Dormqr).
+// leftQMat sets z = Q z for a p x L matrix z, O(2 L p^2) (Dormqr), for
+// a path reduced without eigenvectors (Q kept as reflectors).
 func (rp *ridgePath) leftQMat(z blas64.General) {
 	if rp.p < 2 || z.Cols == 0 {
-		return
-	}
-	if rp.tau == nil {
-		tmp := blas64.General{Rows: z.Rows, Cols: z.Cols, Stride: z.Cols, Data: append([]float64(nil), z.Data...)}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: rp.p, Cols: rp.p, Stride: rp.p, Data: rp.refl}, tmp, 0, z)
 		return
 	}
 	impl := gonum.Implementation{}
