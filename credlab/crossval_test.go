@@ -75,23 +75,17 @@ func TestTuneCV(t *testing.T) {
 						tr = append(tr, i)
 					}
 				}
-				a := rowsOf(knm, tr) // |T| x m
-				wa := mat.DenseCopyOf(a)
-				wy := make([]float64, len(tr))
+				yt := make([]float64, len(tr))
+				var wt []float64
 				for j, r := range tr {
-					wr := 1.0
+					yt[j] = yc[r]
 					if weights != nil {
-						wr = weights[r]
+						wt = append(wt, weights[r])
 					}
-					for c := 0; c < m; c++ {
-						wa.Set(j, c, wr*a.At(j, c))
-					}
-					wy[j] = wr * yc[r]
 				}
-				g := addMat(mul(a.T(), wa), scaleMat(l*float64(len(tr)), kmm))
-				var rhs mat.VecDense
-				rhs.MulVec(a.T(), mat.NewVecDense(len(wy), wy))
-				coef := matVec(inverse(t, g), rhs.RawVector().Data)
+				h, rhs, _ := refGram(rowsOf(knm, tr), yt, wt) // K_mT W K_Tm, K_mT W y_T
+				g := addMat(h, scaleMat(l*float64(len(tr)), kmm))
+				coef := matVec(inverse(t, g), rhs)
 				pred := matVec(rowsOf(knm, va), coef)
 				for j, r := range va {
 					wr := 1.0
