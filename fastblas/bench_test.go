@@ -158,39 +158,62 @@ func reportGBs(b *testing.B, bytes float64) {
 	b.ReportMetric(bytes*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }
 
+// streamRead sums x split over GOMAXPROCS goroutines: a streaming read.
+func streamRead(x, sums []float64) {
+	p := len(sums)
+	var wg sync.WaitGroup
+	for t := range p {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sums[t] = floats.Sum(x[t*len(x)/p : (t+1)*len(x)/p])
+		}()
+	}
+	wg.Wait()
+}
+
 // BenchmarkStream is the streaming read bandwidth that bounds Dsymv: a
 // sum over 256 MiB split over GOMAXPROCS goroutines.
 func BenchmarkStream(b *testing.B) {
 	x := randSlice(32<<20, 1)
-	p := runtime.GOMAXPROCS(0)
-	sums := make([]float64, p)
+	sums := make([]float64, runtime.GOMAXPROCS(0))
 	for b.Loop() {
-		var wg sync.WaitGroup
-		for t := range p {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sums[t] = floats.Sum(x[t*len(x)/p : (t+1)*len(x)/p])
-			}()
-		}
-		wg.Wait()
+		streamRead(x, sums)
 	}
 	reportGBs(b, 8*float64(len(x)))
 }
 
 // BenchmarkDsymv runs the lower Dsymv as Dlatrd calls it in Dsytrd: x a
 // column of A (stride lda), y a column of the n×32 W (stride 32).
-// GB/s counts the triangle, n(n+1)/2 values, read once.
+// GB/s counts the triangle, n(n+1)/2 values, read once. "of-stream" is
+// that rate over BenchmarkStream's, the two timed alternately in the same
+// loop so that the machine's varying bandwidth cancels.
 func BenchmarkDsymv(b *testing.B) {
+	stream := randSlice(32<<20, 1)
+	sums := make([]float64, runtime.GOMAXPROCS(0))
 	for _, n := range []int{1000, 2000, 4000} {
 		a := randSlice(n*n, 1)
 		y := randSlice(n*32, 2)
 		for _, be := range []backend{backends[0], {"go", fastblas.Implementation{}, ""}} {
 			b.Run(fmt.Sprintf("n=%d/%s", n, be.name), func(b *testing.B) {
+				var tSymv, tStream time.Duration
 				for b.Loop() {
+					t0 := time.Now()
 					be.impl.Dsymv(blas.Lower, n-1, 1, a[n+1:], n, a[n:], n, 0, y, 32)
+					tSymv += time.Since(t0)
+					if n == 4000 {
+						b.StopTimer()
+						t0 = time.Now()
+						streamRead(stream, sums)
+						tStream += time.Since(t0)
+						b.StartTimer()
+					}
 				}
-				reportGBs(b, 8*float64(n)*float64(n-1)/2)
+				bytes := 8 * float64(n) * float64(n-1) / 2
+				reportGBs(b, bytes)
+				if tStream > 0 {
+					b.ReportMetric(bytes/tSymv.Seconds()/(8*float64(len(stream))/tStream.Seconds()), "of-stream")
+				}
 			})
 		}
 	}

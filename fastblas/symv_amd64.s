@@ -1,5 +1,27 @@
 #include "textflag.h"
 
+// PFD is symv4's prefetch distance in bytes along each row. A
+// non-temporal prefetch (the rows are read once per call) brings Dsymv at
+// n = 2000, a matrix the L3 cache holds, from 41 to 47 GB/s; at n = 4000,
+// read from memory, it changes nothing (BenchmarkDsymv).
+#define PFD 1024
+
+// BODY8 is one step of symv4 over 8 columns at AX.
+#define BODY8 \
+	VMOVUPD (DI)(AX*8), Y8 \
+	VMOVUPD 32(DI)(AX*8), Y9 \
+	VXORPD  Y10, Y10, Y10 \
+	VXORPD  Y11, Y11, Y11 \
+	ROW(SI, Y0, Y4) \
+	ROW(R9, Y1, Y5) \
+	ROW(R10, Y2, Y6) \
+	ROW(R11, Y3, Y7) \
+	VADDPD  (DX)(AX*8), Y10, Y10 \
+	VADDPD  32(DX)(AX*8), Y11, Y11 \
+	VMOVUPD Y10, (DX)(AX*8) \
+	VMOVUPD Y11, 32(DX)(AX*8) \
+	ADDQ    $8, AX
+
 // ROW(ra, acc, xs) folds 8 columns of one row into the dot acc and
 // the update sum Y10, Y11: ra is the row's base, AX the column index.
 #define ROW(ra, acc, xs) \
@@ -59,22 +81,36 @@ TEXT ·symv4(SB), NOSPLIT, $0-56
 	SHRQ $3, R13
 	JZ   tail4
 
+	// R14 iterations prefetch the four rows PFD bytes ahead, the rest
+	// (the last PFD bytes of the rows) do not.
+	MOVQ CX, R14
+	SUBQ $(PFD/8), R14
+	JGE  split
+	XORQ R14, R14
+
+split:
+	SHRQ $3, R14
+	SUBQ R14, R13
+	TESTQ R14, R14
+	JZ   rest8
+
+loop8p:
+	PREFETCHNTA PFD(SI)(AX*8)
+	PREFETCHNTA PFD(R9)(AX*8)
+	PREFETCHNTA PFD(R10)(AX*8)
+	PREFETCHNTA PFD(R11)(AX*8)
+	BODY8
+	DECQ R14
+	JNZ  loop8p
+
+rest8:
+	TESTQ R13, R13
+	JZ    tail4
+
 loop8:
-	VMOVUPD (DI)(AX*8), Y8
-	VMOVUPD 32(DI)(AX*8), Y9
-	VXORPD  Y10, Y10, Y10
-	VXORPD  Y11, Y11, Y11
-	ROW(SI, Y0, Y4)
-	ROW(R9, Y1, Y5)
-	ROW(R10, Y2, Y6)
-	ROW(R11, Y3, Y7)
-	VADDPD  (DX)(AX*8), Y10, Y10
-	VADDPD  32(DX)(AX*8), Y11, Y11
-	VMOVUPD Y10, (DX)(AX*8)
-	VMOVUPD Y11, 32(DX)(AX*8)
-	ADDQ    $8, AX
-	DECQ    R13
-	JNZ     loop8
+	BODY8
+	DECQ R13
+	JNZ  loop8
 
 tail4:
 	TESTQ $4, CX
