@@ -79,24 +79,21 @@ func checkCVAlloc(k, dim, lambdas int) error {
 // cvScores returns the K-fold cross-validation curve of ridge regression
 // in a feature space over grid: for each fold f, the model trained on the
 // other folds' statistics H - H_f, B - B_f with mu = lambda n_-f is scored
-// on fold f's statistics,
-//
-//	SSE_f(z) = z^T H_f z - 2 z^T B_f + YY_f,
-//
-// and the score of lambda is sum_f SSE_f / n, the (weighted) mean squared
-// error of the rows when each is predicted by the model that did not see
-// it. Per fold: one tridiagonal reduction, O(4/3 D^3), then for all L
-// lambdas the tridiagonal solves, O(L D), Q applied to them and H_f to the
-// result, O(4 L D^2) at matrix-multiply speed. train is the mean over
-// folds of the training RMSE. first is the least mean squared error of
-// fold 0 over the grid; with firstOnly only fold 0 is scored (one
-// reduction), and the scores are fold 0's: a screen for paired
-// comparisons (see tuner.screened).
-func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly bool) (out []lambdaScore, first float64, err error) {
+// on fold f's statistics (foldScores), and the score of lambda is
+// sum_f SSE_f / n, the (weighted) mean squared error of the rows when
+// each is predicted by the model that did not see it. train is the mean
+// over folds of the training RMSE. Cost per fold: one tridiagonal
+// reduction, O(4/3 D^3), then O(4 L D^2) at matrix-multiply speed for the
+// L lambdas. With firstOnly only fold 0 is scored (one reduction), and
+// the scores are fold 0's: a screen for paired comparisons (see
+// tuner.screened). fold0, when not nil, is fold 0's part already
+// computed on the same statistics (a screen's), and is not recomputed;
+// cvScores returns fold 0's part.
+func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly bool, fold0 *foldScores) (out []lambdaScore, f0 *foldScores, err error) {
 	dim := folds[0].Dim
 	total, err := NewGramStats(dim)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	for _, f := range folds {
 		addStats(total, f)
@@ -104,62 +101,26 @@ func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly
 	L := len(grid)
 	sse, trainSSE := make([]float64, L), make([]float64, L)
 	bad := make([]bool, L)
-	z := blas64.General{Rows: dim, Cols: L, Stride: L, Data: make([]float64, dim*L)}
-	hz := blas64.General{Rows: dim, Cols: L, Stride: L, Data: make([]float64, dim*L)}
-	zh := make([]float64, dim)
-	a := make([]float64, dim*dim)
-	b := make([]float64, dim)
+	ws := newFoldWork(dim, L)
 	scored := folds
 	if firstOnly {
 		scored = folds[:1]
 	}
-	first = math.Inf(1)
 	for fi, f := range scored {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
-		nt := total.Rows - f.Rows
-		if nt == 0 || f.Rows == 0 {
-			continue
+		fs := fold0
+		if fi > 0 || fs == nil {
+			fs = foldScore(total, f, grid, ws)
 		}
-		for i := 0; i < dim; i++ { // lower triangle of H - H_f
-			row := a[i*dim : i*dim+i+1]
-			for j := range row {
-				row[j] = total.H[i*dim+j] - f.H[i*dim+j]
-			}
-			b[i] = total.B[i] - f.B[i]
+		if fi == 0 {
+			f0 = fs
 		}
-		mirrorLower(blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a})
-		rp := reduceRidge(a, dim, b, false)
-		yy := total.YY - f.YY
-		for i, l := range grid {
-			mu := l * float64(nt)
-			if !rp.solve(mu, zh) {
-				bad[i] = true
-				continue
-			}
-			trainSSE[i] += math.Max(yy-dot(zh, rp.qb)-mu*dot(zh, zh), 0) / float64(nt)
-			for j, v := range zh {
-				z.Data[j*L+i] = v
-			}
-		}
-		rp.leftQMat(z)
-		// H_f Z through a full copy of H_f: the installed BLAS's Dgemm is
-		// several times faster than gonum's Dsymm. a is free again.
-		copy(a, f.H)
-		hf := blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a}
-		mirrorLower(hf)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, hf, z, 0, hz)
-		col, hcol := make([]float64, dim), make([]float64, dim)
 		for i := range grid {
-			for j := 0; j < dim; j++ {
-				col[j], hcol[j] = z.Data[j*L+i], hz.Data[j*L+i]
-			}
-			e := f.sse(col, hcol)
-			sse[i] += e
-			if fi == 0 && !bad[i] {
-				first = math.Min(first, e/float64(f.Rows))
-			}
+			sse[i] += fs.sse[i]
+			trainSSE[i] += fs.train[i]
+			bad[i] = bad[i] || fs.bad[i]
 		}
 	}
 	rows := total.Rows
@@ -174,7 +135,102 @@ func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly
 			out[i].train = math.Sqrt(trainSSE[i] / float64(len(scored)))
 		}
 	}
-	return out, first, nil
+	return out, f0, nil
+}
+
+// foldScores is one fold's part of a cross-validation curve, per lambda:
+// the held-out sum of squared errors, the training mean squared error,
+// and whether the solve failed.
+type foldScores struct {
+	rows       float64
+	sse, train []float64
+	bad        []bool
+}
+
+// least returns the least mean squared error over the lambdas solved;
+// +Inf when the fold is empty or nothing was solved.
+func (fs *foldScores) least() float64 {
+	v := math.Inf(1)
+	if fs.rows == 0 {
+		return v
+	}
+	for i, e := range fs.sse {
+		if !fs.bad[i] {
+			v = math.Min(v, e/fs.rows)
+		}
+	}
+	return v
+}
+
+// foldWork holds foldScore's D x D and D x L buffers.
+type foldWork struct {
+	a, b, zh []float64
+	z, hz    blas64.General
+}
+
+func newFoldWork(dim, L int) *foldWork {
+	return &foldWork{a: make([]float64, dim*dim), b: make([]float64, dim), zh: make([]float64, dim),
+		z:  blas64.General{Rows: dim, Cols: L, Stride: L, Data: make([]float64, dim*L)},
+		hz: blas64.General{Rows: dim, Cols: L, Stride: L, Data: make([]float64, dim*L)}}
+}
+
+// foldScore scores fold f of the statistics total: the model trained on
+// H - H_f, B - B_f with mu = lambda n_-f for each lambda of grid, on fold
+// f's statistics,
+//
+//	SSE_f(z) = z^T H_f z - 2 z^T B_f + YY_f.
+//
+// One tridiagonal reduction, O(4/3 D^3), then for all L lambdas the
+// tridiagonal solves, O(L D), Q applied to them and H_f to the result,
+// O(4 L D^2) at matrix-multiply speed. A fold with no rows, or holding
+// every row, scores zero.
+func foldScore(total, f *GramStats, grid []float64, ws *foldWork) *foldScores {
+	dim, L := f.Dim, len(grid)
+	fs := &foldScores{rows: float64(f.Rows), sse: make([]float64, L), train: make([]float64, L), bad: make([]bool, L)}
+	nt := total.Rows - f.Rows
+	if nt == 0 || f.Rows == 0 {
+		return fs
+	}
+	a, z := ws.a, ws.z
+	for i := 0; i < dim; i++ { // lower triangle of H - H_f
+		row := a[i*dim : i*dim+i+1]
+		for j := range row {
+			row[j] = total.H[i*dim+j] - f.H[i*dim+j]
+		}
+		ws.b[i] = total.B[i] - f.B[i]
+	}
+	mirrorLower(blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a})
+	rp := reduceRidge(a, dim, ws.b, false)
+	yy := total.YY - f.YY
+	for i, l := range grid {
+		mu := l * float64(nt)
+		if !rp.solve(mu, ws.zh) {
+			fs.bad[i] = true
+			continue
+		}
+		fs.train[i] = math.Max(yy-dot(ws.zh, rp.qb)-mu*dot(ws.zh, ws.zh), 0) / float64(nt)
+		for j, v := range ws.zh {
+			z.Data[j*L+i] = v
+		}
+	}
+	rp.leftQMat(z)
+	// H_f Z through a full copy of H_f: the installed BLAS's Dgemm is
+	// several times faster than gonum's Dsymm. a is free again.
+	copy(a, f.H)
+	hf := blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a}
+	mirrorLower(hf)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, hf, z, 0, ws.hz)
+	col, hcol := make([]float64, dim), make([]float64, dim)
+	for i := range grid {
+		if fs.bad[i] {
+			continue
+		}
+		for j := 0; j < dim; j++ {
+			col[j], hcol[j] = z.Data[j*L+i], ws.hz.Data[j*L+i]
+		}
+		fs.sse[i] = f.sse(col, hcol)
+	}
+	return fs
 }
 
 // leftQMat sets z = Q z for a p x L matrix z, O(2 L p^2) (Dormqr), for

@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -144,5 +145,51 @@ func TestKFoldsPartition(t *testing.T) {
 	}
 	if !same || !differ {
 		t.Errorf("same seed same folds: %v; another seed other folds: %v", same, differ)
+	}
+}
+
+// TestCVScoresReuseFold0 checks that a full evaluation reusing a screen's
+// fold-0 scores equals one that scores every fold, and that the screen's
+// scores are fold 0's.
+func TestCVScoresReuseFold0(t *testing.T) {
+	const dim, k = 12, 4
+	rng := newRNG(5)
+	grid := LogGrid(1e-6, 1, 7)
+	folds := make([]*GramStats, k)
+	for f := range folds {
+		x := randData(rng, 20+f, dim, 1)
+		s, err := NewGramStats(dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Add(x, smoothTargets(rng, x, 0.3), nil); err != nil {
+			t.Fatal(err)
+		}
+		folds[f] = s
+	}
+	screen, f0, err := cvScores(t.Context(), folds, grid, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused, _, err := cvScores(t.Context(), folds, grid, false, f0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, g0, err := cvScores(t.Context(), folds, grid, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	least := math.Inf(1)
+	for i := range grid {
+		if reused[i] != fresh[i] {
+			t.Errorf("lambda %g: reusing fold 0 gives %+v, scoring every fold %+v", grid[i], reused[i], fresh[i])
+		}
+		if want := g0.sse[i] / float64(folds[0].Rows); math.Abs(screen[i].score-want) > 1e-12*want {
+			t.Errorf("lambda %g: screen score %g, fold 0's mean squared error %g", grid[i], screen[i].score, want)
+		}
+		least = math.Min(least, screen[i].score)
+	}
+	if got := f0.least(); got != least {
+		t.Errorf("least %g, want the screen's least score %g", got, least)
 	}
 }

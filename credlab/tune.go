@@ -745,7 +745,22 @@ func (t *tuner) run(ctx context.Context) error {
 				break
 			}
 			var r sigmaResult
-			if m2 <= 2*refineM && t.cfg.Sigma == 0 {
+			if m2 <= 2*refineM && t.cfg.Sigma == 0 && t.cv != nil && best.first > 0 {
+				// The same walk, screened: only its fold-0 winner is
+				// cross-validated, and only when it beats the best by
+				// more than 1% on fold 0.
+				s, f0, off, serr := t.screenWalk(ctx, ev, best.sigma)
+				if serr != nil {
+					return serr
+				}
+				if gain := (best.first - f0) / best.first; !(gain > 0.01) {
+					t.stage("grow: m = %d screened out on fold 1 of %d: %.4g at sigma %.4g (the best of a walk down from %.4g) against %.4g at sigma %.4g (%+.2f%%): %v",
+						m2, t.cv.k(), f0, s, best.sigma, best.first, best.sigma, -100*gain, time.Since(t0).Round(time.Millisecond))
+					break
+				}
+				walkedOff = walkedOff || off
+				r, err = t.evalSigma(ctx, ev, s, "grow", 0)
+			} else if m2 <= 2*refineM && t.cfg.Sigma == 0 {
 				// With few centers the Nyström criterion is nearly flat in
 				// sigma and favours large ones, whose kernels are nearly
 				// low-rank; with more centers smaller sigmas pay off (on
@@ -861,6 +876,34 @@ func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64, stage
 	}
 	slices.Reverse(res)
 	return res, len(res) - 1 - best, smallestBest && steps == 1+walkScan+walkMore, nil
+}
+
+// screenWalk is walkDown on fold 0 alone (the grow stage's walk under
+// cross-validation): it screens sigma, sigma/2, sigma/4, then halves on
+// while the smallest is the best (at most walkMore times), and returns
+// the sigma of the least fold-0 score, that score, and whether the last
+// halving allowed was the best. Each step costs one reduction where
+// walkDown's cost one per fold.
+func (t *tuner) screenWalk(ctx context.Context, ev *nystromEvaluator, sigma float64) (best, score float64, walkedOff bool, err error) {
+	score = math.Inf(1)
+	smallestBest := false
+	steps := 0
+	for ; steps <= walkScan+walkMore; steps++ {
+		if steps > walkScan && !smallestBest {
+			break
+		}
+		ev.screen = true
+		_, err := ev.eval(ctx, sigma)
+		ev.screen = false
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if smallestBest = ev.first < score; smallestBest {
+			best, score = sigma, ev.first
+		}
+		sigma /= 2
+	}
+	return best, score, smallestBest && steps == 1+walkScan+walkMore, nil
 }
 
 // tryLeverageCenters scores the chosen sigma and m with centers drawn by

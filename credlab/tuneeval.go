@@ -140,13 +140,15 @@ type nystromEvaluator struct {
 	wt, wv  []float64
 	cv      *kFolds // CriterionCV: the folds, in place of the split
 	// screen scores fold 0 only (cvScores' firstOnly); first is fold 0's
-	// least score of the last evaluation. The folds' statistics of the last
-	// sigma are kept, so that a screen and a full evaluation at the same
-	// sigma map the rows once.
+	// least score of the last evaluation. The folds' statistics of the
+	// last sigma are kept, and fold 0's scores of every sigma, so that a
+	// screen and a full evaluation at the same sigma map the rows at most
+	// twice and reduce fold 0 once.
 	screen     bool
 	first      float64
 	statsSigma float64
 	stats      []*GramStats
+	fold0      map[float64]*foldScores
 }
 
 // nystromEval returns the evaluator of m centers drawn from the training
@@ -241,9 +243,15 @@ func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64) ([]lambdaS
 		}
 		e.stats, e.statsSigma = folds, sigma
 	}
-	sc, first, err := cvScores(ctx, e.stats, e.t.grid, e.screen)
-	e.first = first
-	return sc, err
+	sc, f0, err := cvScores(ctx, e.stats, e.t.grid, e.screen, e.fold0[sigma])
+	if err != nil {
+		return nil, err
+	}
+	if e.fold0 == nil {
+		e.fold0 = map[float64]*foldScores{}
+	}
+	e.fold0[sigma], e.first = f0, f0.least()
+	return sc, nil
 }
 
 // fit returns KRLS at lambda from the last reduction: alpha = W^1/2 Q z^,
