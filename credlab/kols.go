@@ -24,8 +24,9 @@ type KOLSConfig struct {
 
 // KOLS fits the pseudo-inverse solution alpha = K^+ y (eq. 3 of the NYTRO
 // paper) on all rows. With P^T K P = L L^T the rank-revealing pivoted
-// Cholesky factorization (L n x r), K^+ = P L (L^T L)^-2 L^T P^T. It costs
-// O(n^2 d + n^2 r) time and O(n^2) memory.
+// Cholesky factorization (L n x r, kept in K's storage), K^+ = P L
+// (L^T L)^-2 L^T P^T. It costs O(n^2 d + n^2 r) time and n^2 + r^2
+// values of memory.
 func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit, error) {
 	cfg.Kernel = defaultKernel(cfg.Kernel, x)
 	if err := checkXY(x, y); err != nil {
@@ -65,12 +66,14 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 	piv := make([]int, n)
 	_, r, _ := lapack64.Pstrf(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower},
 		piv, tol*maxDiag, make([]float64, 2*n))
-	// L: the first r columns of the lower factor, zero above the diagonal.
-	l := mat.NewDense(n, r, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < min(i+1, r); j++ {
-			l.Set(i, j, raw.Data[i*raw.Stride+j])
-		}
+	// L: the first r columns of the lower factor, in place (Pstrf leaves
+	// K's upper triangle, cleared here).
+	for i := 0; i < r; i++ {
+		clear(raw.Data[i*raw.Stride+i+1 : i*raw.Stride+r])
+	}
+	l := blas64.General{Rows: n, Cols: r, Stride: raw.Stride, Data: raw.Data}
+	if err := checkAlloc("Gram matrix L^T L of the rank-r factor", r, r); err != nil {
+		return nil, err
 	}
 	yp := make([]float64, n)
 	for i, p := range piv {
@@ -78,9 +81,9 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 	}
 	g := mat.NewDense(r, r, nil) // L^T L
 	gr := g.RawMatrix()
-	blas64.Syrk(blas.Trans, 1, l.RawMatrix(), 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
+	blas64.Syrk(blas.Trans, 1, l, 0, blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
 	u := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, l.RawMatrix(), vec(yp), 0, vec(u))
+	blas64.Gemv(blas.Trans, 1, l, vec(yp), 0, vec(u))
 	t, ok := potrfLower(blas64.Symmetric{N: r, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
 	if !ok {
 		return nil, &ParamError{Name: "KOLS tolerance", Value: tol, Want: fmt.Sprintf("a larger tolerance (Tol): the rank-%d factor is singular at this one", r)}
@@ -89,7 +92,7 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 	lapack64.Potrs(t, ub)
 	lapack64.Potrs(t, ub)
 	ap := make([]float64, n)
-	blas64.Gemv(blas.NoTrans, 1, l.RawMatrix(), vec(u), 0, vec(ap))
+	blas64.Gemv(blas.NoTrans, 1, l, vec(u), 0, vec(ap))
 	alpha := make([]float64, n)
 	for i, p := range piv {
 		alpha[p] = ap[i]
@@ -98,9 +101,9 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 	fit.Rank = r
 	// In-sample predictions: K alpha = P L L^T alpha_p.
 	lt := make([]float64, r)
-	blas64.Gemv(blas.Trans, 1, l.RawMatrix(), vec(ap), 0, vec(lt))
+	blas64.Gemv(blas.Trans, 1, l, vec(ap), 0, vec(lt))
 	pp := make([]float64, n)
-	blas64.Gemv(blas.NoTrans, 1, l.RawMatrix(), vec(lt), 0, vec(pp))
+	blas64.Gemv(blas.NoTrans, 1, l, vec(lt), 0, vec(pp))
 	fit.Path = []PathPoint{{TrainRMSE: rmse(pp, yp), ValRMSE: math.NaN()}}
 	fit.Model = &Model{Kernel: cfg.Kernel, Centers: mat.DenseCopyOf(x), Coef: alpha}
 	return fit, nil

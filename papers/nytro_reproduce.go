@@ -477,7 +477,7 @@ func nytEstimate(ctx context.Context, c *nytCase, meth string, calibN int) (est 
 		memGB = 8 * (float64(n)*nt + nt*nt + nv*nt) / 1e9 // [K_tt; K_vt], Q, K_vt Q
 	case nytKOLS:
 		sec += tm.Solve.Seconds() * f * f * f
-		memGB = 8 * 3 * float64(n) * float64(n) / 1e9 // K, its rank-r factor and L^T L, r ~ n
+		memGB = 8 * 2 * float64(n) * float64(n) / 1e9 // K (holding its rank-r factor) and L^T L, r ~ n
 	case nytES:
 		steps := max(len(fit.Path), 1)
 		sec += (tm.Solve + tm.Select).Seconds() * f * f * 500 / float64(steps)
