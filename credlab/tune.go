@@ -255,7 +255,9 @@ var exactPathRows = 1500
 // every stage runs on Nyström paths (centers drawn from all rows, as the
 // final model's): each sigma costs one pass over the rows, O(n m^2), and
 // one O(4/3 m^3) reduction per fold (cvScores), m grows as above, and
-// when m reaches n (every row a center) the model is exact KRLS, fitted by
+// a candidate (a halving of sigma, the walk at m = 2000, a doubling of m,
+// leverage-score centers) is first screened on fold 0 alone, one
+// reduction, and cross-validated only when it wins there; when m reaches n (every row a center) the model is exact KRLS, fitted by
 // one Cholesky solve. With GCV or LOO, problems with at most 500 rows skip
 // the Nyström stages: every sigma is scored on the exact path. x and y are
 // not modified. Tune works on raw
