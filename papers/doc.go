@@ -31,9 +31,10 @@
 //
 // NYTRO (Camoriano et al., AISTATS 2016; nytro.go):
 //
-//   - Compare: fits several frames.Spec per seed and scores them on a test
-//     frame (Table 2); TimedOf turns the result into viz.TimeAccuracy
-//     points.
+//   - NYTROBenchmark (NYTROSpec): Table 2's methods, and Figure 2's
+//     numbers of centers, fitted as `credlab reproduce nytro` fits them
+//     (one engine, nytFit) and scored on a test frame; TimedOf turns the
+//     result into viz.TimeAccuracy points.
 //
 // The papers' data sets (staged.go): LoadStaged reads a data set staged in
 // the project's data directory by name (StagedNames, DescribeStaged), with

@@ -1,29 +1,63 @@
 package papers
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
-
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
 )
 
-// Compare fits every spec on train once per seed (Spec.Seed set to it:
-// the hold-out split, the Nyström centers and the random features) and
-// scores each model on test, as in the NYTRO paper's Table 2. A spec with
-// Method "kols", which has no hold-out or randomness, runs once, with the
-// first seed. It returns one row per fit: "method", "setting" (the spec's
-// index), "seed", "sigma" and "m" (0 when unused), "lambda" and "iter" (the
+// NYTROSpec configures NYTROBenchmark. Zero fields take the defaults
+// given.
+type NYTROSpec struct {
+	// Target is the target column (required).
+	Target string
+	// Features are the feature columns; default every column but Target.
+	Features []string
+	// Methods are the methods fitted, of KOLS, KRLS, EarlyStopping, NKRLS
+	// and NYTRO (in any case); default all five.
+	Methods []string
+	// Sigma is the Gaussian kernel's width (required; the paper gives one
+	// per data set).
+	Sigma float64
+	// Ms are the numbers of Nyström centers of NKRLS and NYTRO, one fit per
+	// value (Figure 2); default {credlab.DefaultNystromM}.
+	Ms []int
+	// Seeds: one fit per seed (hold-out split and centers); default {1}.
+	// KOLS, which has neither, runs once.
+	Seeds []uint64
+	// Steps, when positive, runs EarlyStopping and NYTRO for exactly Steps
+	// steps with the stopping rule off (Figure 2 times 500); default the
+	// paper's rule, capped at 500 steps.
+	Steps int
+}
+
+// NYTROBenchmark is NYTROBenchmarkContext without cancellation.
+func NYTROBenchmark(train, test dataframe.DataFrame, spec NYTROSpec) (dataframe.DataFrame, error) {
+	return NYTROBenchmarkContext(context.Background(), train, test, spec)
+}
+
+// NYTROBenchmarkContext runs the comparison of the NYTRO paper's Table 2
+// (and, with several Ms, its Figure 2) on frames: each method is fitted
+// on train with the settings of `credlab reproduce nytro` (nytFit: the
+// paper's plain gradient steps of size 1/max k(x, x) = 1, a 20% hold-out,
+// lambda over LogGrid(1e-15, 1, 100)) once per seed and number of
+// centers, and scored on test. It returns one row per fit: "method",
+// "seed", "sigma", "m" (0 for the exact methods), "lambda" and "iter" (the
 // chosen regularization; 0 when unused), "val_rmse" (NaN without
 // hold-out), "test_rmse", "test_error" (the share of sign errors when the
 // test target holds only -1 and +1; NaN otherwise) and "seconds", the
 // solver's time (credlab.Fit.Timing.Total: kernel, solve and model
-// selection). Without seeds every spec runs once with its own Seed.
-func Compare(train, test dataframe.DataFrame, specs []frames.Spec, seeds []uint64) (dataframe.DataFrame, error) {
+// selection).
+func NYTROBenchmarkContext(ctx context.Context, train, test dataframe.DataFrame, spec NYTROSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
 	if err := checkFrame(train, "training"); err != nil {
 		return none, err
@@ -31,60 +65,142 @@ func Compare(train, test dataframe.DataFrame, specs []frames.Spec, seeds []uint6
 	if err := checkFrame(test, "test"); err != nil {
 		return none, err
 	}
-	if len(specs) == 0 {
-		return none, fmt.Errorf("papers: Compare needs at least one spec")
+	if !(spec.Sigma > 0) || math.IsInf(spec.Sigma, 1) {
+		return none, fmt.Errorf("papers: NYTROSpec.Sigma = %g: want a positive, finite kernel width", spec.Sigma)
+	}
+	methods, err := nytMethods(spec.Methods)
+	if err != nil {
+		return none, err
+	}
+	ms, seeds := spec.Ms, spec.Seeds
+	if len(ms) == 0 {
+		ms = []int{credlab.DefaultNystromM}
+	}
+	for _, m := range ms {
+		if m <= 0 {
+			return none, fmt.Errorf("papers: NYTROSpec.Ms holds %d: want positive numbers of centers", m)
+		}
+	}
+	if len(seeds) == 0 {
+		seeds = []uint64{1}
+	}
+	if spec.Steps < 0 {
+		return none, fmt.Errorf("papers: NYTROSpec.Steps = %d: want 0 (the paper's stopping rule) or a positive number of steps", spec.Steps)
+	}
+	feats, err := frames.FeatureColumns(train, frames.Spec{Target: spec.Target, Features: spec.Features})
+	if err != nil {
+		return none, err
+	}
+	x, err := frames.ToMatrix(train, feats...)
+	if err != nil {
+		return none, fmt.Errorf("papers: training frame: %w", err)
+	}
+	xt, err := frames.ToMatrix(test, feats...)
+	if err != nil {
+		return none, fmt.Errorf("papers: test frame: %w", err)
+	}
+	y, err := frames.FiniteColumn(train, spec.Target)
+	if err != nil {
+		return none, fmt.Errorf("papers: training frame: %w", err)
+	}
+	yt, err := frames.Column(test, spec.Target)
+	if err != nil {
+		return none, fmt.Errorf("papers: test frame: %w", err)
 	}
 	var method []string
-	var setting, seedCol, mCol, iter []int
+	var seedCol, mCol, iter []int
 	var sigma, lambda, val, rmse, cerr, secs []float64
-	for si, spec := range specs {
-		ss := seeds
-		if len(ss) == 0 {
-			ss = []uint64{spec.Seed}
+	for _, meth := range methods {
+		mm, ss := ms, seeds
+		if meth != nytNKRLS && meth != nytNYTRO {
+			mm = []int{0}
 		}
-		if strings.EqualFold(spec.Method, "kols") {
+		if meth == nytKOLS {
 			ss = ss[:1]
 		}
-		for _, seed := range ss {
-			s := spec
-			s.Seed = seed
-			m, err := frames.Fit(train, s)
-			if err != nil {
-				return none, fmt.Errorf("papers: spec %d (%s), seed %d: %w", si, spec.Method, seed, err)
+		for _, m := range mm {
+			for _, seed := range ss {
+				steps := 0
+				if meth == nytES || meth == nytNYTRO {
+					steps = spec.Steps
+				}
+				fit, err := nytFit(ctx, meth, x, y, spec.Sigma, m, seed, steps)
+				if err != nil {
+					return none, fmt.Errorf("papers: %s, m = %d, seed %d: %w", meth, m, seed, err)
+				}
+				pred, err := fit.Model.PredictContext(ctx, xt)
+				if err != nil {
+					return none, fmt.Errorf("papers: %s on the test frame: %w", meth, err)
+				}
+				method = append(method, meth)
+				seedCol = append(seedCol, int(seed))
+				sigma = append(sigma, spec.Sigma)
+				mCol = append(mCol, m)
+				lambda = append(lambda, fit.Lambda)
+				iter = append(iter, fit.Iter)
+				val = append(val, fit.ValRMSE)
+				r, e := testScores(pred, yt)
+				rmse = append(rmse, r)
+				cerr = append(cerr, e)
+				secs = append(secs, fit.Timing.Total().Seconds())
 			}
-			pred, err := m.PredictValues(test)
-			if err != nil {
-				return none, fmt.Errorf("papers: spec %d (%s) on the test frame: %w", si, spec.Method, err)
-			}
-			yt, err := frames.Column(test, s.Target)
-			if err != nil {
-				return none, fmt.Errorf("papers: test frame: %w", err)
-			}
-			method = append(method, m.Spec.Method)
-			setting = append(setting, si)
-			seedCol = append(seedCol, int(seed))
-			sg, mm := m.Sigma(), m.Centers()
-			sigma = append(sigma, sg)
-			mCol = append(mCol, mm)
-			lambda = append(lambda, m.Lambda)
-			iter = append(iter, m.Iter)
-			val = append(val, m.ValRMSE)
-			r, e := testScores(pred, yt)
-			rmse = append(rmse, r)
-			cerr = append(cerr, e)
-			t := math.NaN()
-			if m.Fit != nil {
-				t = m.Fit.Timing.Total().Seconds()
-			}
-			secs = append(secs, t)
 		}
 	}
-	return dataframe.New(series.New(method, series.String, "method"), series.New(setting, series.Int, "setting"),
+	return dataframe.New(series.New(method, series.String, "method"),
 		series.New(seedCol, series.Int, "seed"), series.New(sigma, series.Float, "sigma"),
 		series.New(mCol, series.Int, "m"), series.New(lambda, series.Float, "lambda"),
 		series.New(iter, series.Int, "iter"), series.New(val, series.Float, "val_rmse"),
 		series.New(rmse, series.Float, "test_rmse"), series.New(cerr, series.Float, "test_error"),
 		series.New(secs, series.Float, "seconds")), nil
+}
+
+// nytMethods returns the canonical names of methods (all five when
+// empty), or an error naming one it does not know.
+func nytMethods(methods []string) ([]string, error) {
+	all := []string{nytKOLS, nytKRLS, nytES, nytNKRLS, nytNYTRO}
+	if len(methods) == 0 {
+		return all, nil
+	}
+	out := make([]string, len(methods))
+	for i, m := range methods {
+		j := slices.IndexFunc(all, func(a string) bool { return strings.EqualFold(a, m) })
+		if j < 0 {
+			return nil, fmt.Errorf("papers: unknown NYTRO method %q: choose of %s", m, strings.Join(all, ", "))
+		}
+		out[i] = all[j]
+	}
+	return out, nil
+}
+
+// nytFit fits one Table 2 or Figure 2 method as the paper runs it, the
+// one engine behind NYTROBenchmark and `credlab reproduce nytro`: the
+// Gaussian kernel of width sigma, credlab's model-selection defaults (20%
+// hold-out, LogGrid(1e-15, 1, 100), MaxIter 500, 5% threshold) with the
+// paper's plain steps of size 1/max k(x, x) = 1 (Gaussian kernel), set
+// explicitly, and seed for the split and the centers. A positive steps
+// runs the gradient methods for exactly that many steps with the stopping
+// rule off (Figure 2, and the t* study, nytTStar).
+func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma float64, m int, seed uint64, steps int) (*credlab.Fit, error) {
+	k := credlab.GaussianKernel{Sigma: sigma}
+	h := credlab.Holdout{Seed: seed}
+	ny := credlab.NystromConfig{M: m, Seed: seed}
+	paper := credlab.IterConfig{Holdout: h, StepSize: 1, Plain: true}
+	if steps > 0 {
+		paper.MaxIter, paper.Threshold = steps, -1
+	}
+	switch meth {
+	case nytKOLS:
+		return credlab.KOLS(ctx, x, y, credlab.KOLSConfig{Kernel: k})
+	case nytKRLS:
+		return credlab.KRLS(ctx, x, y, credlab.KRLSConfig{Kernel: k, Holdout: h})
+	case nytES:
+		return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper})
+	case nytNKRLS:
+		return credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
+	case nytNYTRO:
+		return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper})
+	}
+	return nil, fmt.Errorf("unknown method %q", meth)
 }
 
 // testScores returns the RMSE over rows with a prediction and a target,
@@ -115,13 +231,13 @@ func testScores(pred, y []float64) (rmse, classErr float64) {
 	return math.Sqrt(sum / float64(n)), classErr
 }
 
-// TimedOf returns the rows of a Compare frame as points for
+// TimedOf returns the rows of a NYTROBenchmark frame as points for
 // viz.TimeAccuracy: each fit's method, solver time ("seconds") and test
 // RMSE ("test_rmse"); with several seeds, a method's mean time and RMSE.
 func TimedOf(df dataframe.DataFrame) ([]viz.Timed, error) {
 	s, err := frames.Summarize(df, []string{"method"}, "seconds", "test_rmse")
 	if err != nil {
-		return nil, fmt.Errorf("%w (pass the frame Compare returned)", err)
+		return nil, fmt.Errorf("%w (pass the frame NYTROBenchmark returned)", err)
 	}
 	meth := s.Col("method").Records()
 	mean := s.Col(frames.SummaryMean).Float()

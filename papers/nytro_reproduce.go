@@ -421,35 +421,6 @@ func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w
 	return out, nil
 }
 
-// nytFit runs one method with the reproduction's settings: credlab's
-// defaults (20% hold-out, LogGrid(1e-15, 1, 100), MaxIter 500, 5%
-// threshold) with the paper's plain steps of size 1/max k(x, x) = 1
-// (Gaussian kernel), set explicitly, and seed for the split and the centers.
-// A positive uncapped runs the gradient methods for exactly that many
-// steps with the stopping rule off, for the t* study (nytTStar).
-func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma float64, m int, seed uint64, uncapped int) (*credlab.Fit, error) {
-	k := credlab.GaussianKernel{Sigma: sigma}
-	h := credlab.Holdout{Seed: seed}
-	ny := credlab.NystromConfig{M: m, Seed: seed}
-	paper := credlab.IterConfig{Holdout: h, StepSize: 1, Plain: true}
-	if uncapped > 0 {
-		paper.MaxIter, paper.Threshold = uncapped, -1
-	}
-	switch meth {
-	case nytKOLS:
-		return credlab.KOLS(ctx, x, y, credlab.KOLSConfig{Kernel: k})
-	case nytKRLS:
-		return credlab.KRLS(ctx, x, y, credlab.KRLSConfig{Kernel: k, Holdout: h})
-	case nytES:
-		return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper})
-	case nytNKRLS:
-		return credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
-	case nytNYTRO:
-		return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper})
-	}
-	return nil, fmt.Errorf("unknown method %q", meth)
-}
-
 // nytEstimate times meth on a calibN-row subsample of c (seed 1) and
 // extrapolates the time and memory of one run on all rows: kernel
 // evaluations scale as n^2; the solve as n^3 for KRLS (tridiagonal
@@ -498,22 +469,16 @@ func nytRunFig2(ctx context.Context, fc nytFig2Config, w io.Writer) ([]nytFig2Ru
 	for s := 1; s <= fc.reps; s++ {
 		x, y := nytSubsample(fc.x, fc.y, nTrain, uint64(s))
 		nytMinMax(0, 1, x)
-		k := credlab.GaussianKernel{Sigma: fc.sigma}
-		h := credlab.Holdout{Seed: uint64(s)}
 		for _, m := range fc.ms {
-			ny := credlab.NystromConfig{M: m, Seed: uint64(s)}
 			for _, meth := range []string{nytNKRLS, nytNYTRO} {
 				if err := ctx.Err(); err != nil {
 					return nil, 0, err
 				}
-				var fit *credlab.Fit
-				var err error
-				if meth == nytNKRLS {
-					fit, err = credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
-				} else {
-					fit, err = credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny,
-						IterConfig: credlab.IterConfig{Holdout: h, MaxIter: 500, Threshold: -1, StepSize: 1, Plain: true}})
+				steps := 0
+				if meth == nytNYTRO {
+					steps = 500 // all of them, for the time
 				}
+				fit, err := nytFit(ctx, meth, x, y, fc.sigma, m, uint64(s), steps)
 				if err != nil {
 					return nil, 0, fmt.Errorf("%s, m = %d, seed %d: %w", meth, m, s, err)
 				}
