@@ -165,7 +165,7 @@ func nytMethods(methods []string) ([]string, error) {
 	for i, m := range methods {
 		j := slices.IndexFunc(all, func(a string) bool { return strings.EqualFold(a, m) })
 		if j < 0 {
-			return nil, fmt.Errorf("papers: unknown NYTRO method %q: choose of %s", m, strings.Join(all, ", "))
+			return nil, fmt.Errorf("papers: unknown NYTRO method %q: choose one of %s", m, strings.Join(all, ", "))
 		}
 		out[i] = all[j]
 	}
