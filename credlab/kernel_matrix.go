@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"github.com/credlab/credlab/internal/vecmath"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -74,8 +75,9 @@ func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) 
 			for i := lo; i < hi; i++ {
 				row := d.Data[i*d.Stride : i*d.Stride+d.Cols]
 				for j, v := range row {
-					row[j] = kk.fromSqDist(gramSqDist(v+xsq[i]+ysq[j], xsq[i]+ysq[j], xr, yr, i, j))
+					row[j] = gramSqDist(v+xsq[i]+ysq[j], xsq[i]+ysq[j], xr, yr, i, j)
 				}
+				fromSqDistRow(kk, row)
 			}
 		})
 	case dotKernel:
@@ -91,6 +93,19 @@ func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) 
 				}
 			}
 		})
+	}
+}
+
+// fromSqDistRow sets row[j] = k.fromSqDist(row[j]) for every j; the
+// Gaussian kernel's exponentials run four at a time (vecmath.ExpNegDiv,
+// math.Exp's bits).
+func fromSqDistRow(k distKernel, row []float64) {
+	if g, ok := k.(GaussianKernel); ok {
+		vecmath.ExpNegDiv(row, 2*g.Sigma*g.Sigma)
+		return
+	}
+	for j, s := range row {
+		row[j] = k.fromSqDist(s)
 	}
 }
 
@@ -124,12 +139,14 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 	xr := x.RawMatrix()
 	lower := blas64.Symmetric{N: n, Stride: d.Stride, Data: d.Data, Uplo: blas.Lower}
 	var f func(i, j int, g float64) float64
+	var dk distKernel // the lower rows are squared distances first
 	switch kk := k.(type) {
 	case distKernel:
 		sq := rowSqNorms(x)
 		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)
+		dk = kk
 		f = func(i, j int, g float64) float64 {
-			return kk.fromSqDist(gramSqDist(sq[i]+sq[j]-2*g, sq[i]+sq[j], xr, xr, i, j))
+			return gramSqDist(sq[i]+sq[j]-2*g, sq[i]+sq[j], xr, xr, i, j)
 		}
 	case dotKernel:
 		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)
@@ -144,6 +161,9 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 			xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
 			for j := 0; j < i; j++ {
 				d.Data[i*d.Stride+j] = f(i, j, d.Data[i*d.Stride+j])
+			}
+			if dk != nil {
+				fromSqDistRow(dk, d.Data[i*d.Stride:i*d.Stride+i])
 			}
 			d.Data[i*d.Stride+i] = k.Eval(xi, xi)
 		}

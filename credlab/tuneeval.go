@@ -112,12 +112,12 @@ func (e *exactEvaluator) mapSqDist(sigma float64) {
 			if e.sq != nil && i < nt {
 				si = e.sq[i]
 			}
-			for j, s := range src {
-				v := k.fromSqDist(s)
-				if e.sq != nil {
-					v *= si * e.sq[j]
+			copy(dst, src)
+			fromSqDistRow(k, dst)
+			if e.sq != nil {
+				for j, v := range dst {
+					dst[j] = v * (si * e.sq[j])
 				}
-				dst[j] = v
 			}
 		}
 	})

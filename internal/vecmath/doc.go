@@ -1,9 +1,27 @@
 // Package vecmath evaluates elementary functions over slices, faster than
-// calling package math element by element. Its function is
+// calling package math element by element. Its functions are
 // ScaledCosAdd(dst, b, s): dst[j] = s*cos(dst[j]+b[j]), the inner loop of
-// random Fourier features (credlab's RandomFourier.Features).
+// random Fourier features (credlab's RandomFourier.Features), and
+// ExpNegDiv(dst, c): dst[j] = exp(-dst[j]/c), the Gaussian kernel from
+// squared distances (credlab's kernel matrices and Nyström features).
 //
-// # Algorithm
+// # ExpNegDiv
+//
+// ExpNegDiv returns math.Exp(-dst[j]/c) bit for bit. On amd64 math.Exp is
+// assembly (math/exp_amd64.s, after Shibata's SLEEF): k = round(x log2 e),
+// r = (x - k ln 2)/16 with ln 2 in two parts, a degree-8 Taylor
+// polynomial, four steps y(y + 2) that undo the 1/16, and the product
+// with 2^k; it uses fused multiply-adds when the CPU has AVX and FMA. On
+// CPUs with AVX2 and FMA an assembly kernel runs those same operations, in
+// the same order, on 4 lanes; a block of 4 with an argument outside
+// [ExpLow, ExpHigh] = [-708, 709] (where 2^k is not a normal number) or
+// NaN goes to math.Exp, as does every element elsewhere. TestExpNegDiv
+// checks the bits against math.Exp, also at the range's edges, for
+// subnormal, infinite and NaN inputs. Cost (BenchmarkExpNegDiv, 2 vCPUs of
+// an AMD EPYC, idle): 1.9 ns per element against 8.2-8.8 ns for the
+// math.Exp loop.
+//
+// # ScaledCosAdd: algorithm
 //
 // For x = dst[j]+b[j] (rounded, as Go would evaluate it) the cosine is
 // computed from |x|:
@@ -26,7 +44,7 @@
 // ±Inf, go to math.Cos element by element, so every result is right; in
 // the assembly a block of 4 that contains one goes to the Go loop.
 //
-// # Accuracy
+// # ScaledCosAdd: accuracy
 //
 // Measured against cos computed to 500 bits with math/big (TestAccuracy,
 // TestZeros): at most 1.5 ulp for |x| <= 1000 (math.Cos: also 1.5, the same
@@ -38,7 +56,7 @@
 // result equals math.Cos's on amd64 builds that do not fuse multiply-adds
 // (GOAMD64 v1 and v2, the default).
 //
-// # Reproducibility
+// # ScaledCosAdd: reproducibility
 //
 // The portable Go loop rounds every product explicitly (float64(a*b)), so
 // that no compiler fuses a multiply and an add, and the amd64 assembly
@@ -48,7 +66,7 @@
 // between goroutines. Beyond Bound it gives math.Cos's bits, which depend
 // on whether the build fuses multiply-adds (arm64, GOAMD64=v3).
 //
-// # Cost
+// # ScaledCosAdd: cost
 //
 // On amd64 with AVX2 (golang.org/x/sys/cpu; see Accelerated) an assembly
 // kernel does 4 elements per ymm register, two registers interleaved;
