@@ -200,7 +200,7 @@ func foldScore(total, f *GramStats, grid []float64, ws *foldWork) *foldScores {
 		ws.b[i] = total.B[i] - f.B[i]
 	}
 	mirrorLower(blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a})
-	rp := reduceRidge(a, dim, ws.b, false)
+	rp := reduceRidge(a, dim, ws.b, pathSolves)
 	yy := total.YY - f.YY
 	for i, l := range grid {
 		mu := l * float64(nt)

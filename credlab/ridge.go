@@ -61,7 +61,7 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		t0 := time.Now()
 		var rp *ridgePath
 		if pr.own {
-			rp = reduceRidge(pr.g.RawMatrix().Data, p, pr.b, false)
+			rp = reduceRidge(pr.g.RawMatrix().Data, p, pr.b, pathEigenvalues)
 		} else {
 			rp = newRidgePath(pr.g, pr.b, false)
 		}
@@ -168,7 +168,7 @@ type ridgePath struct {
 	refl       []float64 // p x p: reflectors below the subdiagonal
 	tau        []float64
 	d, e       []float64 // T
-	ev         []float64 // eigenvalues of T (and G), ascending, clipped at 0
+	ev         []float64 // eigenvalues of T (and G), ascending, clipped at 0; nil for pathSolves
 	qb         []float64 // Q^T b
 	dl, dd, du []float64 // solve buffers
 }
@@ -185,12 +185,25 @@ func newRidgePath(g *mat.Dense, b []float64, vectors bool) *ridgePath {
 	for i := 0; i < p; i++ {
 		copy(a[i*p:i*p+p], gr.Data[i*gr.Stride:i*gr.Stride+p])
 	}
-	return reduceRidge(a, p, b, vectors)
+	extras := pathEigenvalues
+	if vectors {
+		extras = pathVectors
+	}
+	return reduceRidge(a, p, b, extras)
 }
 
+// pathExtras is what a reduction computes besides T and Q^T b.
+type pathExtras int
+
+const (
+	pathSolves      pathExtras = iota // nothing: the solves only (cross-validation folds)
+	pathEigenvalues                   // T's eigenvalues (Dsterf, O(p^2)): degrees of freedom, GCV
+	pathVectors                       // and eigenvectors in place of Q (leave-one-out)
+)
+
 // reduceRidge is newRidgePath on the p x p matrix a (stride p), which it
-// overwrites and keeps.
-func reduceRidge(a []float64, p int, b []float64, vectors bool) *ridgePath {
+// overwrites and keeps; extras says what it computes besides the solves.
+func reduceRidge(a []float64, p int, b []float64, extras pathExtras) *ridgePath {
 	rp := &ridgePath{p: p, refl: a[:p*p], tau: make([]float64, max(p-1, 0)),
 		d: make([]float64, p), e: make([]float64, max(p-1, 0)),
 		dl: make([]float64, max(p-1, 0)), dd: make([]float64, p), du: make([]float64, max(p-1, 0))}
@@ -199,16 +212,18 @@ func reduceRidge(a []float64, p int, b []float64, vectors bool) *ridgePath {
 	impl.Dsytrd(blas.Lower, p, rp.refl, p, rp.d, rp.e, rp.tau, work, -1)
 	work = make([]float64, max(int(work[0]), 1))
 	impl.Dsytrd(blas.Lower, p, rp.refl, p, rp.d, rp.e, rp.tau, work, len(work))
-	rp.ev = append([]float64(nil), rp.d...)
-	ee := append([]float64(nil), rp.e...)
-	if vectors {
-		impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, -1)
-		work = make([]float64, max(int(work[0]), 1))
-		impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, len(work))
-		impl.Dsteqr(lapack.EVOrig, p, rp.ev, ee, rp.refl, p, make([]float64, max(1, 2*p-2)))
-		rp.tau = nil // refl now holds V
-	} else {
-		impl.Dsterf(p, rp.ev, ee)
+	if extras != pathSolves {
+		rp.ev = append([]float64(nil), rp.d...)
+		ee := append([]float64(nil), rp.e...)
+		if extras == pathVectors {
+			impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, -1)
+			work = make([]float64, max(int(work[0]), 1))
+			impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, len(work))
+			impl.Dsteqr(lapack.EVOrig, p, rp.ev, ee, rp.refl, p, make([]float64, max(1, 2*p-2)))
+			rp.tau = nil // refl now holds V
+		} else {
+			impl.Dsterf(p, rp.ev, ee)
+		}
 	}
 	rp.qb = append([]float64(nil), b...)
 	rp.leftQ(blas.Trans, rp.qb) // Q^T b, or V^T b

@@ -86,7 +86,11 @@ func (e *exactEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rp := reduceRidge(e.kb[:nt*nt], nt, e.b, e.t.crit == CriterionLOO)
+	extras := pathEigenvalues
+	if e.t.crit == CriterionLOO {
+		extras = pathVectors
+	}
+	rp := reduceRidge(e.kb[:nt*nt], nt, e.b, extras)
 	e.last, e.lastSigma = rp, sigma
 	// W^1/2 (K alpha - y) = -mu z at the solution.
 	pr := ridgeProblem{n: nt, sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
@@ -204,7 +208,7 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 	if err != nil {
 		return nil, err
 	}
-	rp := reduceRidge(train.full().RawMatrix().Data, e.r, train.B, false)
+	rp := reduceRidge(train.full().RawMatrix().Data, e.r, train.B, pathEigenvalues)
 	yy := train.YY
 	// ||A z - y||^2 = ||y||^2 - z.b - mu ||z||^2 at the solution.
 	pr := ridgeProblem{n: train.Rows, sse: func(zz, zb, mu float64) float64 { return yy - zb - mu*zz }}
