@@ -257,8 +257,9 @@ var exactPathRows = 1500
 // one O(4/3 m^3) reduction per fold (cvScores), m grows as above, and
 // a candidate (a halving of sigma, the walk at m = 2000, a doubling of m,
 // leverage-score centers) is first screened on fold 0 alone, one
-// reduction, and cross-validated only when it wins there; when m reaches n (every row a center) the model is exact KRLS, fitted by
-// one Cholesky solve. With GCV or LOO, problems with at most 500 rows skip
+// reduction, and cross-validated only when it wins there; when m reaches
+// n (every row a center) the model is exact KRLS, fitted by one Cholesky
+// solve. With GCV or LOO, problems with at most 500 rows skip
 // the Nyström stages: every sigma is scored on the exact path. x and y are
 // not modified. Tune works on raw
 // features; standardizing them first (as frames.Fit does) usually helps.
@@ -894,14 +895,12 @@ func (t *tuner) screenWalk(ctx context.Context, ev *nystromEvaluator, sigma floa
 		if steps > walkScan && !smallestBest {
 			break
 		}
-		ev.screen = true
-		_, err := ev.eval(ctx, sigma)
-		ev.screen = false
+		f0, err := ev.screen(ctx, sigma)
 		if err != nil {
 			return 0, 0, false, err
 		}
-		if smallestBest = ev.first < score; smallestBest {
-			best, score = sigma, ev.first
+		if smallestBest = f0 < score; smallestBest {
+			best, score = sigma, f0
 		}
 		sigma /= 2
 	}
@@ -959,17 +958,15 @@ func (t *tuner) screened(ctx context.Context, ev *nystromEvaluator, sigma float6
 		return true, nil
 	}
 	t0 := time.Now()
-	ev.screen = true
-	_, err := ev.eval(ctx, sigma)
-	ev.screen = false
+	f0, err := ev.screen(ctx, sigma)
 	if err != nil {
 		return false, err
 	}
-	gain := (best.first - ev.first) / best.first
+	gain := (best.first - f0) / best.first
 	if gain > minGain {
 		return true, nil
 	}
-	t.stage("%s screened out on fold 1 of %d: %.4g against %.4g at sigma %.4g (%+.2f%%): %v", what, t.cv.k(), ev.first, best.first, best.sigma, -100*gain, time.Since(t0).Round(time.Millisecond))
+	t.stage("%s screened out on fold 1 of %d: %.4g against %.4g at sigma %.4g (%+.2f%%): %v", what, t.cv.k(), f0, best.first, best.sigma, -100*gain, time.Since(t0).Round(time.Millisecond))
 	return false, nil
 }
 

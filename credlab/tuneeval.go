@@ -143,12 +143,10 @@ type nystromEvaluator struct {
 	yt, yv  []float64
 	wt, wv  []float64
 	cv      *kFolds // CriterionCV: the folds, in place of the split
-	// screen scores fold 0 only (cvScores' firstOnly); first is fold 0's
-	// least score of the last evaluation. The folds' statistics of the
-	// last sigma are kept, and fold 0's scores of every sigma, so that a
-	// screen and a full evaluation at the same sigma map the rows at most
-	// twice and reduce fold 0 once.
-	screen     bool
+	// first is fold 0's least score of the last evaluation or screen. The
+	// folds' statistics of the last sigma are kept, and fold 0's scores of
+	// every sigma, so that a screen and a full evaluation at the same sigma
+	// map the rows at most twice and reduce fold 0 once.
 	first      float64
 	statsSigma float64
 	stats      []*GramStats
@@ -195,7 +193,7 @@ func (e *nystromEvaluator) rank() int { return e.r }
 
 func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore, error) {
 	if e.cv != nil {
-		return e.evalCV(ctx, sigma)
+		return e.evalCV(ctx, sigma, false)
 	}
 	ny, err := NewNystrom(e.t.fam(sigma), e.xt, e.idx, 0)
 	if err != nil {
@@ -222,9 +220,16 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 	return pr.scorePath(rp, e.t.grid, crit, e.t.extraDF), nil
 }
 
+// screen returns fold 0's least score at sigma (cvScores' firstOnly: one
+// reduction), the paired screen of tuner.screened and screenWalk.
+func (e *nystromEvaluator) screen(ctx context.Context, sigma float64) (float64, error) {
+	_, err := e.evalCV(ctx, sigma, true)
+	return e.first, err
+}
+
 // evalCV streams each fold's rows into its Gram statistics and returns
-// the cross-validation curve (cvScores).
-func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64) ([]lambdaScore, error) {
+// the cross-validation curve (cvScores; fold 0's alone with firstOnly).
+func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64, firstOnly bool) ([]lambdaScore, error) {
 	if e.stats == nil || e.statsSigma != sigma {
 		e.stats = nil
 		ny, err := NewNystrom(e.t.fam(sigma), e.xt, e.idx, 0)
@@ -247,7 +252,7 @@ func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64) ([]lambdaS
 		}
 		e.stats, e.statsSigma = folds, sigma
 	}
-	sc, f0, err := cvScores(ctx, e.stats, e.t.grid, e.screen, e.fold0[sigma])
+	sc, f0, err := cvScores(ctx, e.stats, e.t.grid, firstOnly, e.fold0[sigma])
 	if err != nil {
 		return nil, err
 	}
