@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -82,9 +81,9 @@ func checkCVAlloc(k, dim, lambdas int) error {
 // on fold f's statistics (foldScores), and the score of lambda is
 // sum_f SSE_f / n, the (weighted) mean squared error of the rows when
 // each is predicted by the model that did not see it. train is the mean
-// over folds of the training RMSE. Cost per fold: one tridiagonal
-// reduction, O(4/3 D^3), then O(4 L D^2) at matrix-multiply speed for the
-// L lambdas. With firstOnly only fold 0 is scored (one reduction), and
+// over folds of the training RMSE. Cost per fold: one reduction to band
+// form, O(4/3 D^3), then O(4 L D^2) at matrix-multiply speed for the L
+// lambdas. With firstOnly only fold 0 is scored (one reduction), and
 // the scores are fold 0's: a screen for paired comparisons (see
 // tuner.screened). fold0, when not nil, is fold 0's part already
 // computed on the same statistics (a screen's), and is not recomputed;
@@ -180,10 +179,10 @@ func newFoldWork(dim, L int) *foldWork {
 //
 //	SSE_f(z) = z^T H_f z - 2 z^T B_f + YY_f.
 //
-// One tridiagonal reduction, O(4/3 D^3), then for all L lambdas the
-// tridiagonal solves, O(L D), Q applied to them and H_f to the result,
-// O(4 L D^2) at matrix-multiply speed. A fold with no rows, or holding
-// every row, scores zero.
+// One reduction to band form (bandPath), O(4/3 D^3) in matrix products,
+// then for all L lambdas the band solves, O(L D w^2), on every core, Q
+// applied to them and H_f to the result, O(4 L D^2) at matrix-multiply
+// speed. A fold with no rows, or holding every row, scores zero.
 func foldScore(total, f *GramStats, grid []float64, ws *foldWork) *foldScores {
 	dim, L := f.Dim, len(grid)
 	fs := &foldScores{rows: float64(f.Rows), sse: make([]float64, L), train: make([]float64, L), bad: make([]bool, L)}
@@ -200,20 +199,24 @@ func foldScore(total, f *GramStats, grid []float64, ws *foldWork) *foldScores {
 		ws.b[i] = total.B[i] - f.B[i]
 	}
 	mirrorLower(blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a})
-	rp := reduceRidge(a, dim, ws.b, pathSolves)
+	bp := reduceBand(a, dim, ws.b)
 	yy := total.YY - f.YY
+	mus := make([]float64, L)
 	for i, l := range grid {
-		mu := l * float64(nt)
-		if !rp.solve(mu, ws.zh) {
-			fs.bad[i] = true
+		mus[i] = l * float64(nt)
+	}
+	ok := make([]bool, L)
+	bp.solvePath(mus, z, ok)
+	for i, mu := range mus {
+		if fs.bad[i] = !ok[i]; fs.bad[i] {
 			continue
 		}
-		fs.train[i] = math.Max(yy-dot(ws.zh, rp.qb)-mu*dot(ws.zh, ws.zh), 0) / float64(nt)
-		for j, v := range ws.zh {
-			z.Data[j*L+i] = v
+		for j := range ws.zh {
+			ws.zh[j] = z.Data[j*L+i]
 		}
+		fs.train[i] = math.Max(yy-dot(ws.zh, bp.qb)-mu*dot(ws.zh, ws.zh), 0) / float64(nt)
 	}
-	rp.leftQMat(z)
+	bp.applyQ(blas.NoTrans, z)
 	// H_f Z through a full copy of H_f: the installed BLAS's Dgemm is
 	// several times faster than gonum's Dsymm. a is free again.
 	copy(a, f.H)
@@ -231,17 +234,4 @@ func foldScore(total, f *GramStats, grid []float64, ws *foldWork) *foldScores {
 		fs.sse[i] = f.sse(col, hcol)
 	}
 	return fs
-}
-
-// leftQMat sets z = Q z for a p x L matrix z, O(2 L p^2) (Dormqr), for
-// a path reduced without eigenvectors (Q kept as reflectors).
-func (rp *ridgePath) leftQMat(z blas64.General) {
-	if rp.p < 2 || z.Cols == 0 {
-		return
-	}
-	impl := gonum.Implementation{}
-	work := []float64{0}
-	impl.Dormqr(blas.Left, blas.NoTrans, rp.p-1, z.Cols, rp.p-1, rp.refl[rp.p:], rp.p, rp.tau, z.Data[z.Stride:], z.Stride, work, -1)
-	work = make([]float64, max(int(work[0]), 1))
-	impl.Dormqr(blas.Left, blas.NoTrans, rp.p-1, z.Cols, rp.p-1, rp.refl[rp.p:], rp.p, rp.tau, z.Data[z.Stride:], z.Stride, work, len(work))
 }

@@ -168,7 +168,7 @@ type ridgePath struct {
 	refl       []float64 // p x p: reflectors below the subdiagonal
 	tau        []float64
 	d, e       []float64 // T
-	ev         []float64 // eigenvalues of T (and G), ascending, clipped at 0; nil for pathSolves
+	ev         []float64 // eigenvalues of T (and G), ascending, clipped at 0
 	qb         []float64 // Q^T b
 	dl, dd, du []float64 // solve buffers
 }
@@ -196,8 +196,7 @@ func newRidgePath(g *mat.Dense, b []float64, vectors bool) *ridgePath {
 type pathExtras int
 
 const (
-	pathSolves      pathExtras = iota // nothing: the solves only (cross-validation folds)
-	pathEigenvalues                   // T's eigenvalues (Dsterf, O(p^2)): degrees of freedom, GCV
+	pathEigenvalues pathExtras = iota // T's eigenvalues (Dsterf, O(p^2)): degrees of freedom, GCV
 	pathVectors                       // and eigenvectors in place of Q (leave-one-out)
 )
 
@@ -212,18 +211,16 @@ func reduceRidge(a []float64, p int, b []float64, extras pathExtras) *ridgePath 
 	impl.Dsytrd(blas.Lower, p, rp.refl, p, rp.d, rp.e, rp.tau, work, -1)
 	work = make([]float64, max(int(work[0]), 1))
 	impl.Dsytrd(blas.Lower, p, rp.refl, p, rp.d, rp.e, rp.tau, work, len(work))
-	if extras != pathSolves {
-		rp.ev = append([]float64(nil), rp.d...)
-		ee := append([]float64(nil), rp.e...)
-		if extras == pathVectors {
-			impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, -1)
-			work = make([]float64, max(int(work[0]), 1))
-			impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, len(work))
-			impl.Dsteqr(lapack.EVOrig, p, rp.ev, ee, rp.refl, p, make([]float64, max(1, 2*p-2)))
-			rp.tau = nil // refl now holds V
-		} else {
-			impl.Dsterf(p, rp.ev, ee)
-		}
+	rp.ev = append([]float64(nil), rp.d...)
+	ee := append([]float64(nil), rp.e...)
+	if extras == pathVectors {
+		impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, -1)
+		work = make([]float64, max(int(work[0]), 1))
+		impl.Dorgtr(blas.Lower, p, rp.refl, p, rp.tau, work, len(work))
+		impl.Dsteqr(lapack.EVOrig, p, rp.ev, ee, rp.refl, p, make([]float64, max(1, 2*p-2)))
+		rp.tau = nil // refl now holds V
+	} else {
+		impl.Dsterf(p, rp.ev, ee)
 	}
 	rp.qb = append([]float64(nil), b...)
 	rp.leftQ(blas.Trans, rp.qb) // Q^T b, or V^T b

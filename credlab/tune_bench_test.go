@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
@@ -89,6 +90,60 @@ func BenchmarkApplyQ(b *testing.B) {
 				var out mat.Dense
 				out.Mul(w, q)
 			}
+		})
+	}
+}
+
+// BenchmarkFoldPath compares the two reductions a cross-validation fold
+// can use for its 66-lambda path on a p x p Gram matrix G = K^T K of
+// kernel features: the tridiagonal one (ridgePath: Dsytrd, half of it
+// memory-bound matrix-vector work; Gtsv solves; Dormqr), which folds used
+// until 27 November 2026, against the band one they use (bandPath:
+// matrix products; band Cholesky solves; Dlarfb), each with its solves
+// for every lambda and Q applied to the 66 solutions.
+func BenchmarkFoldPath(b *testing.B) {
+	grid := LogGrid(1e-12, 10, 66)
+	for _, p := range []int{500, 1000, 2000, 4000} {
+		x, y, _ := SmoothRegression(p+p/4, benchD, benchNoise, 1)
+		k, _ := KernelMatrix(benchKernel(), x, x.Slice(0, p, 0, benchD).(*mat.Dense))
+		g := mat.NewDense(p, p, nil)
+		g.Mul(k.T(), k)
+		rhs := matVec(k.T(), y)
+		n := float64(p + p/4)
+		L := len(grid)
+		mus := make([]float64, L)
+		for i, l := range grid {
+			mus[i] = l * n
+		}
+		a := make([]float64, p*p)
+		z := blas64.General{Rows: p, Cols: L, Stride: L, Data: make([]float64, p*L)}
+		b.Run(fmt.Sprintf("tridiagonal/p=%d", p), func(b *testing.B) {
+			zh := make([]float64, p)
+			for b.Loop() {
+				copy(a, g.RawMatrix().Data)
+				rp := reduceRidge(a, p, rhs, pathEigenvalues)
+				for i, mu := range mus {
+					if rp.solve(mu, zh) {
+						for j, v := range zh {
+							z.Data[j*L+i] = v
+						}
+					}
+				}
+				impl := gonum.Implementation{}
+				work := make([]float64, L*64)
+				impl.Dormqr(blas.Left, blas.NoTrans, p-1, L, p-1, rp.refl[p:], p, rp.tau, z.Data[L:], L, work, len(work))
+			}
+			reportGFlops(b, 4*float64(p)*float64(p)*float64(p)/3)
+		})
+		b.Run(fmt.Sprintf("band/p=%d", p), func(b *testing.B) {
+			ok := make([]bool, L)
+			for b.Loop() {
+				copy(a, g.RawMatrix().Data)
+				bp := reduceBand(a, p, rhs)
+				bp.solvePath(mus, z, ok)
+				bp.applyQ(blas.NoTrans, z)
+			}
+			reportGFlops(b, 4*float64(p)*float64(p)*float64(p)/3)
 		})
 	}
 }
