@@ -41,9 +41,9 @@ type bandPath struct {
 	qb   []float64 // Q^T b
 }
 
-// reduceBand reduces the symmetric p x p matrix a (stride p, both
-// triangles set), which it overwrites and keeps, to band form, and
-// computes Q^T b.
+// reduceBand reduces the symmetric p x p matrix a (stride p; only its
+// lower triangle is read), which it overwrites and keeps, to band form,
+// and computes Q^T b.
 func reduceBand(a []float64, p int, b []float64) *bandPath {
 	w := min(bandWidth, max(p-1, 0))
 	bp := &bandPath{p: p, w: w, a: a}

@@ -198,7 +198,6 @@ func foldScore(total, f *GramStats, grid []float64, ws *foldWork) *foldScores {
 		}
 		ws.b[i] = total.B[i] - f.B[i]
 	}
-	mirrorLower(blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a})
 	bp := reduceBand(a, dim, ws.b)
 	yy := total.YY - f.YY
 	mus := make([]float64, L)

@@ -3,6 +3,8 @@ package credlab
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -191,5 +193,170 @@ func TestCVScoresReuseFold0(t *testing.T) {
 	}
 	if got := f0.least(); got != least {
 		t.Errorf("least %g, want the screen's least score %g", got, least)
+	}
+}
+
+// TestExactScreen checks exact KRLS's fold-0 score, the stand-in for a
+// doubling of m to the rows the fold trains on, against explicit solves
+// f_0 = K_0T W^1/2 (W^1/2 K_TT W^1/2 + mu I)^-1 W^1/2 y_T, mu = lambda |T|,
+// with and without weights.
+func TestExactScreen(t *testing.T) {
+	const n, k, seed, sigma = 120, 4, 5, 0.7
+	rng := newRNG(11)
+	x := randData(rng, n, 2, 1.5)
+	y := smoothTargets(rng, x, 0.2)
+	grid := LogGrid(1e-6, 1e-1, 6)
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 0.5 + rng.Float64()
+	}
+	for _, weights := range [][]float64{nil, w} {
+		tu, err := newTuner(x, y, TuneConfig{Seed: seed, Folds: k, Lambdas: grid, Weights: weights})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tu.exactScreen(t.Context(), sigma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The folds, dealt independently of newKFolds; the target
+		// centered as Tune centers it.
+		var tr, va []int
+		for i, r := range rand.New(rand.NewPCG(seed, 0x63726f7373)).Perm(n) {
+			if i%k == 0 {
+				va = append(va, r)
+			} else {
+				tr = append(tr, r)
+			}
+		}
+		slices.Sort(tr)
+		slices.Sort(va)
+		ref := refGaussian(sigma)
+		ktt := refMatrix(ref, rowsOf(x, tr), rowsOf(x, tr))
+		k0t := refMatrix(ref, rowsOf(x, va), rowsOf(x, tr))
+		sq := make([]float64, n)
+		for i := range sq {
+			sq[i] = 1
+			if weights != nil {
+				sq[i] = math.Sqrt(weights[i])
+			}
+		}
+		want := math.Inf(1)
+		for _, l := range grid {
+			g := mat.NewDense(len(tr), len(tr), nil)
+			b := make([]float64, len(tr))
+			for i, ri := range tr {
+				for j, rj := range tr {
+					g.Set(i, j, sq[ri]*ktt.At(i, j)*sq[rj])
+				}
+				g.Set(i, i, g.At(i, i)+l*float64(len(tr)))
+				b[i] = sq[ri] * tu.y[ri]
+			}
+			z := denseSolve(t, g, b)
+			for i, ri := range tr {
+				z[i] *= sq[ri]
+			}
+			pred := matVec(k0t, z)
+			sse := 0.0
+			for i, r := range va {
+				e := sq[r] * (tu.y[r] - pred[i])
+				sse += e * e
+			}
+			want = math.Min(want, sse/float64(len(va)))
+		}
+		if !relClose(got, want, 1e-8) {
+			t.Errorf("weights %v: exact screen %.10g, want %.10g", weights != nil, got, want)
+		}
+	}
+}
+
+// TestScreenedGrowth checks which screen a doubling of m gets: exact KRLS
+// once m reaches the rows fold 0 trains on, the Nyström fold-0 screen
+// below, and that either passes only a gain over 1%.
+func TestScreenedGrowth(t *testing.T) {
+	const n = 200 // fold 0 trains on 160 rows
+	rng := newRNG(12)
+	x := randData(rng, n, 3, 1)
+	y := smoothTargets(rng, x, 0.1)
+	for _, c := range []struct {
+		m2    int
+		first float64
+		exact bool
+		pass  bool
+	}{
+		{160, 1e9, true, true},
+		{160, 1e-12, true, false},
+		{100, 1e9, false, true},
+		{100, 1e-12, false, false},
+	} {
+		tu, err := newTuner(x, y, TuneConfig{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := tu.nystromEval(t.Context(), c.m2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pass, err := tu.screenedGrowth(t.Context(), ev, sigmaResult{sigma: 1, best: -1, first: c.first}, c.m2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pass != c.pass {
+			t.Errorf("m2 = %d, best fold-0 score %g: passed %v, want %v", c.m2, c.first, pass, c.pass)
+		}
+		if !c.pass {
+			st := tu.out.Choice.Stages
+			if len(st) != 1 || strings.Contains(st[0], "exact KRLS") != c.exact {
+				t.Errorf("m2 = %d: stages %q, want one screen by exact KRLS %v", c.m2, st, c.exact)
+			}
+		}
+	}
+}
+
+// TestKeptStats checks that the walk's best sigma keeps its folds'
+// statistics, so that its full cross-validation makes no second pass, and
+// that the scores are those of a fresh evaluation.
+func TestKeptStats(t *testing.T) {
+	rng := newRNG(13)
+	x := randData(rng, 300, 3, 1)
+	y := smoothTargets(rng, x, 0.1)
+	tu, err := newTuner(x, y, TuneConfig{Seed: 1, Lambdas: LogGrid(1e-6, 1, 7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := tu.nystromEval(t.Context(), 60, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, _, _, err := tu.screenWalk(t.Context(), ev, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := ev.stats
+	if ev.statsSigma != best {
+		kept = ev.kept
+		if ev.keptSigma != best {
+			t.Fatalf("walk's best sigma %g: statistics of %g and %g held", best, ev.statsSigma, ev.keptSigma)
+		}
+	}
+	got, err := ev.eval(t.Context(), best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &ev.stats[0] != &kept[0] {
+		t.Error("the best sigma's statistics were computed again")
+	}
+	fresh, err := tu.nystromEval(t.Context(), 60, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fresh.eval(t.Context(), best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if math.Float64bits(got[i].score) != math.Float64bits(want[i].score) {
+			t.Errorf("lambda %g: score %g from kept statistics, %g fresh", want[i].lambda, got[i].score, want[i].score)
+		}
 	}
 }

@@ -3,7 +3,9 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -151,6 +153,12 @@ type nystromEvaluator struct {
 	statsSigma float64
 	stats      []*GramStats
 	fold0      map[float64]*foldScores
+	// keep, when set, is a sigma whose statistics are kept aside when
+	// another sigma's replace them (kept, keptSigma): the best of a
+	// screened walk, which is then cross-validated without a second pass.
+	keep      float64
+	kept      []*GramStats
+	keptSigma float64
 }
 
 // nystromEval returns the evaluator of m centers drawn from the training
@@ -220,6 +228,15 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 	return pr.scorePath(rp, e.t.grid, crit, e.t.extraDF), nil
 }
 
+// keepStats asks that the statistics of sigma be kept aside when
+// another sigma's replace them, where the memory limit allows a second
+// set of the folds' statistics (K D x D).
+func (e *nystromEvaluator) keepStats(sigma float64) {
+	if e.keep != 0 || checkAlloc("kept cross-validation statistics", e.cv.k()*e.m, e.m) == nil {
+		e.keep = sigma
+	}
+}
+
 // screen returns fold 0's least score at sigma (cvScores' firstOnly: one
 // reduction), the paired screen of tuner.screened and screenWalk.
 func (e *nystromEvaluator) screen(ctx context.Context, sigma float64) (float64, error) {
@@ -230,7 +247,14 @@ func (e *nystromEvaluator) screen(ctx context.Context, sigma float64) (float64, 
 // evalCV streams each fold's rows into its Gram statistics and returns
 // the cross-validation curve (cvScores; fold 0's alone with firstOnly).
 func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64, firstOnly bool) ([]lambdaScore, error) {
+	if e.kept != nil && e.keptSigma == sigma && e.statsSigma != sigma {
+		e.stats, e.kept = e.kept, e.stats
+		e.statsSigma, e.keptSigma = sigma, e.statsSigma
+	}
 	if e.stats == nil || e.statsSigma != sigma {
+		if e.stats != nil && e.statsSigma == e.keep {
+			e.kept, e.keptSigma = e.stats, e.statsSigma
+		}
 		e.stats = nil
 		ny, err := NewNystrom(e.t.fam(sigma), e.xt, e.idx, 0)
 		if err != nil {
@@ -272,4 +296,66 @@ func (e *exactEvaluator) fit(k Kernel, lambda float64) (*Fit, error) {
 	}
 	return &Fit{Method: "KRLS", Rank: e.nt, Lambda: lambda,
 		Model: &Model{Kernel: k, Centers: gatherRows(e.t.x, e.t.train), Coef: scaled(e.last.toZ(zh), e.sq)}}, nil
+}
+
+// exactScreen returns fold 0's least score over the lambda grid of exact
+// KRLS at sigma trained on the other folds' rows (n_t of them): the limit
+// that Nyström models approach as their centers cover those rows, and so
+// the screen of a doubling of m to n_t centers or more. The kernel matrix
+// W^1/2 K W^1/2 of the training rows is reduced to band form once,
+// O(4/3 n_t^3), each lambda solved in O(n_t w^2), and fold 0 predicted by
+// K_0t W^1/2 Z for all lambdas at once, O(2 n_0 n_t L). Memory: n_t^2 +
+// n_0 n_t values.
+func (t *tuner) exactScreen(ctx context.Context, sigma float64) (float64, error) {
+	x0, y0, w0 := t.cv.fold(0)
+	n, d := t.cv.x.Dims()
+	n0 := len(y0)
+	nt := n - n0
+	if err := checkAlloc("kernel matrices of the exact screen", nt+n0, nt); err != nil {
+		return 0, err
+	}
+	xt := t.cv.x.Slice(n0, n, 0, d).(*mat.Dense)
+	var sq []float64
+	if t.cv.w != nil {
+		sq = sqrtWeights(t.cv.w[n0:])
+	}
+	k := t.fam(sigma)
+	g := mat.NewDense(nt, nt, nil)
+	kernelSym(g, k, xt)
+	scaleSym(g, sq)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	bp := reduceBand(g.RawMatrix().Data, nt, scaled(t.cv.y[n0:], sq))
+	L := len(t.grid)
+	mus := make([]float64, L)
+	for i, l := range t.grid {
+		mus[i] = l * float64(nt)
+	}
+	z := mat.NewDense(nt, L, nil)
+	ok := make([]bool, L)
+	bp.solvePath(mus, z.RawMatrix(), ok)
+	bp.applyQ(blas.NoTrans, z.RawMatrix())
+	// K_0t W^1/2 Z: the weights go on K's columns.
+	k0 := mat.NewDense(n0, nt, nil)
+	kernelBlock(k0, k, x0, xt, nil, nil)
+	scaleCols(k0, sq)
+	var pred mat.Dense
+	pred.Mul(k0, z)
+	least := math.Inf(1)
+	for j := range mus {
+		if !ok[j] {
+			continue
+		}
+		sse := 0.0
+		for i, y := range y0 {
+			r := y - pred.At(i, j)
+			if w0 != nil {
+				r *= math.Sqrt(w0[i])
+			}
+			sse += r * r
+		}
+		least = math.Min(least, sse/float64(n0))
+	}
+	return least, nil
 }
