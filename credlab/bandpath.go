@@ -157,84 +157,130 @@ func (bp *bandPath) applyQ(trans blas.Transpose, z blas64.General) {
 	}
 }
 
+// lanes is the number of shifts one band factorization carries at once.
+const lanes = 4
+
 // solvePath sets column i of the p x L matrix zh to (B + mu_i I)^-1 Q^T b
-// for every mu_i, by band Cholesky factorizations, O(p w^2) each, on up to
-// GOMAXPROCS goroutines (one mu per call, so the result does not depend
-// on their number), and ok[i] to whether B + mu_i I was numerically
-// positive definite.
+// for every mu_i, by band Cholesky factorizations, O(p w^2) each, and
+// ok[i] to whether B + mu_i I was numerically positive definite. The
+// shifts go lanes at a time through solveLanes, the groups on up to
+// GOMAXPROCS goroutines; each shift's arithmetic is its own, so the
+// result depends neither on their number nor on the grouping.
 func (bp *bandPath) solvePath(mus []float64, zh blas64.General, ok []bool) {
-	parallelChunks(len(mus), 1, func(lo, hi int) {
-		fac := make([]float64, len(bp.band))
-		col := make([]float64, bp.p)
+	parallelChunks(len(mus), lanes, func(lo, hi int) {
+		fac := make([]float64, len(bp.band)*lanes)
+		z := make([]float64, bp.p*lanes)
+		var mu [lanes]float64
+		for q := range mu {
+			mu[q] = mus[min(lo+q, hi-1)] // a short group repeats its last shift
+		}
+		good := bp.solveLanes(mu, fac, z)
 		for i := lo; i < hi; i++ {
-			if ok[i] = bp.solve(mus[i], fac, col); ok[i] {
-				for j, v := range col {
-					zh.Data[j*zh.Stride+i] = v
+			q := i - lo
+			if ok[i] = good[q]; ok[i] {
+				for j := 0; j < bp.p; j++ {
+					zh.Data[j*zh.Stride+i] = z[j*lanes+q]
 				}
 			}
 		}
 	})
 }
 
-// solve sets z = (B + mu I)^-1 Q^T b, factoring B + mu I = L L^T into fac
-// (B's band layout), and reports success: row by row, L[i][j] = (B[i][j]
-// + mu [i = j] - L[i][:j] . L[j][:j]) / L[j][j], every dot product over the
-// band, then the two triangular solves.
-func (bp *bandPath) solve(mu float64, fac, z []float64) bool {
+// solveLanes solves (B + mu_q I) z_q = Q^T b for the lanes shifts at once,
+// z_q in z[j*lanes+q], each lane's band Cholesky factor in fac (B's band
+// layout, lane q of entry e at fac[e*lanes+q]), and reports which lanes
+// were positive definite. Row by row,
+//
+//	L[i][j] = (B[i][j] + mu [i = j] - L[i][:j] . L[j][:j]) / L[j][j],
+//
+// every dot product over the band, then the two triangular solves: the
+// lanes' independent sums keep the short loops off the latency of one
+// chain of additions.
+func (bp *bandPath) solveLanes(mu [lanes]float64, fac, z []float64) [lanes]bool {
 	p, w := bp.p, bp.w
 	ld := w + 1
-	copy(fac, bp.band)
+	for e, v := range bp.band {
+		for q := range lanes {
+			fac[e*lanes+q] = v
+		}
+	}
+	var ok [lanes]bool
+	for q := range ok {
+		ok[q] = true
+	}
 	for i := 0; i < p; i++ {
-		ri := fac[i*ld : (i+1)*ld] // ri[w-d] = L[i][i-d]
 		lo := max(0, i-w)
+		ri := fac[i*ld*lanes : (i+1)*ld*lanes] // lane q of L[i][m] at ri[(w-i+m)*lanes+q]
 		for j := lo; j <= i; j++ {
-			rj := fac[j*ld : (j+1)*ld]
-			// L[i][m] for m in [lo, j) is ri[w-i+m], L[j][m] is rj[w-j+m].
-			s := ri[w-i+j] - dot4(ri[w-i+lo:w-i+j], rj[w-j+lo:w])
+			rj := fac[j*ld*lanes : (j+1)*ld*lanes]
+			a := ri[(w-i+lo)*lanes : (w-i+j)*lanes]
+			b := rj[(w-j+lo)*lanes : w*lanes]
+			var s0, s1, s2, s3 float64
+			for len(a) >= lanes && len(b) >= lanes {
+				s0 += a[0] * b[0]
+				s1 += a[1] * b[1]
+				s2 += a[2] * b[2]
+				s3 += a[3] * b[3]
+				a, b = a[lanes:], b[lanes:]
+			}
+			out := ri[(w-i+j)*lanes : (w-i+j+1)*lanes]
+			s := [lanes]float64{out[0] - s0, out[1] - s1, out[2] - s2, out[3] - s3}
 			if j < i {
-				ri[w-i+j] = s / rj[w]
+				d := rj[w*lanes : (w+1)*lanes]
+				for q := range lanes {
+					out[q] = s[q] / d[q]
+				}
 				continue
 			}
-			s += mu
-			if !(s > 0) {
-				return false
+			for q := range lanes {
+				s[q] += mu[q]
+				if !(s[q] > 0) {
+					ok[q], s[q] = false, 1 // the lane is lost; its arithmetic goes on harmlessly
+				}
+				out[q] = math.Sqrt(s[q])
 			}
-			ri[w] = math.Sqrt(s)
 		}
 	}
-	copy(z, bp.qb)
+	for j, v := range bp.qb {
+		for q := range lanes {
+			z[j*lanes+q] = v
+		}
+	}
 	for i := 0; i < p; i++ { // L y = Q^T b
 		lo := max(0, i-w)
-		ri := fac[i*ld : (i+1)*ld]
-		z[i] = (z[i] - dot4(ri[w-i+lo:w], z[lo:i])) / ri[w]
+		ri := fac[i*ld*lanes : (i+1)*ld*lanes]
+		a := ri[(w-i+lo)*lanes : w*lanes]
+		b := z[lo*lanes : i*lanes]
+		var s0, s1, s2, s3 float64
+		for len(a) >= lanes && len(b) >= lanes {
+			s0 += a[0] * b[0]
+			s1 += a[1] * b[1]
+			s2 += a[2] * b[2]
+			s3 += a[3] * b[3]
+			a, b = a[lanes:], b[lanes:]
+		}
+		zi, d := z[i*lanes:(i+1)*lanes], ri[w*lanes:(w+1)*lanes]
+		zi[0], zi[1], zi[2], zi[3] = (zi[0]-s0)/d[0], (zi[1]-s1)/d[1], (zi[2]-s2)/d[2], (zi[3]-s3)/d[3]
 	}
 	for i := p - 1; i >= 0; i-- { // L^T z = y
-		ri := fac[i*ld : (i+1)*ld]
-		z[i] /= ri[w]
 		lo := max(0, i-w)
-		zi := z[i]
-		for m, l := range ri[w-i+lo : w] {
-			z[lo+m] -= l * zi
+		ri := fac[i*ld*lanes : (i+1)*ld*lanes]
+		zi, d := z[i*lanes:(i+1)*lanes], ri[w*lanes:(w+1)*lanes]
+		zi[0], zi[1], zi[2], zi[3] = zi[0]/d[0], zi[1]/d[1], zi[2]/d[2], zi[3]/d[3]
+		a := ri[(w-i+lo)*lanes : w*lanes]
+		b := z[lo*lanes : i*lanes]
+		for len(a) >= lanes && len(b) >= lanes {
+			b[0] -= a[0] * zi[0]
+			b[1] -= a[1] * zi[1]
+			b[2] -= a[2] * zi[2]
+			b[3] -= a[3] * zi[3]
+			a, b = a[lanes:], b[lanes:]
 		}
 	}
-	return allFinite(z)
-}
-
-// dot4 returns a . b summed in four interleaved partial sums, which keeps
-// the band solves' short dot products off the latency of one chain of
-// additions.
-func dot4(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+	for q := range lanes {
+		for j := 0; j < p && ok[q]; j++ {
+			ok[q] = !math.IsNaN(z[j*lanes+q]) && !math.IsInf(z[j*lanes+q], 0)
+		}
 	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return ok
 }

@@ -15,6 +15,11 @@ import (
 // DefaultFolds is the number of folds of CriterionCV.
 const DefaultFolds = 5
 
+// foldParallelDim is the largest dimension at which cvScores scores its
+// folds concurrently, each fold on one goroutine with its own D x D
+// buffers.
+const foldParallelDim = 1000
+
 // kFolds holds the rows of K-fold cross-validation, copied once in fold
 // order so that each fold is a contiguous block.
 type kFolds struct {
@@ -100,22 +105,31 @@ func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly
 	L := len(grid)
 	sse, trainSSE := make([]float64, L), make([]float64, L)
 	bad := make([]bool, L)
-	ws := newFoldWork(dim, L)
 	scored := folds
 	if firstOnly {
 		scored = folds[:1]
 	}
-	for fi, f := range scored {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+	parts := make([]*foldScores, len(scored))
+	parts[0] = fold0
+	score := func(lo, hi int, ws *foldWork) {
+		for fi := lo; fi < hi; fi++ {
+			if parts[fi] == nil && ctx.Err() == nil {
+				parts[fi] = foldScore(total, scored[fi], grid, ws)
+			}
 		}
-		fs := fold0
-		if fi > 0 || fs == nil {
-			fs = foldScore(total, f, grid, ws)
-		}
-		if fi == 0 {
-			f0 = fs
-		}
+	}
+	if dim <= foldParallelDim {
+		// Small reductions spend much of their time outside the matrix
+		// products' parallel loops: the folds run side by side instead.
+		parallelChunks(len(scored), 1, func(lo, hi int) { score(lo, hi, newFoldWork(dim, L)) })
+	} else {
+		score(0, len(scored), newFoldWork(dim, L))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	f0 = parts[0]
+	for _, fs := range parts {
 		for i := range grid {
 			sse[i] += fs.sse[i]
 			trainSSE[i] += fs.train[i]

@@ -360,3 +360,37 @@ func TestKeptStats(t *testing.T) {
 		}
 	}
 }
+
+// TestCVScoresProcs checks that the folds, scored side by side below
+// foldParallelDim and one after another above it, give the same bits on
+// one core and on several.
+func TestCVScoresProcs(t *testing.T) {
+	rng := newRNG(6)
+	grid := LogGrid(1e-6, 1, 9)
+	for _, dim := range []int{40, foldParallelDim + 8} {
+		folds := make([]*GramStats, 5)
+		for f := range folds {
+			x := randData(rng, dim/4+f, dim, 1)
+			s, err := NewGramStats(dim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Add(x, smoothTargets(rng, x, 0.3), nil); err != nil {
+				t.Fatal(err)
+			}
+			folds[f] = s
+		}
+		var one, four []lambdaScore
+		var err1, err4 error
+		withProcs(1, func() { one, _, err1 = cvScores(t.Context(), folds, grid, false, nil) })
+		withProcs(4, func() { four, _, err4 = cvScores(t.Context(), folds, grid, false, nil) })
+		if err1 != nil || err4 != nil {
+			t.Fatal(err1, err4)
+		}
+		for i := range grid {
+			if math.Float64bits(one[i].score) != math.Float64bits(four[i].score) || math.Float64bits(one[i].train) != math.Float64bits(four[i].train) {
+				t.Errorf("dim %d, lambda %g: %+v on 1 core, %+v on 4", dim, grid[i], one[i], four[i])
+			}
+		}
+	}
+}

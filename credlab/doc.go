@@ -20,14 +20,16 @@
 // Each returns a *Fit: the Model f(x) = sum_i Coef_i k(x, Centers_i), the
 // chosen Lambda or Iter, the validation Path, Timing.
 //
-// Model selection (tune.go, crossval.go, gcv.go, ridge.go): Tune chooses
-// the method (exact or Nyström KRLS), the kernel width, lambda and the
-// number of centers from a zero TuneConfig, by 5-fold cross-validation
-// (the default: on Nyström paths, from the folds' Gram statistics),
-// generalized cross-validation, leave-one-out or a hold-out (Criterion),
-// along regularization paths from one tridiagonal reduction per sigma (and
-// fold), with the target centered (Model.Intercept); its Choice says what
-// it chose and why.
+// Model selection (tune.go, crossval.go, gcv.go, ridge.go, bandpath.go):
+// Tune chooses the method (exact or Nyström KRLS), the kernel width,
+// lambda and the number of centers from a zero TuneConfig, by 5-fold
+// cross-validation (the default: on Nyström paths, from the folds' Gram
+// statistics), generalized cross-validation, leave-one-out or a hold-out
+// (Criterion), along regularization paths from one reduction per sigma
+// (and fold): to tridiagonal form where eigenvalues are needed (GCV, the
+// degrees of freedom), to band form by matrix products for the folds of
+// cross-validation; with the target centered (Model.Intercept); its
+// Choice says what it chose and why.
 //
 // Nyström subsampling (nystrom.go, nkrls.go, nytro.go): NystromCenters
 // with a CenterSampler (UniformCenters, or LeverageCenters from

@@ -29,7 +29,7 @@ const (
 	// w_i (y_i - f_-f(i)(x_i))^2, f_-f the model trained without row i's
 	// fold. It is the default. It runs on Nyström paths, where the folds'
 	// Gram statistics add up (cvScores): one pass over the rows, then one
-	// O(4/3 m^3) reduction per fold and sigma. Unlike GCV it does not
+	// O(4/3 m^3) reduction to band form per fold and sigma (bandPath). Unlike GCV it does not
 	// assume the hat matrix's trace measures the fit's flexibility evenly:
 	// on cadata at n = 10,000 (Nyström, m = 2000) GCV chose lambda 100-1000
 	// times smaller and a test RMSE 13% worse than 5-fold cross-validation,
@@ -254,11 +254,14 @@ var exactPathRows = 1500
 // With the default criterion, 5-fold cross-validation (CriterionCV),
 // every stage runs on Nyström paths (centers drawn from all rows, as the
 // final model's): each sigma costs one pass over the rows, O(n m^2), and
-// one O(4/3 m^3) reduction per fold (cvScores), m grows as above, and
-// a candidate (a halving of sigma, the walk at m = 2000, a doubling of m,
-// leverage-score centers) is first screened on fold 0 alone, one
-// reduction, and cross-validated only when it wins there; when m reaches
-// n (every row a center) the model is exact KRLS, fitted by one Cholesky
+// one O(4/3 m^3) reduction to band form per fold (cvScores), m grows as
+// above, and a candidate (a sigma of the refine stage other than the
+// coarse stage's best, a halving of sigma, the walk at m = 2000, a
+// doubling of m, leverage-score centers) is first screened on fold 0
+// alone, one reduction, and cross-validated only when it wins there; a
+// doubling of m to as many centers as fold 0 trains on rows is screened
+// by exact KRLS on those rows instead (screenedGrowth); when m reaches n
+// (every row a center) the model is exact KRLS, fitted by one Cholesky
 // solve. With GCV or LOO, problems with at most 500 rows skip
 // the Nyström stages: every sigma is scored on the exact path. x and y are
 // not modified. Tune works on raw
