@@ -255,8 +255,7 @@ var exactPathRows = 1500
 // every stage runs on Nyström paths (centers drawn from all rows, as the
 // final model's): each sigma costs one pass over the rows, O(n m^2), and
 // one O(4/3 m^3) reduction to band form per fold (cvScores), m grows as
-// above, and a candidate (a sigma of the refine stage other than the
-// coarse stage's best, a halving of sigma, the walk at m = 2000, a
+// above, and a candidate (a halving of sigma, the walk at m = 2000, a
 // doubling of m, leverage-score centers) is first screened on fold 0
 // alone, one reduction, and cross-validated only when it wins there; a
 // doubling of m to as many centers as fold 0 trains on rows is screened
@@ -540,9 +539,16 @@ func (t *tuner) evalSigma(ctx context.Context, ev sigmaEval, sigma float64, stag
 // each time, up to maxExt times a side) and refines around the
 // best value (geometric midpoints, refineRounds times). It returns all
 // results sorted by sigma and the index of the best.
-func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, stage string, maxExt, refine int, screen bool) ([]sigmaResult, int, error) {
+func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, stage string, maxExt, refine int) ([]sigmaResult, int, error) {
 	total := len(init) + 2*refine + 4
 	var res []sigmaResult
+	for _, s := range init {
+		r, err := t.evalSigma(ctx, ev, s, stage, total)
+		if err != nil {
+			return nil, -1, err
+		}
+		res = append(res, r)
+	}
 	best := func() int {
 		b := 0
 		for i, r := range res {
@@ -552,31 +558,6 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 		}
 		return b
 	}
-	ne, _ := ev.(*nystromEvaluator)
-	screen = screen && ne != nil && t.cv != nil
-	eval := func(s float64, tot int) (sigmaResult, error) {
-		if screen && len(res) > 0 {
-			// A sigma that does not beat the best on fold 0 is kept
-			// as a result without scores, which never wins.
-			if ok, err := t.screened(ctx, ne, s, res[best()], 0, fmt.Sprintf("%s: sigma %.4g", stage, s)); err != nil || !ok {
-				return sigmaResult{sigma: s, best: -1, first: ne.first}, err
-			}
-		}
-		return t.evalSigma(ctx, ev, s, stage, tot)
-	}
-	if screen {
-		// The incumbent, init's middle value, first.
-		mid := len(init) / 2
-		init = append(append([]float64{init[mid]}, init[:mid]...), init[mid+1:]...)
-	}
-	for _, s := range init {
-		r, err := eval(s, total)
-		if err != nil {
-			return nil, -1, err
-		}
-		res = append(res, r)
-	}
-	sort.Slice(res, func(i, j int) bool { return res[i].sigma < res[j].sigma })
 	if len(res) < 2 {
 		return res, 0, nil
 	}
@@ -602,7 +583,7 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 				last := len(res) - 1
 				s = res[last].sigma * math.Pow(res[last].sigma/res[last-1].sigma, float64(k))
 			}
-			r, err := eval(s, total+2)
+			r, err := t.evalSigma(ctx, ev, s, stage, total+2)
 			if err != nil {
 				return nil, -1, err
 			}
@@ -622,7 +603,7 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 			if j < 0 || j >= len(res) {
 				continue
 			}
-			r, err := eval(math.Sqrt(res[b].sigma*res[j].sigma), total)
+			r, err := t.evalSigma(ctx, ev, math.Sqrt(res[b].sigma*res[j].sigma), stage, total)
 			if err != nil {
 				return nil, -1, err
 			}
@@ -690,12 +671,12 @@ func (t *tuner) run(ctx context.Context) error {
 		walkedOff  bool // a walk down (exact, or Nyström's grow) still improved at its last step
 	)
 	// search runs one stage and leaves its results in res and b.
-	search := func(stage string, ev sigmaEval, err error, grid []float64, ext, refine int, screen bool, what string) error {
+	search := func(stage string, ev sigmaEval, err error, grid []float64, ext, refine int, what string) error {
 		if err != nil {
 			return err
 		}
 		t0 := time.Now()
-		res, b, err = t.searchSigma(ctx, ev, grid, stage, ext, refine, screen)
+		res, b, err = t.searchSigma(ctx, ev, grid, stage, ext, refine)
 		if err != nil {
 			return err
 		}
@@ -708,7 +689,7 @@ func (t *tuner) run(ctx context.Context) error {
 	if len(init) > 1 && !smallExact {
 		mc := min(nt, coarseM)
 		ev, err := t.nystromEval(ctx, mc, nil)
-		if err := search("coarse", ev, err, init, sigmaExtensions, refineRounds, false, fmt.Sprintf("a Nyström path with m = %d", mc)); err != nil {
+		if err := search("coarse", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", mc)); err != nil {
 			return err
 		}
 		init = neighbours(res, b)
@@ -719,7 +700,7 @@ func (t *tuner) run(ctx context.Context) error {
 				mr = m
 			}
 			ev, err := t.nystromEval(ctx, mr, nil)
-			if err := search("refine", ev, err, init, 1, 0, true, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
+			if err := search("refine", ev, err, init, 1, 0, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
 				return err
 			}
 			init = neighbours(res, b)
@@ -744,12 +725,12 @@ func (t *tuner) run(ctx context.Context) error {
 			ext, refine = sigmaExtensions, refineRounds
 		}
 		ev, err := t.exactEval(len(init) + 2*refine)
-		if err := search("exact", ev, err, init, ext, refine, false, "the exact KRLS path"); err != nil {
+		if err := search("exact", ev, err, init, ext, refine, "the exact KRLS path"); err != nil {
 			return err
 		}
 	case res == nil:
 		ev, err := t.nystromEval(ctx, m, nil)
-		if err := search("refine", ev, err, init, sigmaExtensions, refineRounds, false, fmt.Sprintf("a Nyström path with m = %d", m)); err != nil {
+		if err := search("refine", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", m)); err != nil {
 			return err
 		}
 	}
