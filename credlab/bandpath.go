@@ -213,22 +213,13 @@ func (bp *bandPath) solveLanes(mu [lanes]float64, fac, z []float64) [lanes]bool 
 		ri := fac[i*ld*lanes : (i+1)*ld*lanes] // lane q of L[i][m] at ri[(w-i+m)*lanes+q]
 		for j := lo; j <= i; j++ {
 			rj := fac[j*ld*lanes : (j+1)*ld*lanes]
-			a := ri[(w-i+lo)*lanes : (w-i+j)*lanes]
-			b := rj[(w-j+lo)*lanes : w*lanes]
-			var s0, s1, s2, s3 float64
-			for len(a) >= lanes && len(b) >= lanes {
-				s0 += a[0] * b[0]
-				s1 += a[1] * b[1]
-				s2 += a[2] * b[2]
-				s3 += a[3] * b[3]
-				a, b = a[lanes:], b[lanes:]
-			}
+			d := dotLanes(ri[(w-i+lo)*lanes:(w-i+j)*lanes], rj[(w-j+lo)*lanes:w*lanes])
 			out := ri[(w-i+j)*lanes : (w-i+j+1)*lanes]
-			s := [lanes]float64{out[0] - s0, out[1] - s1, out[2] - s2, out[3] - s3}
+			s := [lanes]float64{out[0] - d[0], out[1] - d[1], out[2] - d[2], out[3] - d[3]}
 			if j < i {
-				d := rj[w*lanes : (w+1)*lanes]
+				l := rj[w*lanes : (w+1)*lanes]
 				for q := range lanes {
-					out[q] = s[q] / d[q]
+					out[q] = s[q] / l[q]
 				}
 				continue
 			}
@@ -249,18 +240,9 @@ func (bp *bandPath) solveLanes(mu [lanes]float64, fac, z []float64) [lanes]bool 
 	for i := 0; i < p; i++ { // L y = Q^T b
 		lo := max(0, i-w)
 		ri := fac[i*ld*lanes : (i+1)*ld*lanes]
-		a := ri[(w-i+lo)*lanes : w*lanes]
-		b := z[lo*lanes : i*lanes]
-		var s0, s1, s2, s3 float64
-		for len(a) >= lanes && len(b) >= lanes {
-			s0 += a[0] * b[0]
-			s1 += a[1] * b[1]
-			s2 += a[2] * b[2]
-			s3 += a[3] * b[3]
-			a, b = a[lanes:], b[lanes:]
-		}
+		s := dotLanes(ri[(w-i+lo)*lanes:w*lanes], z[lo*lanes:i*lanes])
 		zi, d := z[i*lanes:(i+1)*lanes], ri[w*lanes:(w+1)*lanes]
-		zi[0], zi[1], zi[2], zi[3] = (zi[0]-s0)/d[0], (zi[1]-s1)/d[1], (zi[2]-s2)/d[2], (zi[3]-s3)/d[3]
+		zi[0], zi[1], zi[2], zi[3] = (zi[0]-s[0])/d[0], (zi[1]-s[1])/d[1], (zi[2]-s[2])/d[2], (zi[3]-s[3])/d[3]
 	}
 	for i := p - 1; i >= 0; i-- { // L^T z = y
 		lo := max(0, i-w)
@@ -283,4 +265,18 @@ func (bp *bandPath) solveLanes(mu [lanes]float64, fac, z []float64) [lanes]bool 
 		}
 	}
 	return ok
+}
+
+// dotLanes returns the lanes dot products of two interleaved blocks,
+// sum_m a[m*lanes+q] b[m*lanes+q] for each lane q.
+func dotLanes(a, b []float64) [lanes]float64 {
+	var s0, s1, s2, s3 float64 // locals, which stay in registers
+	for len(a) >= lanes && len(b) >= lanes {
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
+		a, b = a[lanes:], b[lanes:]
+	}
+	return [lanes]float64{s0, s1, s2, s3}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
@@ -118,7 +119,8 @@ func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly
 			}
 		}
 	}
-	if dim <= foldParallelDim {
+	side := min(len(scored), runtime.GOMAXPROCS(0)) // folds scored at once
+	if dim <= foldParallelDim && checkAlloc("cross-validation buffers of the folds scored at once", side*(dim+2*L), dim) == nil {
 		// Small reductions spend much of their time outside the matrix
 		// products' parallel loops: the folds run side by side instead.
 		parallelChunks(len(scored), 1, func(lo, hi int) { score(lo, hi, newFoldWork(dim, L)) })

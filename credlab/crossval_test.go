@@ -157,18 +157,7 @@ func TestCVScoresReuseFold0(t *testing.T) {
 	const dim, k = 12, 4
 	rng := newRNG(5)
 	grid := LogGrid(1e-6, 1, 7)
-	folds := make([]*GramStats, k)
-	for f := range folds {
-		x := randData(rng, 20+f, dim, 1)
-		s, err := NewGramStats(dim)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Add(x, smoothTargets(rng, x, 0.3), nil); err != nil {
-			t.Fatal(err)
-		}
-		folds[f] = s
-	}
+	folds := randFolds(t, rng, k, dim, 20)
 	screen, f0, err := cvScores(t.Context(), folds, grid, true, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -368,18 +357,7 @@ func TestCVScoresProcs(t *testing.T) {
 	rng := newRNG(6)
 	grid := LogGrid(1e-6, 1, 9)
 	for _, dim := range []int{40, foldParallelDim + 8} {
-		folds := make([]*GramStats, 5)
-		for f := range folds {
-			x := randData(rng, dim/4+f, dim, 1)
-			s, err := NewGramStats(dim)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Add(x, smoothTargets(rng, x, 0.3), nil); err != nil {
-				t.Fatal(err)
-			}
-			folds[f] = s
-		}
+		folds := randFolds(t, rng, 5, dim, dim/4)
 		var one, four []lambdaScore
 		var err1, err4 error
 		withProcs(1, func() { one, _, err1 = cvScores(t.Context(), folds, grid, false, nil) })
@@ -393,4 +371,22 @@ func TestCVScoresProcs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randFolds returns the Gram statistics of k folds of random rows of dim
+// features, fold f holding rows+f of them.
+func randFolds(t *testing.T, rng *rand.Rand, k, dim, rows int) []*GramStats {
+	folds := make([]*GramStats, k)
+	for f := range folds {
+		x := randData(rng, rows+f, dim, 1)
+		s, err := NewGramStats(dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Add(x, smoothTargets(rng, x, 0.3), nil); err != nil {
+			t.Fatal(err)
+		}
+		folds[f] = s
+	}
+	return folds
 }

@@ -29,8 +29,9 @@ const (
 	// w_i (y_i - f_-f(i)(x_i))^2, f_-f the model trained without row i's
 	// fold. It is the default. It runs on Nyström paths, where the folds'
 	// Gram statistics add up (cvScores): one pass over the rows, then one
-	// O(4/3 m^3) reduction to band form per fold and sigma (bandPath). Unlike GCV it does not
-	// assume the hat matrix's trace measures the fit's flexibility evenly:
+	// O(4/3 m^3) reduction to band form per fold and sigma (bandPath).
+	// Unlike GCV it does not assume the hat matrix's trace measures the
+	// fit's flexibility evenly:
 	// on cadata at n = 10,000 (Nyström, m = 2000) GCV chose lambda 100-1000
 	// times smaller and a test RMSE 13% worse than 5-fold cross-validation,
 	// which matched scikit-learn's grid search.
@@ -981,8 +982,9 @@ func (t *tuner) screened(ctx context.Context, ev *nystromEvaluator, sigma float6
 // no Nyström features) stands in for the Nyström model of m2 centers,
 // whose n m2^2 Gram pass and m2 x m2 reduction cost more and which
 // approaches it: on the benchmark's synthetic set at n = 5000 (n_t = 4000)
-// the m = 4000 screen took 9 s, the exact one 4 s. Where the exact screen
-// does not fit the memory limit, the Nyström screen runs.
+// the m = 4000 screen took 9-14 s, the exact one 3-4 s, and both screened
+// the doubling out. Where the exact screen does not fit the memory limit,
+// the Nyström screen runs.
 func (t *tuner) screenedGrowth(ctx context.Context, ev *nystromEvaluator, best sigmaResult, m2 int) (bool, error) {
 	what := fmt.Sprintf("grow: m = %d", m2)
 	if t.cv == nil || !(best.first > 0) {
