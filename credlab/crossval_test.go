@@ -356,8 +356,9 @@ func TestKeptStats(t *testing.T) {
 func TestCVScoresProcs(t *testing.T) {
 	rng := newRNG(6)
 	grid := LogGrid(1e-6, 1, 9)
-	for _, dim := range []int{40, foldParallelDim + 8} {
-		folds := randFolds(t, rng, 5, dim, dim/4)
+	for _, c := range []struct{ dim, k int }{{40, 5}, {foldParallelDim + 8, 2}} {
+		dim := c.dim
+		folds := randFolds(t, rng, c.k, dim, dim/4)
 		var one, four []lambdaScore
 		var err1, err4 error
 		withProcs(1, func() { one, _, err1 = cvScores(t.Context(), folds, grid, false, nil) })
