@@ -340,22 +340,14 @@ func (t *tuner) exactScreen(ctx context.Context, sigma float64) (float64, error)
 	k0 := mat.NewDense(n0, nt, nil)
 	kernelBlock(k0, k, x0, xt, nil, nil)
 	scaleCols(k0, sq)
-	var pred mat.Dense
-	pred.Mul(k0, z)
+	var pred mat.Dense // L x n0: row j holds fold 0's predictions at lambda j
+	pred.Mul(z.T(), k0.T())
 	least := math.Inf(1)
 	for j := range mus {
-		if !ok[j] {
-			continue
+		if ok[j] {
+			e := wrmse(pred.RawRowView(j), y0, w0)
+			least = math.Min(least, e*e)
 		}
-		sse := 0.0
-		for i, y := range y0 {
-			r := y - pred.At(i, j)
-			if w0 != nil {
-				r *= math.Sqrt(w0[i])
-			}
-			sse += r * r
-		}
-		least = math.Min(least, sse/float64(n0))
 	}
 	return least, nil
 }
