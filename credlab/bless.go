@@ -215,7 +215,7 @@ func (d *blessDict) scores(k Kernel, x *mat.Dense, idx []int, diag []float64, la
 // LeverageCenters samples Nyström centers by approximate ridge leverage
 // scores: ApproxLeverageScores at Lambda, then m distinct rows with
 // inclusion probabilities proportional to the scores (capped at 1, the
-// pivotal method of SampleDesign). Centers then cover the regions a
+// WithoutReplacement design of SampleDesign). Centers then cover the regions a
 // uniform sample of the same size leaves thin.
 type LeverageCenters struct {
 	// Kernel is the kernel of the scores (required; use the model's).

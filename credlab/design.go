@@ -26,9 +26,9 @@ const (
 	// the with-replacement fit, paid for once per distinct row.
 	DistinctRows
 	// WithoutReplacement draws exactly budget distinct rows with inclusion
-	// probabilities pi_j proportional to q (InclusionProbabilities), by the
-	// ordered pivotal method of Deville and Tillé (1998) in a random order,
-	// and weights them by Horvitz-Thompson, w_j = n / (N pi_j).
+	// probabilities pi_j proportional to q (InclusionProbabilities), as
+	// the first budget rows of a random ranking from Tillé's elimination
+	// procedure, and weights them by Horvitz-Thompson, w_j = n / (N pi_j).
 	WithoutReplacement
 )
 
@@ -48,130 +48,59 @@ func (d Design) String() string {
 // sum_j pi_j = n: rows whose share would exceed 1 are capped at 1 (always
 // labeled) and the rest rescaled, until no row exceeds 1. Rows with q_j = 0
 // get pi_j = 0, so n may not exceed the number of rows with q_j > 0 (a
-// *ParamError named "budget"). O(N) per capping round; rounds stop after at most n.
+// *ParamError named "budget"). O(N log N): one sort of q, the path of every
+// n at once that the WithoutReplacement design draws from.
 func InclusionProbabilities(q []float64, n int) ([]float64, error) {
 	if err := checkProbs("q", q); err != nil {
 		return nil, err
 	}
-	pos := 0
-	for _, v := range q {
-		if v > 0 {
-			pos++
-		}
-	}
 	if n <= 0 {
 		return nil, &ParamError{Name: "budget", Value: n, Want: "a positive number of labels"}
 	}
-	if n > pos {
-		return nil, &ParamError{Name: "budget", Value: n, Want: fmt.Sprintf("at most the %d rows with positive probability (sampling without replacement labels each row once)", pos)}
+	p := newInclusionPath(q)
+	if n > len(p.order) {
+		return nil, budgetError(n, len(p.order), 0)
 	}
 	pi := make([]float64, len(q))
-	capped := make([]bool, len(q))
-	ncap := 0
-	for {
-		rest := 0.0
-		for j, v := range q {
-			if !capped[j] {
-				rest += v
-			}
-		}
-		c := float64(n-ncap) / rest
-		more := false
-		for j, v := range q {
-			if !capped[j] && c*v >= 1 {
-				capped[j], more = true, true
-				ncap++
-			}
-		}
-		if more && ncap < n {
-			continue
-		}
-		for j, v := range q {
-			if capped[j] {
-				pi[j] = 1
-			} else if ncap < n {
-				pi[j] = c * v
-			}
-		}
-		return pi, nil
+	for j := range pi {
+		pi[j] = p.pi(j, n)
 	}
+	return pi, nil
 }
 
-// pivotalSample draws a sample of size sum(pi) (an integer up to rounding)
-// with inclusion probabilities pi by the ordered pivotal method: units are
-// visited in a random order and each duel between the pending fractional
-// unit a and the next unit b settles one of them to 0 or 1, keeping the
-// expected inclusion of each. O(N) time. The chosen rows are returned in
-// increasing order.
-func pivotalSample(pi []float64, rng *rand.Rand) []int {
-	var chosen []int
-	pending, a := -1, 0.0
-	for _, j := range rng.Perm(len(pi)) {
-		b := pi[j]
-		switch {
-		case b >= 1:
-			chosen = append(chosen, j)
-			continue
-		case b <= 0:
-			continue
-		case pending < 0:
-			pending, a = j, b
-			continue
-		}
-		if a+b < 1 {
-			// One of the two gets a+b, the other 0.
-			if rng.Float64()*(a+b) >= a {
-				pending = j
-			}
-			a += b
-		} else {
-			// One of the two is chosen, the other keeps a+b-1.
-			if rng.Float64()*(2-a-b) < 1-b {
-				chosen = append(chosen, pending)
-				pending = j
-			} else {
-				chosen = append(chosen, j)
-			}
-			a += b - 1
-			if a <= 0 {
-				pending = -1
-			}
-		}
+// budgetError reports a budget above the pos rows with positive
+// probability, labeled of them already.
+func budgetError(budget, pos, labeled int) error {
+	if labeled > 0 {
+		return &ParamError{Name: "budget", Value: budget, Want: fmt.Sprintf("at most the %d rows with positive probability not yet labeled (%d rows are labeled already)", pos-labeled, labeled)}
 	}
-	if pending >= 0 && a > 0.5 { // a is 0 or 1 up to rounding
-		chosen = append(chosen, pending)
-	}
-	sort.Ints(chosen)
-	return chosen
+	return &ParamError{Name: "budget", Value: budget, Want: fmt.Sprintf("at most the %d rows with positive probability (sampling without replacement labels each row once)", pos)}
 }
 
 // SampleDesign draws budget rows from the distribution q over the N pool
 // rows with design d, seeded by seed. scores (may be nil) are stored in the
-// Selection. With prev a Selection of the same design and q, it continues
-// it as a next batch and returns the union (prev's rows first, then the new
-// batch; Selection.Batch numbers them):
+// Selection. A seed fixes a sequence of draws (with replacement) or a
+// ranking of the rows (without), and a selection takes its first rows.
+// With prev, a Selection of the same design, q and seed, it continues it
+// as a next batch, the rows that follow in that sequence, and returns the
+// union: prev's rows first, then the new batch, numbered by
+// Selection.Batch. The union is exactly the one-shot selection of its
+// total size with that seed, weights included:
 //
-//   - WithReplacement: budget more independent draws; the union is exactly
-//     a one-shot draw of all the draws, weights unchanged.
-//   - DistinctRows: budget more draws; a row drawn again only raises its
-//     count, and the weights n c_j / (B N q_j) are recomputed for the union
-//     of B draws, which is again a one-shot draw of B.
-//   - WithoutReplacement: batch k draws n_k rows without replacement from
-//     the rows not yet labeled, R_k, with pi^(k) proportional to q on R_k
-//     (InclusionProbabilities of q restricted to R_k). Each batch gives an
-//     unbiased estimate of the pool total given the earlier batches, T_k =
-//     sum_{labeled before k} l_j + sum_{batch k} l_j / pi^(k)_j, and the
-//     union's weights are those of T = sum_k (n_k / n) T_k: a row of batch
-//     l gets w_j = (n_l / pi^(l)_j + sum_{k > l} n_k) / N. "Correct" means
-//     exactly this: (1/n) sum_i w_i l(x_i) over the n labeled rows is an
-//     unbiased estimate of the pool risk, for every fixed l, over the draws
-//     of all batches (the weights are not those of a one-shot draw of n
-//     rows, whose inclusion probabilities differ). Selection.Prob holds
-//     pi^(l)_j of each row's own batch.
+//   - WithReplacement: the next budget draws, weights unchanged.
+//   - DistinctRows: the next budget draws; a row drawn again only raises
+//     its count, and the weights n c_j / (B N q_j) are those of the B draws
+//     of the union.
+//   - WithoutReplacement: the next budget rows of the ranking; every
+//     row's Prob and Weight become those of the union's size n, pi_j(n)
+//     and n / (N pi_j(n)). prev must be the ranking's first rows, so it
+//     must come from the same q and seed; otherwise the result is a
+//     *ParamError named "previous row".
 //
-// A prev row outside the pool, a row twice in a WithoutReplacement prev, or
-// a budget above the rows left with positive probability is a *ParamError
-// (Name "previous row" or "budget").
+// With replacement a prev from another seed is continued by independent
+// draws, still a valid union. A prev row outside the pool, a row twice in
+// a WithoutReplacement prev, or a budget above the rows left with positive
+// probability is a *ParamError (Name "previous row" or "budget").
 func SampleDesign(q, scores []float64, budget int, d Design, prev *Selection, seed uint64) (*Selection, error) {
 	n := len(q)
 	if n == 0 {
@@ -191,12 +120,13 @@ func SampleDesign(q, scores []float64, budget int, d Design, prev *Selection, se
 	case WithReplacement, DistinctRows:
 		return drawDesign(q, scores, budget, d, prev, rng)
 	case WithoutReplacement:
-		return pivotalDesign(q, scores, budget, prev, rng)
+		return rankedDesign(q, scores, budget, prev, rng)
 	}
 	return nil, &ParamError{Name: "Design", Value: d, Want: "WithReplacement, DistinctRows or WithoutReplacement"}
 }
 
-// drawDesign makes budget independent draws from q (continuing prev).
+// drawDesign makes budget independent draws from q, the ones that follow
+// prev's draws in the seed's sequence.
 func drawDesign(q, scores []float64, budget int, d Design, prev *Selection, rng *rand.Rand) (*Selection, error) {
 	n := len(q)
 	cum := make([]float64, n)
@@ -204,6 +134,11 @@ func drawDesign(q, scores []float64, budget int, d Design, prev *Selection, rng 
 	for j, v := range q {
 		acc += v
 		cum[j] = acc
+	}
+	if prev != nil {
+		for range sumInts(prevCount(prev)) {
+			rng.Float64()
+		}
 	}
 	draws := make([]int, budget)
 	for i := range draws {
@@ -266,75 +201,57 @@ func drawDesign(q, scores []float64, budget int, d Design, prev *Selection, rng 
 	return sel, nil
 }
 
-// pivotalDesign draws budget distinct rows by the pivotal method among the
-// rows not in prev, and weights the union as SampleDesign states.
-func pivotalDesign(q, scores []float64, budget int, prev *Selection, rng *rand.Rand) (*Selection, error) {
-	n := len(q)
-	rest := q
+// rankedDesign takes the budget rows that follow prev's in the seed's
+// ranking and weights the union as SampleDesign states.
+func rankedDesign(q, scores []float64, budget int, prev *Selection, rng *rand.Rand) (*Selection, error) {
+	if len(q) > math.MaxInt32 {
+		return nil, &ParamError{Name: "pool rows", Value: len(q), Want: fmt.Sprintf("at most %d rows for a design without replacement", math.MaxInt32)}
+	}
+	path := newInclusionPath(q)
+	sel := &Selection{Q: q, Scores: scores}
 	batch := 0
 	if prev != nil {
-		rest = append([]float64(nil), q...)
+		seen := make(map[int]bool, len(prev.Index))
 		for _, j := range prev.Index {
-			if rest[j] < 0 {
+			if seen[j] {
 				return nil, &ParamError{Name: "previous row", Value: j, Want: "each row once (it is twice in the previous selection; a design without replacement labels a row once)"}
 			}
-			rest[j] = -1
+			seen[j] = true
 		}
-		for j := range rest {
-			rest[j] = max(rest[j], 0)
-		}
+		sel.Index = append(sel.Index, prev.Index...)
+		sel.Batch = append(sel.Batch, prevBatch(prev)...)
 		batch = prevBatches(prev)
 	}
-	pi, err := InclusionProbabilities(rest, budget)
-	if err != nil {
-		if pe, ok := err.(*ParamError); ok && pe.Name == "budget" && prev != nil {
-			pe.Want = fmt.Sprintf("at most the %d rows with positive probability not yet labeled (%d rows are labeled already)", len(pi0(rest)), len(prev.Index))
+	k := len(sel.Index)
+	total := k + budget
+	if total > len(path.order) {
+		return nil, budgetError(budget, len(path.order), k)
+	}
+	rank := path.ranking(rng)
+	first := make(map[int]bool, k)
+	for _, j := range rank[:k] {
+		first[j] = true
+	}
+	for _, j := range sel.Index {
+		if !first[j] {
+			return nil, &ParamError{Name: "previous row", Value: j, Want: fmt.Sprintf("one of the first %d rows of this design's ranking: continue a selection without replacement with the pool, settings and seed of its first batch", k)}
 		}
-		return nil, err
 	}
-	rows := pivotalSample(pi, rng)
-	if len(rows) != budget {
-		return nil, fmt.Errorf("credlab: the pivotal method drew %d rows for a budget of %d (inclusion probabilities sum to %v)", len(rows), budget, sum(pi))
-	}
-	sel := &Selection{Q: q, Scores: scores}
-	if prev != nil {
-		sel.Index = append(sel.Index, prev.Index...)
-		sel.Prob = append(sel.Prob, prev.Prob...)
-		sel.Batch = append(sel.Batch, prevBatch(prev)...)
-	}
-	for _, j := range rows {
-		if math.IsInf(1/(float64(n)*pi[j]), 0) {
-			return nil, &ParamError{Name: fmt.Sprintf("q[%d]", j), Value: q[j], Want: fmt.Sprintf("a sampling probability whose inclusion probability (%v) gives a finite importance weight 1/(N pi)", pi[j])}
-		}
+	for _, j := range rank[k:total] {
 		sel.Index = append(sel.Index, j)
-		sel.Prob = append(sel.Prob, pi[j])
 		if prev != nil {
 			sel.Batch = append(sel.Batch, batch)
 		}
 	}
-	if prev == nil {
-		sel.Weight = make([]float64, len(rows))
-		for i, p := range sel.Prob {
-			sel.Weight[i] = float64(budget) / (float64(n) * p)
+	n := float64(len(q))
+	sel.Prob = make([]float64, total)
+	sel.Weight = make([]float64, total)
+	for i, j := range sel.Index {
+		p := path.pi(j, total)
+		if math.IsInf(1/(n*p), 0) {
+			return nil, &ParamError{Name: fmt.Sprintf("q[%d]", j), Value: q[j], Want: fmt.Sprintf("a sampling probability whose inclusion probability (%v) gives a finite importance weight 1/(N pi)", p)}
 		}
-		return sel, nil
-	}
-	// w_j = (n_l / pi^(l)_j + sum_{k>l} n_k) / N for a row of batch l.
-	size := make([]int, batch+1)
-	for _, b := range sel.Batch {
-		size[b]++
-	}
-	later := make([]int, batch+1)
-	for b := batch - 1; b >= 0; b-- {
-		later[b] = later[b+1] + size[b+1]
-	}
-	sel.Weight = make([]float64, len(sel.Index))
-	for i, p := range sel.Prob {
-		b := sel.Batch[i]
-		if !(p > 0 && p <= 1) {
-			return nil, &ParamError{Name: "previous row", Value: sel.Index[i], Want: fmt.Sprintf("an inclusion probability in (0, 1], not %v", p)}
-		}
-		sel.Weight[i] = (float64(size[b])/p + float64(later[b])) / float64(n)
+		sel.Prob[i], sel.Weight[i] = p, float64(total)/(n*p)
 	}
 	return sel, nil
 }
@@ -386,15 +303,12 @@ func prevCount(prev *Selection) []int {
 	return c
 }
 
-// pi0 returns the indices of the positive entries of v.
-func pi0(v []float64) []int {
-	var out []int
-	for j, x := range v {
-		if x > 0 {
-			out = append(out, j)
-		}
+func sumInts(v []int) int {
+	s := 0
+	for _, x := range v {
+		s += x
 	}
-	return out
+	return s
 }
 
 func sum(v []float64) float64 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -65,33 +66,38 @@ func TestInclusionProbabilities(t *testing.T) {
 	}
 }
 
-// The pivotal method's inclusion frequencies over many seeds match pi: a
-// chi-square statistic over the fractional rows stays below a conservative
-// bound, and the same statistic against a wrong pi exceeds it.
-func TestPivotalInclusionFrequencies(t *testing.T) {
+// The ranking's prefixes of every size m are samples with inclusion
+// probabilities pi(m): over many seeds a chi-square statistic of the
+// inclusion frequencies over the fractional rows stays below a
+// conservative bound at each m, and the same statistic against a wrong pi
+// exceeds it.
+func TestRankingInclusionFrequencies(t *testing.T) {
 	q := skewedQ(30)
-	const n, reps = 8, 20000
-	pi, err := InclusionProbabilities(q, n)
-	if err != nil {
-		t.Fatal(err)
+	const reps = 20000
+	sizes := []int{1, 5, 8, 20, 28, 29}
+	count := make([][]float64, len(sizes))
+	for k := range count {
+		count[k] = make([]float64, len(q))
 	}
-	count := make([]float64, len(q))
 	for r := 0; r < reps; r++ {
-		sel, err := SampleDesign(q, nil, n, WithoutReplacement, nil, uint64(r))
+		sel, err := SampleDesign(q, nil, 29, WithoutReplacement, nil, uint64(r))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(sel.Index) != n {
-			t.Fatalf("seed %d: %d rows, want exactly %d", r, len(sel.Index), n)
-		}
-		for i, j := range sel.Index {
-			if i > 0 && sel.Index[i-1] >= j {
-				t.Fatalf("seed %d: rows %v not distinct and increasing", r, sel.Index)
+		seen := map[int]bool{}
+		for _, j := range sel.Index {
+			if seen[j] || q[j] == 0 {
+				t.Fatalf("seed %d: ranking %v repeats a row or has the row with q = 0", r, sel.Index)
 			}
-			count[j]++
+			seen[j] = true
+		}
+		for k, m := range sizes {
+			for _, j := range sel.Index[:m] {
+				count[k][j]++
+			}
 		}
 	}
-	chi2 := func(pi []float64) (float64, int) {
+	chi2 := func(count, pi []float64) (float64, int) {
 		x, df := 0.0, 0
 		for j, p := range pi {
 			if p <= 0 || p >= 1 {
@@ -106,21 +112,29 @@ func TestPivotalInclusionFrequencies(t *testing.T) {
 		}
 		return x, df
 	}
-	x, df := chi2(pi)
-	bound := float64(df) + 6*math.Sqrt(2*float64(df))
-	if x > bound {
-		t.Errorf("chi-square %.1f over %d rows exceeds %.1f", x, df, bound)
-	}
-	wrong := append([]float64(nil), pi...)
-	wrong[3], wrong[4] = wrong[3]*1.1, wrong[4]-wrong[3]*0.1
-	if xw, _ := chi2(wrong); xw <= bound {
-		t.Errorf("chi-square against a wrong pi %.1f does not exceed %.1f: the test has no power", xw, bound)
+	for k, m := range sizes {
+		pi, err := InclusionProbabilities(q, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, df := chi2(count[k], pi)
+		bound := float64(df) + 6*math.Sqrt(2*float64(df))
+		if x > bound {
+			t.Errorf("m = %d: chi-square %.1f over %d rows exceeds %.1f", m, x, df, bound)
+		}
+		if m == 8 {
+			wrong := append([]float64(nil), pi...)
+			wrong[3], wrong[4] = wrong[3]*1.1, wrong[4]-wrong[3]*0.1
+			if xw, _ := chi2(count[k], wrong); xw <= bound {
+				t.Errorf("chi-square against a wrong pi %.1f does not exceed %.1f: the test has no power", xw, bound)
+			}
+		}
 	}
 }
 
-// Every design, in one batch or two, gives a weighted mean of a fixed
-// function that is unbiased for the pool mean, and never labels a row
-// twice in the distinct designs.
+// Every design, in one to three batches of one seed, gives a weighted mean
+// of a fixed function that is unbiased for the pool mean, and never labels
+// a row twice in the distinct designs.
 func TestDesignUnbiased(t *testing.T) {
 	q := skewedQ(40)
 	f := make([]float64, len(q))
@@ -137,9 +151,9 @@ func TestDesignUnbiased(t *testing.T) {
 			var m, m2 float64
 			for r := 0; r < reps; r++ {
 				var sel *Selection
-				for b, size := range batches {
+				for _, size := range batches {
 					var err error
-					sel, err = SampleDesign(q, nil, size, d, sel, uint64(r*10+b))
+					sel, err = SampleDesign(q, nil, size, d, sel, uint64(r))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -173,24 +187,40 @@ func TestDesignUnbiased(t *testing.T) {
 	}
 }
 
-func sumInts(v []int) int {
-	s := 0
-	for _, x := range v {
-		s += x
+// Batches of one seed add up to the one-shot selection of their total, in
+// every design: the same rows in the same order, the same probabilities,
+// weights and counts. A uniform design without replacement has weights 1.
+// Without replacement, a previous selection that is not the ranking's
+// prefix (another seed) is an error naming one of its rows.
+func TestDesignBatchesOneShot(t *testing.T) {
+	q := skewedQ(50)
+	for _, d := range []Design{WithReplacement, DistinctRows, WithoutReplacement} {
+		var sel *Selection
+		for _, size := range []int{10, 5, 12} {
+			var err error
+			if sel, err = SampleDesign(q, nil, size, d, sel, 7); err != nil {
+				t.Fatal(err)
+			}
+		}
+		one, err := SampleDesign(q, nil, 27, d, nil, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(sel.Index, one.Index) || !reflect.DeepEqual(sel.Prob, one.Prob) ||
+			!reflect.DeepEqual(sel.Weight, one.Weight) || !reflect.DeepEqual(sel.Count, one.Count) {
+			t.Errorf("%v: three batches %v %v differ from one draw %v %v", d, sel.Index, sel.Weight, one.Index, one.Weight)
+		}
+		if n := len(sel.Batch); n != len(sel.Index) || sel.Batch[0] != 0 || sel.Batch[n-1] != 2 {
+			t.Errorf("%v: batch numbers %v", d, sel.Batch)
+		}
 	}
-	return s
-}
-
-// With uniform q and two batches without replacement the union weights have
-// the closed form 1 + n2/N (first batch) and (N - n1)/N (second).
-func TestDesignBatchWeightsUniform(t *testing.T) {
 	ctx := context.Background()
 	pool := randData(crRNG(3), 50, 2, 1)
 	first, err := UniformSelector{Design: WithoutReplacement}.Select(ctx, pool, 10, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	both, err := UniformSelector{Design: WithoutReplacement, Previous: first}.Select(ctx, pool, 5, 2)
+	both, err := UniformSelector{Design: WithoutReplacement, Previous: first}.Select(ctx, pool, 5, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,19 +228,19 @@ func TestDesignBatchWeightsUniform(t *testing.T) {
 		t.Fatalf("union %v does not start with the first batch %v", both.Index, first.Index)
 	}
 	for i, w := range both.Weight {
-		want := 1 + 5.0/50
-		if i >= 10 {
-			want = 40.0 / 50
-		}
-		if math.Abs(w-want) > 1e-12 || both.Batch[i] != min(i/10, 1) {
-			t.Errorf("row %d: weight %v batch %d, want %v, %d", i, w, both.Batch[i], want, min(i/10, 1))
+		if w != 1 || both.Prob[i] != 15.0/50 || both.Batch[i] != min(i/10, 1) {
+			t.Errorf("row %d: weight %v, prob %v, batch %d; want 1, 0.3, %d", i, w, both.Prob[i], both.Batch[i], min(i/10, 1))
 		}
 	}
-	_, err = UniformSelector{Design: WithoutReplacement, Previous: both}.Select(ctx, pool, 36, 3)
+	_, err = UniformSelector{Design: WithoutReplacement, Previous: first}.Select(ctx, pool, 5, 2)
+	var be *ParamError
+	if !errors.As(err, &be) || be.Name != "previous row" || !strings.Contains(be.Want, "seed of its first batch") {
+		t.Errorf("a previous selection of another seed: %v", err)
+	}
+	_, err = UniformSelector{Design: WithoutReplacement, Previous: both}.Select(ctx, pool, 36, 1)
 	wantErrKind(t, "budget above the unlabeled rows", err, paramErr("budget", 36))
 	bad := &Selection{Index: []int{3, 50}, Prob: []float64{0.1, 0.1}, Weight: []float64{1, 1}}
 	_, err = CREDSelector{Kernel: GaussianKernel{Sigma: 1}, Design: WithoutReplacement, Previous: bad}.Select(ctx, pool, 5, 3)
-	var be *ParamError
 	if !errors.As(err, &be) || be.Name != "previous row" || be.Value != 50 {
 		t.Errorf("labeled row outside the pool: %v", err)
 	}
@@ -247,7 +277,7 @@ func TestCREDDesigns(t *testing.T) {
 			t.Errorf("%v: %d rows, want 60", d, len(a.Index))
 		}
 		c.Previous = a
-		next, err := c.Select(ctx, pool, 30, 5)
+		next, err := c.Select(ctx, pool, 30, 4)
 		if err != nil {
 			t.Fatal(err)
 		}

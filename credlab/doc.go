@@ -57,7 +57,8 @@
 // interface with CREDSelector (probability mixing uniform and ridge
 // leverage scores, importance weights 1/(N q)), UniformSelector and
 // GreedySelector (GSx); designs (design.go: WithReplacement, DistinctRows,
-// WithoutReplacement by the pivotal method, batches through Previous);
+// WithoutReplacement from a ranking by Tillé's elimination procedure in
+// elimination.go; batches through Previous add up to a one-shot draw);
 // budget diagnostics (budget.go: EffectiveDimensions, SummarizeScores,
 // ProjectLearningCurve);
 // LeverageScores and FeatureLeverageScores; CREDDistribution turns scores

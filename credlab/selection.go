@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -13,12 +12,13 @@ import (
 // importance weights that make a fit on them unbiased.
 type Selection struct {
 	// Index holds the chosen pool rows in draw order (WithReplacement: a
-	// row can appear more than once) or in increasing order within a batch
-	// (WithoutReplacement).
+	// row can appear more than once) or in rank order (WithoutReplacement:
+	// every prefix is itself a sample of that design).
 	Index []int
 	// Prob is each chosen row's sampling probability q_j (with
-	// replacement) or inclusion probability pi_j in its batch (without);
-	// Weight its importance weight (see Design).
+	// replacement) or its inclusion probability pi_j in a sample of the
+	// selection's size (without); Weight its importance weight (see
+	// Design).
 	Prob, Weight []float64
 	// Count is each row's number of draws (DistinctRows only).
 	Count []int
@@ -49,7 +49,8 @@ type UniformSelector struct {
 	Previous *Selection
 }
 
-// Select implements Selector in O(N + budget) time.
+// Select implements Selector in O(N + budget) time with replacement and
+// O(N log N) without.
 func (u UniformSelector) Select(ctx context.Context, pool *mat.Dense, budget int, seed uint64) (*Selection, error) {
 	n, err := checkPool(pool, budget)
 	if err != nil {
@@ -63,18 +64,13 @@ func (u UniformSelector) Select(ctx context.Context, pool *mat.Dense, budget int
 	if d == WithReplacement && u.WithoutReplacement {
 		d = WithoutReplacement
 	}
-	if d != WithoutReplacement || u.Previous != nil {
-		return SampleDesign(q, nil, budget, d, u.Previous, seed)
+	sel, err := SampleDesign(q, nil, budget, d, u.Previous, seed)
+	if err == nil && d == WithoutReplacement {
+		for i := range sel.Index { // a simple random sample: pi = n / N, weights 1
+			sel.Prob[i], sel.Weight[i] = float64(len(sel.Index))/float64(n), 1
+		}
 	}
-	if budget > n {
-		return nil, &ParamError{Name: "budget", Value: budget, Want: fmt.Sprintf("at most the pool's %d rows (sampling without replacement labels each row once)", n)}
-	}
-	idx := rand.New(rand.NewPCG(seed, 0x73656c)).Perm(n)[:budget]
-	sel := &Selection{Index: idx, Prob: make([]float64, budget), Weight: make([]float64, budget), Q: q}
-	for i := range idx {
-		sel.Prob[i], sel.Weight[i] = float64(budget)/float64(n), 1 // a simple random sample: pi = n / N
-	}
-	return sel, nil
+	return sel, err
 }
 
 // CREDSelector is the CRED paper's importance labeling (Algorithm 1, line 1;

@@ -34,10 +34,12 @@ type SelectSpec struct {
 	// proportional to the CRED distribution, Horvitz-Thompson weights).
 	Design string
 	// Labeled, when set, is an earlier Select result on the same pool
-	// (with the same spec): its rows are not labeled again, the next
-	// batch continues its design, and Select returns the union, old rows
-	// first, with re-computed weights and a "batch" column (see
-	// credlab.SampleDesign for what the weights guarantee).
+	// with the same spec, Seed included: its rows are not labeled again,
+	// the next batch continues its design, and Select returns the union,
+	// old rows first, with a "batch" column. The union is exactly the
+	// one-shot selection of its total size, probabilities and weights
+	// included (credlab.SampleDesign). Without replacement, labeled rows
+	// that another seed or spec chose are an error.
 	Labeled *dataframe.DataFrame
 	// Features names the columns the selector sees. Default: every numeric
 	// column (and, with OneHot, string column) except the bookkeeping

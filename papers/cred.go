@@ -241,8 +241,9 @@ const (
 	BenchSSSR     = "SSSR"
 	// BenchCREDDistinct is CRED with a budget of distinct labels: the
 	// same q, drawn without replacement (credlab.WithoutReplacement,
-	// pivotal method, Horvitz-Thompson weights), the budgets Ns labeled as
-	// successive batches (credlab.SampleDesign with a previous selection).
+	// Horvitz-Thompson weights), the budgets Ns labeled as successive
+	// batches of one seed (credlab.SampleDesign with a previous
+	// selection), which add up to a one-shot draw of each budget.
 	// Opt-in: run only when named in Methods.
 	BenchCREDDistinct = "CRED-distinct"
 	// BenchGSx is greedy sampling in the feature space (credlab.GreedySelector)
@@ -777,7 +778,7 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		prevN := 0
 		for _, n := range c.Ns {
 			var err error
-			if sel, err = credlab.SampleDesign(t.q[k], nil, n-prevN, credlab.WithoutReplacement, sel, c.Seed*1000037+uint64(rep*100+k)*64+uint64(prevN)); err != nil {
+			if sel, err = credlab.SampleDesign(t.q[k], nil, n-prevN, credlab.WithoutReplacement, sel, c.Seed*1000037+uint64(rep*100+k)); err != nil {
 				return nil, err
 			}
 			lab.Wn = append(lab.Wn, append([]float64(nil), sel.Weight...))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,16 @@ func TestMeasureFig3Budgets(t *testing.T) {
 	c.Methods = []string{BenchCRED, BenchCREDDistinct, BenchGSx, BenchKRR}
 	if m := os.Getenv("CREDLAB_FIG3_METHODS"); m != "" {
 		c.Methods = strings.Split(m, ",")
+	}
+	if ns := os.Getenv("CREDLAB_FIG3_NS"); ns != "" {
+		c.Ns = nil
+		for _, f := range strings.Split(ns, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("CREDLAB_FIG3_NS: %v", err)
+			}
+			c.Ns = append(c.Ns, n)
+		}
 	}
 	var sets []*credImageSet
 	if os.Getenv("CREDLAB_FIG3_SETS") != "fashion" {

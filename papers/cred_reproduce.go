@@ -430,8 +430,8 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 	p("- **KRR**: %d uniform labelings (without replacement), ridge (`LinearRLS`, no weights) with lambda on the same grid; best over both.\n", fc.Labelings)
 	p("- **KTR3**: on the same uniform labelings, `KTR3` (k uniform on {0..n-1}, ridge on the first k rows with penalty lambda n, predictions clipped at max |y|), lambda on the same grid; best over both.\n")
 	p("- **SSSR**: on the same uniform labelings, least squares on the top s eigenfunctions of the pool covariance (`SSSR`), s on %d evenly spaced values up to min(rank, n); best over both.\n", fc.SGrid)
-	p("- **CRED-distinct** (not in the paper): the same q, drawn without replacement (`credlab.WithoutReplacement`: inclusion probabilities pi_j = min(1, c q_j) summing to n, pivotal method, Horvitz-Thompson weights n/(N pi_j)), "+
-		"the budgets %v labeled as successive batches of one design; best over lambda_q and lambda as CRED.\n", fc.Ns)
+	p("- **CRED-distinct** (not in the paper): the same q, drawn without replacement (`credlab.WithoutReplacement`: inclusion probabilities pi_j = min(1, c q_j) summing to n, the first n rows of a ranking drawn by Tillé's elimination procedure, Horvitz-Thompson weights n/(N pi_j)), "+
+		"the budgets %v labeled as successive batches of one design and seed, which add up to a one-shot draw of each budget; best over lambda_q and lambda as CRED.\n", fc.Ns)
 	p("- **GSx** (not in the paper): greedy sampling in the task's feature space (`GreedySelector`, Wu, Lin and Huang 2019: each next row the farthest from those chosen), unweighted ridge with lambda on the grid.\n\n")
 	p("All lambda values are in units of the mean eigenvalue tr(C)/D of the pool covariance (the paper's absolute grid): for raw pixels that unit is about 0.2, " +
 		"so the grid is close to the paper's; for the ReLU features (entries of order 1e3) an absolute grid of at most 1e-3 would make every lambda and lambda_q " +

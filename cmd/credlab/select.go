@@ -18,7 +18,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
 	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform or greedy (GSx: each next row farthest from those chosen)")
 	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
-	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool: its rows are kept, the next batch continues the design, and -out gets the union with a batch column")
+	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool with the same flags and -seed: its rows are kept, the next batch continues the design, and -out gets the union with a batch column, the same rows and weights as one select of the total budget")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
 	out := fs.String("out", "", "output CSV: the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
 	sf := newScoreFlags(fs)
