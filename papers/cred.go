@@ -246,6 +246,12 @@ const (
 	// selection), which add up to a one-shot draw of each budget.
 	// Opt-in: run only when named in Methods.
 	BenchCREDDistinct = "CRED-distinct"
+	// BenchCREDDraws is the paper's design paid per distinct label: CRED's
+	// own independent draws from q, continued until n distinct rows come
+	// up, each labeled once and weighted by its draw count
+	// (credlab.DistinctRows), which gives the fit on all those draws.
+	// Opt-in.
+	BenchCREDDraws = "CRED-draws"
 	// BenchGSx is greedy sampling in the feature space (credlab.GreedySelector)
 	// fitted by ridge regression without weights. Opt-in.
 	BenchGSx = "GSx"
@@ -273,7 +279,7 @@ type BenchmarkSpec struct {
 	NoiseVars []float64
 	Reps      int
 	// Methods is a subset of CRED, KRR, KTR3, SSSR, BenchCREDTied,
-	// BenchCREDDistinct and BenchGSx (default the first four).
+	// BenchCREDDistinct, BenchCREDDraws and BenchGSx (default the first four).
 	Methods []string
 	// LambdaQs (CRED's lambda_q) and Lambdas (the ridge lambda of CRED,
 	// KRR and KTR3) are in units of the mean eigenvalue tr(C)/D of the
@@ -538,7 +544,7 @@ type credFig3Info struct {
 var credFig3Methods = []string{BenchCRED, BenchCREDTied, BenchKRR, BenchKTR3, BenchSSSR}
 
 // credExtraMethods run only when named.
-var credExtraMethods = []string{BenchCREDDistinct, BenchGSx}
+var credExtraMethods = []string{BenchCREDDistinct, BenchCREDDraws, BenchGSx}
 
 func credAllMethods() []string {
 	return append(append([]string(nil), credFig3Methods...), credExtraMethods...)
@@ -549,7 +555,7 @@ func credAllMethods() []string {
 type credLabeling struct {
 	Idx []int
 	W   []float64
-	// Method, when set (BenchCREDDistinct, BenchGSx), evaluates the
+	// Method, when set (BenchCREDDistinct, BenchCREDDraws, BenchGSx), evaluates the
 	// labeling as that method; Wn then holds the weights of Idx[:Ns[i]]
 	// at each budget (nil: unweighted).
 	Method  string
@@ -771,6 +777,17 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		labs = append(labs, credLabeling{Idx: sel.Index, W: sel.Weight, LambdaQ: lq, Num: k})
 	}
 	for k, lq := range c.LambdaQs {
+		if !c.has(BenchCREDDraws) {
+			break
+		}
+		lab, err := credDistinctDraws(t.q[k], c.Ns, c.Seed*1000003+uint64(rep*100+k))
+		if err != nil {
+			return nil, err
+		}
+		lab.LambdaQ, lab.Num = lq, k
+		labs = append(labs, lab)
+	}
+	for k, lq := range c.LambdaQs {
 		if !c.has(BenchCREDDistinct) {
 			break
 		}
@@ -834,6 +851,47 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		}
 	}
 	return rows, nil
+}
+
+// credDistinctDraws continues the draws from q of the given seed (those of
+// the paper's CRED) until the largest budget of distinct rows comes up,
+// and returns for each budget n the credlab.DistinctRows selection of the
+// draws up to the n-th distinct row: its rows in order of first draw, so
+// that each budget's rows extend the last, and their count weights.
+func credDistinctDraws(q []float64, ns []int, seed uint64) (credLabeling, error) {
+	nmax := ns[len(ns)-1]
+	lab := credLabeling{Method: BenchCREDDraws}
+	for b := 2 * nmax; ; b *= 2 {
+		if b > 64*len(q) {
+			return lab, fmt.Errorf("%s: fewer than %d distinct rows in %d draws", BenchCREDDraws, nmax, b/2)
+		}
+		sel, err := credlab.DrawSelection(q, b, seed)
+		if err != nil {
+			return lab, err
+		}
+		seen := map[int]bool{}
+		var draws []int // draws[i]: the draws up to the (i+1)-th distinct row
+		for i, j := range sel.Index {
+			if !seen[j] {
+				seen[j] = true
+				draws = append(draws, i+1)
+			}
+		}
+		if len(draws) < nmax {
+			continue
+		}
+		for _, n := range ns {
+			d, err := credlab.SampleDesign(q, nil, draws[n-1], credlab.DistinctRows, nil, seed)
+			if err != nil {
+				return lab, err
+			}
+			if len(d.Index) != n {
+				return lab, fmt.Errorf("%s: %d draws gave %d distinct rows, want %d", BenchCREDDraws, draws[n-1], len(d.Index), n)
+			}
+			lab.Idx, lab.Wn = d.Index, append(lab.Wn, d.Weight)
+		}
+		return lab, nil
+	}
 }
 
 // credFitState carries one repetition's data through the labelings.

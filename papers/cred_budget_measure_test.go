@@ -22,7 +22,7 @@ func TestMeasureFig3Budgets(t *testing.T) {
 		t.Skip("set CREDLAB_DATA and CREDLAB_FIG3=quick|full")
 	}
 	c := credDefaults(size == "quick").Fig3
-	c.Methods = []string{BenchCRED, BenchCREDDistinct, BenchGSx, BenchKRR}
+	c.Methods = []string{BenchCRED, BenchCREDDraws, BenchCREDDistinct, BenchGSx, BenchKRR}
 	if m := os.Getenv("CREDLAB_FIG3_METHODS"); m != "" {
 		c.Methods = strings.Split(m, ",")
 	}
