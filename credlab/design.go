@@ -48,8 +48,8 @@ func (d Design) String() string {
 // sum_j pi_j = n: rows whose share would exceed 1 are capped at 1 (always
 // labeled) and the rest rescaled, until no row exceeds 1. Rows with q_j = 0
 // get pi_j = 0, so n may not exceed the number of rows with q_j > 0 (a
-// *ParamError named "budget"). O(N log N): one sort of q, the path of every
-// n at once that the WithoutReplacement design draws from.
+// *ParamError named "budget"). O(N): a radix sort of q and the path of
+// every n at once that the WithoutReplacement design draws from.
 func InclusionProbabilities(q []float64, n int) ([]float64, error) {
 	if err := checkProbs("q", q); err != nil {
 		return nil, err

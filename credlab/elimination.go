@@ -10,9 +10,9 @@ import (
 // P of rows with q_j > 0: pi_j(m) = 1 for the a(m) rows of largest q
 // (capped) and c(m) q_j for the others, with c(m) = (m - a(m)) / T(a(m)),
 // T(a) the sum of q beyond the a largest. a(m) is the smallest a <= m at
-// which the first uncapped row stays below 1, (m - a) q_(a) < T(a). Both
-// a(m) and c(m) grow with m, so pi_j(m) does too. O(N log N) time (one
-// sort), O(N) memory.
+// which the first uncapped row stays below 1, (m - a) q_(a) < T(a), with
+// q_(a) the largest q after the a largest. Both a(m) and c(m) grow with m,
+// so pi_j(m) does too. O(N) time (a radix sort) and memory.
 type inclusionPath struct {
 	q      []float64
 	order  []int     // the P rows with q_j > 0, by decreasing q (ties by row)

@@ -49,8 +49,7 @@ type UniformSelector struct {
 	Previous *Selection
 }
 
-// Select implements Selector in O(N + budget) time with replacement and
-// O(N log N) without.
+// Select implements Selector in O(N + budget) time.
 func (u UniformSelector) Select(ctx context.Context, pool *mat.Dense, budget int, seed uint64) (*Selection, error) {
 	n, err := checkPool(pool, budget)
 	if err != nil {
