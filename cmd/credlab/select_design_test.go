@@ -13,8 +13,9 @@ import (
 )
 
 // Two batches without replacement from the command line: the second run
-// keeps the first run's rows and adds distinct new ones; a labeled file
-// naming a row outside the pool is an error naming the row.
+// keeps the first run's rows and adds distinct new ones; a next batch with
+// another seed, and a labeled file naming a row outside the pool, are
+// errors naming the flag.
 func TestSelectBatchesCLI(t *testing.T) {
 	dir := t.TempDir()
 	one, two := filepath.Join(dir, "one.csv"), filepath.Join(dir, "two.csv")
@@ -40,11 +41,18 @@ func TestSelectBatchesCLI(t *testing.T) {
 			t.Errorf("%s: %d rows, want 13", method, len(rows))
 		}
 	}
+	mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "8", "-design", "without",
+		"-exclude", "id", "-lambda", "0.01", "-quiet", "-out", one)
+	_, errs, code := runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "5", "-design", "without",
+		"-exclude", "id", "-lambda", "0.01", "-quiet", "-labeled", one, "-seed", "2", "-out", two)
+	if code != 2 || !strings.Contains(errs, "flag -labeled") || !strings.Contains(errs, "seed of its first batch") {
+		t.Errorf("a next batch with another seed: exit %d, %s", code, errs)
+	}
 	bad := filepath.Join(dir, "bad.csv")
 	if err := os.WriteFile(bad, []byte("row,prob,weight\n3,0.1,1\n99,0.1,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, errs, code := runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "2", "-design", "without",
+	_, errs, code = runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "2", "-design", "without",
 		"-exclude", "id", "-quiet", "-labeled", bad, "-out", two)
 	if code != 2 || !strings.Contains(errs, "flag -labeled 99: want a row of the pool's 20") {
 		t.Errorf("labeled row outside the pool: exit %d, %s", code, errs)
