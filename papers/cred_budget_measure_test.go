@@ -15,7 +15,9 @@ import (
 // with distinct labels, GSx and KRR, and logs the median test RMSE per
 // cell. It runs only with CREDLAB_DATA=/path/to/shared/data and
 // CREDLAB_FIG3=quick or full (CREDLAB_FIG3_SETS=usps or fashion: one set;
-// CREDLAB_FIG3_METHODS: a comma-separated list of methods).
+// CREDLAB_FIG3_METHODS: a comma-separated list of methods;
+// CREDLAB_FIG3_NS: the budgets, comma-separated; CREDLAB_FIG3_SEED: the
+// seed, default the reproduction's).
 func TestMeasureFig3Budgets(t *testing.T) {
 	dir, size := os.Getenv("CREDLAB_DATA"), os.Getenv("CREDLAB_FIG3")
 	if dir == "" || size == "" {
@@ -35,6 +37,13 @@ func TestMeasureFig3Budgets(t *testing.T) {
 			}
 			c.Ns = append(c.Ns, n)
 		}
+	}
+	if s := os.Getenv("CREDLAB_FIG3_SEED"); s != "" {
+		seed, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("CREDLAB_FIG3_SEED: %v", err)
+		}
+		c.Seed = seed
 	}
 	var sets []*credImageSet
 	if os.Getenv("CREDLAB_FIG3_SETS") != "fashion" {
