@@ -49,7 +49,7 @@ type BLESSConfig struct {
 // O(N Dict (d + Dict)) for the final pass; memory O(Dict^2 + Block Dict).
 // No N x N matrix is formed. Deterministic for a seed on any GOMAXPROCS.
 func ApproxLeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda float64, cfg BLESSConfig) ([]float64, error) {
-	if err := checkKernel(k); err != nil {
+	if err := checkKernelOn(k, x); err != nil {
 		return nil, err
 	}
 	if err := checkData(x, nil); err != nil {

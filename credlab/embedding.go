@@ -356,6 +356,9 @@ func (k BagKernel) innerProducts(ctx context.Context, a, b *embedding) (*mat.Den
 // order, with squared distances computed directly (not in Gram form).
 func pairMean(g Kernel, a, b blas64.General) float64 {
 	s := 0.0
+	if Lengthscales(g) != nil {
+		g = evalOnly{g} // per-column scales: pairwise Eval
+	}
 	switch kk := g.(type) {
 	case GaussianKernel:
 		c := -1 / (2 * kk.Sigma * kk.Sigma)

@@ -143,7 +143,7 @@ func checkFitInputs(x *mat.Dense, y, w []float64, k Kernel) error {
 	if err := checkXY(x, y); err != nil {
 		return err
 	}
-	if err := checkKernel(k); err != nil {
+	if err := checkKernelOn(k, x); err != nil {
 		return err
 	}
 	return checkWeights(w, len(y))

@@ -3,6 +3,8 @@ package credlab
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Kernel is a positive semi-definite kernel k(a, b) on R^d.
@@ -19,9 +21,11 @@ type Kernel interface {
 	String() string
 }
 
-// distKernel is a kernel that is a function of ||a-b||^2.
+// distKernel is a kernel that is a function of ||a-b||^2, after each
+// column is multiplied by its scale (columnScales; nil: every scale 1).
 type distKernel interface {
 	fromSqDist(s float64) float64
+	columnScales() []float64
 }
 
 // dotKernel is a kernel that is a function of a.b.
@@ -29,29 +33,133 @@ type dotKernel interface {
 	fromDot(d float64) float64
 }
 
-// GaussianKernel is k(a, b) = exp(-||a-b||^2 / (2 Sigma^2)).
+// GaussianKernel is k(a, b) = exp(-||S (a-b)||^2 / (2 Sigma^2)), S the
+// diagonal matrix of Scales: column j's lengthscale is Sigma / Scales[j]
+// (automatic relevance determination). Nil Scales is the isotropic kernel
+// exp(-||a-b||^2 / (2 Sigma^2)), computed exactly as without the field; a
+// zero scale leaves its column out.
 type GaussianKernel struct {
-	Sigma float64 // bandwidth; must be positive
+	Sigma  float64   // bandwidth; must be positive
+	Scales []float64 // optional per-column scales >= 0, one per column
 }
 
-func (k GaussianKernel) Eval(a, b []float64) float64 { return k.fromSqDist(sqDist(a, b)) }
-func (k GaussianKernel) Validate() error             { return checkPositive("Gaussian kernel sigma", k.Sigma) }
-func (k GaussianKernel) String() string              { return fmt.Sprintf("gaussian(sigma=%g)", k.Sigma) }
+func (k GaussianKernel) Eval(a, b []float64) float64 {
+	return k.fromSqDist(scaledSqDist(a, b, k.Scales))
+}
+func (k GaussianKernel) Validate() error {
+	if err := checkPositive("Gaussian kernel sigma", k.Sigma); err != nil {
+		return err
+	}
+	return checkScales("Gaussian kernel scales", k.Scales)
+}
+func (k GaussianKernel) String() string { return kernelName("gaussian", k.Sigma, k.Scales) }
 func (k GaussianKernel) fromSqDist(s float64) float64 {
 	return math.Exp(-s / (2 * k.Sigma * k.Sigma))
 }
+func (k GaussianKernel) columnScales() []float64 { return k.Scales }
 
-// LaplacianKernel is k(a, b) = exp(-||a-b||_2 / Sigma), with the Euclidean
-// norm. (scikit-learn's laplacian_kernel uses the L1 norm instead.)
+// LaplacianKernel is k(a, b) = exp(-||S (a-b)||_2 / Sigma), with the
+// Euclidean norm and S the diagonal matrix of Scales as in GaussianKernel
+// (nil: every scale 1). (scikit-learn's laplacian_kernel uses the L1 norm
+// instead.)
 type LaplacianKernel struct {
-	Sigma float64 // bandwidth; must be positive
+	Sigma  float64   // bandwidth; must be positive
+	Scales []float64 // optional per-column scales >= 0, one per column
 }
 
-func (k LaplacianKernel) Eval(a, b []float64) float64 { return k.fromSqDist(sqDist(a, b)) }
-func (k LaplacianKernel) Validate() error             { return checkPositive("Laplacian kernel sigma", k.Sigma) }
-func (k LaplacianKernel) String() string              { return fmt.Sprintf("laplacian(sigma=%g)", k.Sigma) }
+func (k LaplacianKernel) Eval(a, b []float64) float64 {
+	return k.fromSqDist(scaledSqDist(a, b, k.Scales))
+}
+func (k LaplacianKernel) Validate() error {
+	if err := checkPositive("Laplacian kernel sigma", k.Sigma); err != nil {
+		return err
+	}
+	return checkScales("Laplacian kernel scales", k.Scales)
+}
+func (k LaplacianKernel) String() string { return kernelName("laplacian", k.Sigma, k.Scales) }
 func (k LaplacianKernel) fromSqDist(s float64) float64 {
 	return math.Exp(-math.Sqrt(s) / k.Sigma)
+}
+func (k LaplacianKernel) columnScales() []float64 { return k.Scales }
+
+// Lengthscales returns each column's lengthscale Sigma / Scales[j] (+Inf
+// for a column left out), or nil for an isotropic kernel.
+func Lengthscales(k Kernel) []float64 {
+	dk, ok := k.(distKernel)
+	if !ok || dk.columnScales() == nil {
+		return nil
+	}
+	var sigma float64
+	switch kk := k.(type) {
+	case GaussianKernel:
+		sigma = kk.Sigma
+	case LaplacianKernel:
+		sigma = kk.Sigma
+	}
+	out := make([]float64, len(dk.columnScales()))
+	for j, s := range dk.columnScales() {
+		out[j] = sigma / s
+	}
+	return out
+}
+
+func kernelName(name string, sigma float64, scales []float64) string {
+	if scales == nil {
+		return fmt.Sprintf("%s(sigma=%g)", name, sigma)
+	}
+	return fmt.Sprintf("%s(sigma=%g, scales=%.3g)", name, sigma, scales)
+}
+
+// checkScales checks per-column kernel scales: finite, >= 0, not all zero.
+func checkScales(name string, s []float64) error {
+	if s == nil {
+		return nil
+	}
+	pos := false
+	for j, v := range s {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return &ParamError{Name: fmt.Sprintf("%s[%d]", name, j), Value: v, Want: "a finite scale >= 0"}
+		}
+		pos = pos || v > 0
+	}
+	if !pos {
+		return &ParamError{Name: name, Value: s, Want: "at least one positive scale"}
+	}
+	return nil
+}
+
+// checkKernelOn checks k and that its column scales, if any, match x's
+// columns (x nil or empty: the kernel alone).
+func checkKernelOn(k Kernel, x *mat.Dense) error {
+	if err := checkKernel(k); err != nil {
+		return err
+	}
+	if x == nil || x.IsEmpty() {
+		return nil
+	}
+	return checkKernelCols(k, x.RawMatrix().Cols)
+}
+
+// checkKernelCols reports a kernel whose per-column scales do not match d
+// columns.
+func checkKernelCols(k Kernel, d int) error {
+	if dk, ok := k.(distKernel); ok && dk.columnScales() != nil && len(dk.columnScales()) != d {
+		return shapef("the kernel has %d column scales, the data %d columns", len(dk.columnScales()), d)
+	}
+	return nil
+}
+
+// scaledSqDist returns ||S (a-b)||^2 (||a-b||^2 for nil s).
+func scaledSqDist(a, b, s []float64) float64 {
+	if s == nil {
+		return sqDist(a, b)
+	}
+	t := 0.0
+	for i, v := range a {
+		u := (v - b[i]) * s[i]
+		t += u * u
+	}
+	return t
 }
 
 // LinearKernel is k(a, b) = a.b.
@@ -130,6 +238,9 @@ func dot(a, b []float64) float64 {
 	}
 	return s
 }
+
+// evalOnly hides a kernel's fast paths: every value comes from Eval.
+type evalOnly struct{ Kernel }
 
 func checkKernel(k Kernel) error {
 	if k == nil {

@@ -21,6 +21,9 @@ func KernelMatrix(k Kernel, x, y *mat.Dense) (*mat.Dense, error) {
 	if err := checkData(x, nil); err != nil {
 		return nil, err
 	}
+	if err := checkKernelCols(k, x.RawMatrix().Cols); err != nil {
+		return nil, err
+	}
 	if y != nil {
 		if err := checkMatrix(y, "y"); err != nil {
 			return nil, err
@@ -57,12 +60,30 @@ func rowSqNorms(x *mat.Dense) []float64 {
 	return out
 }
 
+// scaleColumns returns a copy of x with column j multiplied by s[j].
+// O(n d).
+func scaleColumns(x *mat.Dense, s []float64) *mat.Dense {
+	n, d := x.Dims()
+	out := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		src, dst := x.RawRowView(i), out.RawRowView(i)
+		for j, v := range src {
+			dst[j] = v * s[j]
+		}
+	}
+	return out
+}
+
 // kernelBlock fills dst (rows of x by rows of y) with K(X, Y). xsq and ysq
-// are the rows' squared norms, computed when nil.
+// are the rows' squared norms, computed when nil (and ignored for a kernel
+// with column scales, which scales copies of x and y first).
 func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) {
 	d := dst.RawMatrix()
 	switch kk := k.(type) {
 	case distKernel:
+		if s := kk.columnScales(); s != nil {
+			x, y, xsq, ysq = scaleColumns(x, s), scaleColumns(y, s), nil, nil
+		}
 		if xsq == nil {
 			xsq = rowSqNorms(x)
 		}
@@ -142,6 +163,10 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 	var dk distKernel // the lower rows are squared distances first
 	switch kk := k.(type) {
 	case distKernel:
+		if s := kk.columnScales(); s != nil {
+			x = scaleColumns(x, s)
+			xr = x.RawMatrix()
+		}
 		sq := rowSqNorms(x)
 		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)
 		dk = kk
@@ -165,7 +190,11 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 			if dk != nil {
 				fromSqDistRow(dk, d.Data[i*d.Stride:i*d.Stride+i])
 			}
-			d.Data[i*d.Stride+i] = k.Eval(xi, xi)
+			if dk != nil {
+				d.Data[i*d.Stride+i] = dk.fromSqDist(0)
+			} else {
+				d.Data[i*d.Stride+i] = k.Eval(xi, xi)
+			}
 		}
 	})
 	mirrorLower(d)

@@ -32,7 +32,7 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 	if err := checkXY(x, y); err != nil {
 		return nil, err
 	}
-	if err := checkKernel(cfg.Kernel); err != nil {
+	if err := checkKernelOn(cfg.Kernel, x); err != nil {
 		return nil, err
 	}
 	tol := cfg.Tol

@@ -19,7 +19,7 @@ import (
 // seconds for N in the thousands, minutes for tens of thousands. Use
 // FeatureLeverageScores for larger pools.
 func LeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda float64) ([]float64, error) {
-	if err := checkKernel(k); err != nil {
+	if err := checkKernelOn(k, x); err != nil {
 		return nil, err
 	}
 	if err := checkData(x, nil); err != nil {

@@ -53,6 +53,9 @@ func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, er
 	if dx != d {
 		return nil, shapef("the model's centers have %d columns, x has %d", d, dx)
 	}
+	if err := checkKernelCols(m.Kernel, d); err != nil {
+		return nil, err
+	}
 	out := make([]float64, n)
 	predictInto(ctx, out, m.Kernel, x, m.Centers, m.Coef)
 	m.addIntercept(out)

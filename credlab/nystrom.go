@@ -89,7 +89,7 @@ const DefaultNystromTol = 1e-12
 // rows (n x m) usually follow, it refuses m centers whose blocks, m x m
 // and n x m, exceed MemoryLimit, before allocating either.
 func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error) {
-	if err := checkKernel(k); err != nil {
+	if err := checkKernelOn(k, x); err != nil {
 		return nil, err
 	}
 	if x == nil || x.IsEmpty() {

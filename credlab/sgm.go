@@ -234,7 +234,7 @@ func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit
 	if err := checkData(x, y); err != nil {
 		return nil, err
 	}
-	if err := checkKernel(cfg.Kernel); err != nil {
+	if err := checkKernelOn(cfg.Kernel, x); err != nil {
 		return nil, err
 	}
 	if err := cfg.check(); err != nil {
@@ -491,7 +491,11 @@ func (e *sgdEngine) addDirect(idx []int, delta, p []float64) {
 	}
 	xr := e.xall.RawMatrix()
 	var kv func(a, b []float64) float64
-	switch kk := e.k.(type) {
+	k := e.k
+	if Lengthscales(k) != nil {
+		k = evalOnly{k} // per-column scales: pairwise Eval
+	}
+	switch kk := k.(type) {
 	case GaussianKernel:
 		c := -1 / (2 * kk.Sigma * kk.Sigma)
 		kv = func(a, b []float64) float64 { return math.Exp(c * sqDist(a, b)) }

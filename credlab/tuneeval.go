@@ -17,6 +17,7 @@ func (sqDistKernel) Eval(a, b []float64) float64  { return sqDist(a, b) }
 func (sqDistKernel) Validate() error              { return nil }
 func (sqDistKernel) String() string               { return "squared distance" }
 func (sqDistKernel) fromSqDist(s float64) float64 { return s }
+func (sqDistKernel) columnScales() []float64      { return nil }
 
 // exactEvaluator scores exact KRLS at each sigma: the kernel matrix is
 // mapped from squared distances computed once, O(n^2) per sigma (or, for a

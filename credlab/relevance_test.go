@@ -1,0 +1,165 @@
+package credlab
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// relevanceData returns n rows of d standard normal columns and a target
+// that is a smooth function of the first k columns plus noise.
+func relevanceData(n, d, k int, noise float64, seed uint64) (*mat.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x := mat.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		row := x.RawRowView(i)
+		for j := range row {
+			row[j] = rng.NormFloat64()
+		}
+		for j := 0; j < k; j++ {
+			y[i] += math.Sin(1.5 * row[j])
+		}
+		y[i] += noise * rng.NormFloat64()
+	}
+	return x, y
+}
+
+// TestLOOGradient checks the analytic gradient of the leave-one-out
+// criterion against central finite differences, with and without weights.
+func TestLOOGradient(t *testing.T) {
+	x, y := relevanceData(60, 4, 2, 0.1, 1)
+	rng := rand.New(rand.NewPCG(2, 2))
+	w := make([]float64, len(y))
+	for i := range w {
+		w[i] = 0.5 + rng.Float64()
+	}
+	for _, tc := range []struct {
+		name string
+		w    []float64
+	}{{"unweighted", nil}, {"weighted", w}} {
+		p := newLOOProblem(x, y, tc.w)
+		th := []float64{math.Log(0.7), math.Log(0.2), math.Log(1.3), math.Log(0.05), math.Log(1e-2)}
+		g := make([]float64, len(th))
+		p.eval(th, g)
+		for j := range th {
+			h := 1e-5
+			tp := append([]float64(nil), th...)
+			tm := append([]float64(nil), th...)
+			tp[j] += h
+			tm[j] -= h
+			fd := (p.eval(tp, nil) - p.eval(tm, nil)) / (2 * h)
+			if math.Abs(fd-g[j]) > 1e-5*math.Max(1, math.Abs(fd)) {
+				t.Errorf("%s: d/dtheta_%d: analytic %.8g, finite differences %.8g", tc.name, j, g[j], fd)
+			}
+		}
+	}
+}
+
+// TestLOOCriterion checks the closed-form leave-one-out residual
+// c_i / (A^-1)_ii against refitting without each row.
+func TestLOOCriterion(t *testing.T) {
+	x, y := relevanceData(25, 3, 1, 0.1, 3)
+	p := newLOOProblem(x, y, nil)
+	th := []float64{math.Log(0.8), math.Log(0.3), math.Log(1.1), math.Log(1e-2)}
+	got := p.eval(th, nil)
+	n := len(y)
+	s := []float64{0.8, 0.3, 1.1}
+	lam := 1e-2
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		var rows []int
+		for j := 0; j < n; j++ {
+			if j != i {
+				rows = append(rows, j)
+			}
+		}
+		// Ridge on n-1 rows with the same n lambda on the diagonal.
+		k := mat.NewSymDense(n-1, nil)
+		for a, ra := range rows {
+			for b, rb := range rows {
+				k.SetSym(a, b, GaussianKernel{Sigma: 1, Scales: s}.Eval(x.RawRowView(ra), x.RawRowView(rb)))
+			}
+			k.SetSym(a, a, k.At(a, a)+float64(n)*lam)
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(k) {
+			t.Fatal("not positive definite")
+		}
+		yy := mat.NewVecDense(n-1, nil)
+		for a, r := range rows {
+			yy.SetVec(a, p.y[r])
+		}
+		var c mat.VecDense
+		if err := ch.SolveVecTo(&c, yy); err != nil {
+			t.Fatal(err)
+		}
+		f := 0.0
+		for a, r := range rows {
+			f += c.AtVec(a) * GaussianKernel{Sigma: 1, Scales: s}.Eval(x.RawRowView(i), x.RawRowView(r))
+		}
+		sum += (p.y[i] - f) * (p.y[i] - f)
+	}
+	if want := sum / float64(n); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("leave-one-out criterion %.12g, refits %.12g", got, want)
+	}
+}
+
+// TestLearnScalesRelevantColumns: a target that depends on 2 of 8 columns.
+// The learned scales rank those two first, and the leave-one-out error
+// beats the isotropic kernel's.
+func TestLearnScalesRelevantColumns(t *testing.T) {
+	x, y := relevanceData(400, 8, 2, 0.1, 4)
+	r, err := LearnScales(context.Background(), x, y, RelevanceConfig{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := r.Relevance()
+	for j := 2; j < 8; j++ {
+		if rel[j] > 0.3*math.Min(rel[0], rel[1]) {
+			t.Errorf("column %d: relevance %.3g against %.3g and %.3g of the two informative columns", j, rel[j], rel[0], rel[1])
+		}
+	}
+	if !(r.LOO < 0.7*r.IsoLOO) {
+		t.Errorf("leave-one-out %.4g with learned scales, %.4g isotropic: want at most 0.7x", r.LOO, r.IsoLOO)
+	}
+	t.Logf("relevance %.3g, LOO %.4g (isotropic %.4g), start %s, %d evaluations", rel, r.LOO, r.IsoLOO, r.Start, r.Evals)
+}
+
+// TestScaledKernelIsotropic: equal scales give the isotropic kernel of
+// width Sigma / scale, and nil scales today's kernel bit for bit.
+func TestScaledKernelIsotropic(t *testing.T) {
+	x, _ := relevanceData(30, 3, 1, 0, 5)
+	iso, err := KernelMatrix(GaussianKernel{Sigma: 0.5}, x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := KernelMatrix(GaussianKernel{Sigma: 1, Scales: []float64{2, 2, 2}}, x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.EqualApprox(iso, sc, 1e-13) {
+		t.Error("equal scales differ from the isotropic kernel of width sigma/scale")
+	}
+	blk, err := KernelMatrix(GaussianKernel{Sigma: 1, Scales: []float64{2, 0, 1}}, x, x.Slice(0, 5, 0, 3).(*mat.Dense))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := GaussianKernel{Sigma: 1, Scales: []float64{2, 0, 1}}
+	for i := 0; i < 30; i++ {
+		for j := 0; j < 5; j++ {
+			if want := k.Eval(x.RawRowView(i), x.RawRowView(j)); math.Abs(blk.At(i, j)-want) > 1e-13 {
+				t.Fatalf("K[%d,%d] = %g, Eval %g", i, j, blk.At(i, j), want)
+			}
+		}
+	}
+	if _, err := KernelMatrix(GaussianKernel{Sigma: 1, Scales: []float64{1, 1}}, x, nil); err == nil {
+		t.Error("2 scales for 3 columns: no error")
+	}
+	if _, err := KernelMatrix(GaussianKernel{Sigma: 1, Scales: []float64{1, -1, 1}}, x, nil); err == nil {
+		t.Error("a negative scale: no error")
+	}
+}
