@@ -112,7 +112,7 @@ func LearnScales(ctx context.Context, x *mat.Dense, y []float64, cfg RelevanceCo
 	if cfg.Rows < 0 || cfg.MaxIter < 0 {
 		return nil, &ParamError{Name: "RelevanceConfig.Rows", Value: cfg.Rows, Want: "a positive number of rows (and MaxIter >= 0), or zero for the defaults"}
 	}
-	n, d := x.Dims()
+	n, _ := x.Dims()
 	ns := cfg.Rows
 	if ns == 0 {
 		ns = DefaultRelevanceRows
@@ -124,15 +124,27 @@ func LearnScales(ctx context.Context, x *mat.Dense, y []float64, cfg RelevanceCo
 	if err := checkAlloc("relevance kernel matrices", 4*ns, ns); err != nil {
 		return nil, err
 	}
-	idx := rand.New(rand.NewPCG(cfg.Seed, 0x726c76)).Perm(n)[:ns]
+	idx := relevanceRows(n, cfg.Seed)[:ns]
 	sort.Ints(idx)
-	p := newLOOProblem(gatherRows(x, idx), gather(y, idx), gatherWeights(cfg.Weights, idx))
-	if p == nil {
-		return nil, &TuneError{Problem: "the target is constant on the subsample: nothing to learn", Err: ErrConstantTarget}
-	}
 	iters := cfg.MaxIter
 	if iters == 0 {
 		iters = 40
+	}
+	return learnScales(ctx, gatherRows(x, idx), gather(y, idx), gatherWeights(cfg.Weights, idx), iters)
+}
+
+// relevanceRows is the seeded permutation of n rows whose prefix is
+// LearnScales's subsample.
+func relevanceRows(n int, seed uint64) []int {
+	return rand.New(rand.NewPCG(seed, 0x726c76)).Perm(n)
+}
+
+// learnScales is LearnScales on all rows of x.
+func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int) (*RelevanceFit, error) {
+	ns, d := x.Dims()
+	p := newLOOProblem(x, y, w)
+	if p == nil {
+		return nil, &TuneError{Problem: "the target is constant on the subsample: nothing to learn", Err: ErrConstantTarget}
 	}
 	out := &RelevanceFit{Rows: ns}
 	// Isotropic: one shared log-scale and log-lambda.

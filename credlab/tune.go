@@ -102,6 +102,13 @@ type TuneConfig struct {
 	// Progress, if not nil, is called with (done, total) as the search
 	// advances; total may grow when a grid is extended.
 	Progress func(done, total int)
+	// Relevance is RelevanceAuto ("" or "auto", the default: one scale per
+	// column learned and kept when it validates better, for the Gaussian
+	// kernel with sigma searched and at least 2 columns) or RelevanceOff
+	// (one shared scale). Scales, when not nil, fixes the per-column scales
+	// (GaussianKernel.Scales; sigma is searched on the scaled columns).
+	Relevance string
+	Scales    []float64
 }
 
 // DefaultMaxExactRows is the default TuneConfig.MaxExactRows: the size up to
@@ -126,8 +133,13 @@ type TuneFit struct {
 type Choice struct {
 	Method string // "KRLS" or "NKRLS"
 	Reason string // why this method, in words
-	Kernel Kernel // the chosen kernel, with its sigma
+	Kernel Kernel // the chosen kernel, with its sigma (and Scales)
 	Sigma  float64
+	// Scales are the per-column scales of the kernel (lengthscale
+	// Sigma/Scales[j]), nil for one shared scale; ScalesFrom says where
+	// they came from ("learned" or "fixed by TuneConfig.Scales").
+	Scales     []float64
+	ScalesFrom string
 	Lambda float64
 	M      int // Nyström centers kept (rank); 0 for KRLS
 	// Centers is how NKRLS's centers were drawn: "uniform", or "leverage"
@@ -221,63 +233,6 @@ const (
 // Dsymv (one thread, 1-3 GB/s) a reduction took 0.4 s at n = 1000, 4 s at
 // n = 2000 and 74 s at n = 4000 on 2 loaded cores.
 var exactPathRows = 1500
-
-// Tune fits a kernel ridge regression with sigma, lambda and the method
-// chosen automatically:
-//
-//   - the target is centered by its (weighted) mean, an unpenalized
-//     intercept kept in Model.Intercept;
-//   - coarse: a sigma search on a Nyström path with 500 centers on all
-//     rows: a log grid of 8 values over a 16-fold range around the median
-//     heuristic (the median distance between rows), extended while the
-//     best value sits at an end, refined twice around the best value. Each
-//     sigma costs O(n m^2) for the features and their Gram matrix and one
-//     O(4/3 m^3) tridiagonal reduction, then O(m) per lambda for GCV;
-//   - refine: the same with 1000 centers on the best sigma and its
-//     neighbours' midpoints;
-//   - exact KRLS (GCV, LOO and hold-out: up to MaxExactRows rows and the
-//     memory limit): lambda is
-//     chosen on the exact path, one tridiagonal reduction of the n x n
-//     kernel matrix then O(n) per lambda. Up to exactPathRows (1500) rows
-//     it scores the refined sigma and its two neighbours (from squared
-//     distances computed once); beyond, the refined sigma, its half and
-//     its quarter, and further halves while the smallest is the best (at
-//     most two more), since Nyström paths favour large sigmas. The model comes from the chosen sigma's
-//     reduction when it was the last one made, else from one more;
-//   - NKRLS beyond: m starts at 1000 and doubles while the criterion
-//     improves by more than 1%; at the first doubling (m = 2000), sigma
-//     walks down from the best one as in the exact stage (walkDown), and
-//     the walk's best is kept. Each evaluation costs O(n m^2).
-//     Last, leverage-score centers (LeverageCenters) are scored at the
-//     chosen sigma and m and kept when the criterion is lower
-//     (Choice.Centers).
-//
-// With the default criterion, 5-fold cross-validation (CriterionCV),
-// every stage runs on Nyström paths (centers drawn from all rows, as the
-// final model's): each sigma costs one pass over the rows, O(n m^2), and
-// one O(4/3 m^3) reduction to band form per fold (cvScores), m grows as
-// above, and a candidate (a halving of sigma, the walk at m = 2000, a
-// doubling of m, leverage-score centers) is first screened on fold 0
-// alone, one reduction, and cross-validated only when it wins there; a
-// doubling of m to as many centers as fold 0 trains on rows is screened
-// by exact KRLS on those rows instead (screenedGrowth); when m reaches n
-// (every row a center) the model is exact KRLS, fitted by one Cholesky
-// solve. With GCV or LOO, problems with at most 500 rows skip
-// the Nyström stages: every sigma is scored on the exact path. x and y are
-// not modified. Tune works on raw
-// features; standardizing them first (as frames.Fit does) usually helps.
-func Tune(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig) (*TuneFit, error) {
-	start := time.Now()
-	t, err := newTuner(x, y, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := t.run(ctx); err != nil {
-		return nil, err
-	}
-	t.out.Choice.Elapsed = time.Since(start)
-	return t.out, nil
-}
 
 // tuner holds one Tune call.
 type tuner struct {

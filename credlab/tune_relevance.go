@@ -1,0 +1,316 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Relevance values of TuneConfig.Relevance.
+const (
+	// RelevanceAuto learns one scale per column (LearnScales) and keeps
+	// them when they validate better than one shared scale: the default.
+	RelevanceAuto = "auto"
+	// RelevanceOff searches one shared scale (sigma) only.
+	RelevanceOff = "off"
+)
+
+// Sizes of the relevance stage: at least minRelevanceRows rows; a held-out
+// validation sample of up to relevanceValRows rows when at least
+// minRelevanceVal rows remain beside the subsample, else both searches run
+// in full and the lower criterion wins; learned scales must lower the
+// validation error by relevanceMargin.
+const (
+	minRelevanceRows = 40
+	minRelevanceVal  = 300
+	relevanceValRows = 2000
+	relevanceMargin  = 0.02
+)
+
+// relevanceFor says whether Tune learns column scales for cfg on d
+// columns, and checks fixed ones.
+func relevanceFor(cfg TuneConfig, n, d int) (bool, error) {
+	mode := strings.ToLower(strings.TrimSpace(cfg.Relevance))
+	switch mode {
+	case "", RelevanceAuto, RelevanceOff:
+	default:
+		return false, &ParamError{Name: "TuneConfig.Relevance", Value: strconv.Quote(cfg.Relevance), Want: "auto (the default) or off"}
+	}
+	if cfg.Scales != nil {
+		if len(cfg.Scales) != d {
+			return false, &ParamError{Name: "TuneConfig.Scales", Value: len(cfg.Scales), Want: fmt.Sprintf("%d scales, one per column", d)}
+		}
+		return false, checkScales("TuneConfig.Scales", cfg.Scales)
+	}
+	gauss := cfg.Kernel == "" || cfg.Kernel == "gaussian" || cfg.Kernel == "rbf"
+	return mode != RelevanceOff && gauss && cfg.Sigma == 0 && d >= 2 && n >= minRelevanceRows, nil
+}
+
+// Tune fits a kernel ridge regression with sigma, lambda, the method and,
+// for the Gaussian kernel, one scale per column chosen automatically.
+//
+// Column scales (TuneConfig.Relevance, default "auto"): LearnScales learns
+// them with lambda on a seeded subsample of DefaultRelevanceRows rows, from
+// the exact leave-one-out error's gradients. With at least 300 other rows,
+// exact KRLS with the learned scales and with the best shared scale (both
+// fitted on the subsample) predict up to 2000 held-out rows, and the scales
+// are kept when they lower the validation error by 2%; with fewer rows,
+// the search below runs with and without them and the lower criterion
+// wins. Kept scales multiply the columns (a column scaled to zero is left
+// out), the search runs on the scaled rows, and the model's kernel carries
+// the scales (GaussianKernel.Scales; Choice.Scales and Choice.Relevance).
+//
+// The search of sigma, lambda and the method:
+//
+//   - the target is centered by its (weighted) mean, an unpenalized
+//     intercept kept in Model.Intercept;
+//   - coarse: a sigma search on a Nyström path with 500 centers on all
+//     rows: a log grid of 8 values over a 16-fold range around the median
+//     heuristic (the median distance between rows), extended while the
+//     best value sits at an end, refined twice around the best value. Each
+//     sigma costs O(n m^2) for the features and their Gram matrix and one
+//     O(4/3 m^3) tridiagonal reduction, then O(m) per lambda for GCV;
+//   - refine: the same with 1000 centers on the best sigma and its
+//     neighbours' midpoints;
+//   - exact KRLS (GCV, LOO and hold-out: up to MaxExactRows rows and the
+//     memory limit): lambda is
+//     chosen on the exact path, one tridiagonal reduction of the n x n
+//     kernel matrix then O(n) per lambda. Up to exactPathRows (1500) rows
+//     it scores the refined sigma and its two neighbours (from squared
+//     distances computed once); beyond, the refined sigma, its half and
+//     its quarter, and further halves while the smallest is the best (at
+//     most two more), since Nyström paths favour large sigmas. The model comes from the chosen sigma's
+//     reduction when it was the last one made, else from one more;
+//   - NKRLS beyond: m starts at 1000 and doubles while the criterion
+//     improves by more than 1%; at the first doubling (m = 2000), sigma
+//     walks down from the best one as in the exact stage (walkDown), and
+//     the walk's best is kept. Each evaluation costs O(n m^2).
+//     Last, leverage-score centers (LeverageCenters) are scored at the
+//     chosen sigma and m and kept when the criterion is lower
+//     (Choice.Centers).
+//
+// With the default criterion, 5-fold cross-validation (CriterionCV),
+// every stage runs on Nyström paths (centers drawn from all rows, as the
+// final model's): each sigma costs one pass over the rows, O(n m^2), and
+// one O(4/3 m^3) reduction to band form per fold (cvScores), m grows as
+// above, and a candidate (a halving of sigma, the walk at m = 2000, a
+// doubling of m, leverage-score centers) is first screened on fold 0
+// alone, one reduction, and cross-validated only when it wins there; a
+// doubling of m to as many centers as fold 0 trains on rows is screened
+// by exact KRLS on those rows instead (screenedGrowth); when m reaches n
+// (every row a center) the model is exact KRLS, fitted by one Cholesky
+// solve. With GCV or LOO, problems with at most 500 rows skip
+// the Nyström stages: every sigma is scored on the exact path. x and y are
+// not modified. Tune works on raw
+// features; standardizing them first (as frames.Fit does) usually helps.
+func Tune(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig) (*TuneFit, error) {
+	start := time.Now()
+	t, err := newTuner(x, y, cfg)
+	if err != nil {
+		return nil, err
+	}
+	n, d := x.Dims()
+	learn, err := relevanceFor(cfg, n, d)
+	if err != nil {
+		return nil, err
+	}
+	var out *TuneFit
+	switch {
+	case cfg.Scales != nil:
+		out, err = tuneScaled(ctx, x, y, cfg, cfg.Scales, "fixed by TuneConfig.Scales")
+	case learn:
+		out, err = tuneRelevance(ctx, t, x, y, cfg)
+	default:
+		err = t.run(ctx)
+		out = t.out
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Choice.Elapsed = time.Since(start)
+	return out, nil
+}
+
+// tuneRelevance learns column scales and runs the search with them, or
+// without them when they do not validate better.
+func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, cfg TuneConfig) (*TuneFit, error) {
+	t0 := time.Now()
+	n, _ := x.Dims()
+	perm := relevanceRows(n, cfg.Seed)
+	ns := min(n, DefaultRelevanceRows)
+	nv := min(n-ns, relevanceValRows)
+	if nv < minRelevanceVal {
+		ns, nv = n, 0
+	}
+	sIdx := append([]int(nil), perm[:ns]...)
+	sort.Ints(sIdx)
+	rf, err := learnScales(ctx, gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(cfg.Weights, sIdx), 40)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		iso.out.Choice.Warnings = append(iso.out.Choice.Warnings, fmt.Sprintf("column scales not learned: %v", err))
+		return iso.out, iso.run(ctx)
+	}
+	learned := fmt.Sprintf("relevance: column scales learned on %d rows by leave-one-out (%d evaluations, start %s): %.4g against %.4g with one scale",
+		ns, rf.Evals, rf.Start, rf.LOO, rf.IsoLOO)
+	if nv == 0 {
+		// Few rows: both searches in full, the lower criterion wins.
+		if err := iso.run(ctx); err != nil {
+			return nil, err
+		}
+		ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned")
+		if err != nil {
+			return nil, err
+		}
+		if !(ard.Choice.Score < (1-relevanceMargin)*iso.out.Choice.Score) {
+			iso.stage("%s: %v", learned, time.Since(t0).Round(time.Millisecond))
+			iso.stage("relevance: one scale kept: criterion %.4g against %.4g with the learned scales", iso.out.Choice.Score, ard.Choice.Score)
+			return iso.out, nil
+		}
+		ard.Choice.Stages = append([]string{fmt.Sprintf("%s: %v", learned, time.Since(t0).Round(time.Millisecond)),
+			fmt.Sprintf("relevance: learned scales kept: criterion %.4g against %.4g with one scale", ard.Choice.Score, iso.out.Choice.Score)},
+			ard.Choice.Stages...)
+		return ard, nil
+	}
+	vIdx := perm[ns : ns+nv]
+	vIso, vARD, err := validateScales(ctx, x, y, cfg.Weights, sIdx, vIdx, rf)
+	if err != nil {
+		return nil, err
+	}
+	verdict := fmt.Sprintf("%s; validation MSE on %d held-out rows %.4g against %.4g: %v", learned, nv, vARD, vIso, time.Since(t0).Round(time.Millisecond))
+	if !(vARD < (1-relevanceMargin)*vIso) {
+		iso.stage("%s; one scale kept", verdict)
+		return iso.out, iso.run(ctx)
+	}
+	ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned")
+	if err != nil {
+		return nil, err
+	}
+	ard.Choice.Stages = append([]string{verdict + "; learned scales kept"}, ard.Choice.Stages...)
+	return ard, nil
+}
+
+// validateScales fits exact KRLS on the subsample rows sIdx with the
+// learned scales and with the best shared scale, and returns their
+// (weighted) mean squared errors on the rows vIdx.
+func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vIdx []int, rf *RelevanceFit) (iso, ard float64, err error) {
+	_, d := x.Dims()
+	xs, ys, ws := gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(w, sIdx)
+	xv, yv, wv := gatherRows(x, vIdx), gather(y, vIdx), gatherWeights(w, vIdx)
+	mean, sw := 0.0, 0.0
+	for i, v := range ys {
+		wi := 1.0
+		if ws != nil {
+			wi = ws[i]
+		}
+		mean += wi * v
+		sw += wi
+	}
+	mean /= sw
+	yc := make([]float64, len(ys))
+	for i, v := range ys {
+		yc[i] = v - mean
+	}
+	var wn []float64 // normalized to mean 1, as LearnScales's lambda assumes
+	if ws != nil {
+		wn = make([]float64, len(ws))
+		for i, v := range ws {
+			wn[i] = v * float64(len(ws)) / sw
+		}
+	}
+	isoScales := make([]float64, d)
+	for j := range isoScales {
+		isoScales[j] = rf.IsoScale
+	}
+	var out [2]float64
+	for c, k := range []struct {
+		s      []float64
+		lambda float64
+	}{{isoScales, rf.IsoLambda}, {rf.Scales, rf.Lambda}} {
+		fit, err := KRLS(ctx, xs, yc, KRLSConfig{Kernel: GaussianKernel{Sigma: 1, Scales: k.s}, Lambda: k.lambda, Weights: wn})
+		if err != nil {
+			return 0, 0, err
+		}
+		pred, err := fit.Model.PredictContext(ctx, xv)
+		if err != nil {
+			return 0, 0, err
+		}
+		se, sv := 0.0, 0.0
+		for i, p := range pred {
+			wi := 1.0
+			if wv != nil {
+				wi = wv[i]
+			}
+			r := yv[i] - mean - p
+			se += wi * r * r
+			sv += wi
+		}
+		out[c] = se / sv
+	}
+	return out[0], out[1], nil
+}
+
+// tuneScaled runs the search on x's columns multiplied by scales (columns
+// scaled to zero left out), and returns its fit with the model, the
+// kernel and the choice mapped back to x's columns.
+func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, how string) (*TuneFit, error) {
+	n, _ := x.Dims()
+	var kept []int
+	for j, s := range scales {
+		if s > 0 {
+			kept = append(kept, j)
+		}
+	}
+	if err := checkAlloc("scaled copy of the rows", n, len(kept)); err != nil {
+		return nil, err
+	}
+	xs := mat.NewDense(n, len(kept), nil)
+	for i := 0; i < n; i++ {
+		src, dst := x.RawRowView(i), xs.RawRowView(i)
+		for k, j := range kept {
+			dst[k] = src[j] * scales[j]
+		}
+	}
+	cfg.Scales, cfg.Relevance = nil, RelevanceOff
+	t, err := newTuner(xs, y, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.run(ctx); err != nil {
+		return nil, err
+	}
+	out := t.out
+	ch := &out.Choice
+	ch.Scales = append([]float64(nil), scales...)
+	ch.ScalesFrom = how
+	ch.Kernel = GaussianKernel{Sigma: ch.Sigma, Scales: ch.Scales}
+	m := out.Fit.Model
+	m.Kernel = ch.Kernel
+	c, _ := m.Centers.Dims()
+	_, d := x.Dims()
+	centers := mat.NewDense(c, d, nil)
+	for i := 0; i < c; i++ {
+		src, dst := m.Centers.RawRowView(i), centers.RawRowView(i)
+		for k, j := range kept {
+			dst[j] = src[k] / scales[j]
+		}
+	}
+	m.Centers = centers
+	return out, nil
+}
+
+// Relevance returns each column's scale relative to the largest, in
+// [0, 1]; nil when the choice has one shared scale.
+func (c Choice) Relevance() []float64 {
+	if c.Scales == nil {
+		return nil
+	}
+	return relativeScales(c.Scales)
+}
+
