@@ -140,8 +140,8 @@ type Choice struct {
 	// they came from ("learned" or "fixed by TuneConfig.Scales").
 	Scales     []float64
 	ScalesFrom string
-	Lambda float64
-	M      int // Nyström centers kept (rank); 0 for KRLS
+	Lambda     float64
+	M          int // Nyström centers kept (rank); 0 for KRLS
 	// Centers is how NKRLS's centers were drawn: "uniform", or "leverage"
 	// (LeverageCenters) when approximate ridge leverage scores gave a lower
 	// criterion at the chosen sigma and m; "" for KRLS.

@@ -313,4 +313,3 @@ func (c Choice) Relevance() []float64 {
 	}
 	return relativeScales(c.Scales)
 }
-
