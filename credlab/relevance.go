@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -130,7 +131,7 @@ func LearnScales(ctx context.Context, x *mat.Dense, y []float64, cfg RelevanceCo
 	if iters == 0 {
 		iters = 40
 	}
-	return learnScales(ctx, gatherRows(x, idx), gather(y, idx), gatherWeights(cfg.Weights, idx), iters)
+	return learnScales(ctx, gatherRows(x, idx), gather(y, idx), gatherWeights(cfg.Weights, idx), iters, time.Time{})
 }
 
 // relevanceRows is the seeded permutation of n rows whose prefix is
@@ -139,17 +140,19 @@ func relevanceRows(n int, seed uint64) []int {
 	return rand.New(rand.NewPCG(seed, 0x726c76)).Perm(n)
 }
 
-// learnScales is LearnScales on all rows of x.
-func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int) (*RelevanceFit, error) {
+// learnScales is LearnScales on all rows of x; the optimizer stops at
+// stop when it is not zero, with the best parameters so far.
+func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int, stop time.Time) (*RelevanceFit, error) {
 	ns, d := x.Dims()
 	p := newLOOProblem(x, y, w)
 	if p == nil {
 		return nil, &TuneError{Problem: "the target is constant on the subsample: nothing to learn", Err: ErrConstantTarget}
 	}
+	p.stop = stop
 	out := &RelevanceFit{Rows: ns}
 	// Isotropic: one shared log-scale and log-lambda.
 	s0 := 1 / medianSigma(p.x)
-	iso, isoL, err := p.minimize(ctx, []float64{math.Log(s0), math.Log(1e-3)}, true, iters)
+	iso, isoL, err := p.minimize(ctx, []float64{math.Log(s0), math.Log(1e-3)}, true, min(iters, 20))
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +166,7 @@ func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int) (
 		if l < bestL {
 			best, bestL = th, l
 		}
-		if sc, ok := p.screenStart(ctx, iso); ok {
+		if sc, ok := p.screenRows(screenRows).screenStart(ctx, iso); ok {
 			th, l, err := p.minimize(ctx, sc, false, iters)
 			if err != nil {
 				return nil, err
@@ -214,6 +217,7 @@ type looProblem struct {
 	y, w  []float64  // y centered and scaled; w nil or normalized to mean 1
 	n, d  int
 	evals int
+	stop  time.Time // the optimizer's deadline; zero: none
 	// buffers, n x n
 	k, a, ai *mat.Dense
 	xs, px   *mat.Dense // n x d
@@ -430,7 +434,7 @@ func (p *looProblem) minimize(ctx context.Context, th0 []float64, tied bool, ite
 	var ss, ys [][]float64
 	var rho []float64
 	stall := 0
-	for it := 0; it < iters; it++ {
+	for it := 0; it < iters && (p.stop.IsZero() || time.Now().Before(p.stop)); it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
@@ -514,8 +518,27 @@ func scalev(a float64, x []float64) {
 	}
 }
 
-// screenLambdas are the ridge parameters of screenStart's one-column fits.
+// screenLambdas are the ridge parameters of screenStart's one-column fits,
+// and screenRows the rows they use.
 var screenLambdas = []float64{1e-3, 1e-1}
+
+const screenRows = 300
+
+// screenRows returns the problem on up to k evenly spaced rows of p's.
+func (p *looProblem) screenRows(k int) *looProblem {
+	if p.n <= k {
+		return p
+	}
+	idx := make([]int, k)
+	for i := range idx {
+		idx[i] = i * p.n / k
+	}
+	q := newLOOProblem(gatherRows(p.x, idx), gather(p.y, idx), gatherWeights(p.w, idx))
+	if q == nil {
+		return p
+	}
+	return q
+}
 
 // screenStart fits kernel ridge regression on each column alone (the
 // column's scale 1, the best of screenLambdas) and returns a start

@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -161,5 +163,81 @@ func TestScaledKernelIsotropic(t *testing.T) {
 	}
 	if _, err := KernelMatrix(GaussianKernel{Sigma: 1, Scales: []float64{1, -1, 1}}, x, nil); err == nil {
 		t.Error("a negative scale: no error")
+	}
+}
+
+// TestTuneRelevance: the default search learns scales where 2 of 8
+// columns carry the signal, ranks them first and predicts better than one
+// shared scale; equal fixed scales give the isotropic search's model bit
+// for bit.
+func TestTuneRelevance(t *testing.T) {
+	x, y := relevanceData(700, 8, 2, 0.1, 11)
+	xtr, ytr := x.Slice(0, 450, 0, 8).(*mat.Dense), y[:450]
+	xte, yte := x.Slice(450, 700, 0, 8).(*mat.Dense), y[450:]
+	ctx := context.Background()
+	iso, err := Tune(ctx, xtr, ytr, TuneConfig{Relevance: RelevanceOff, TimeBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ard, err := Tune(ctx, xtr, ytr, TuneConfig{TimeBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := ard.Choice.Relevance()
+	if rel == nil {
+		t.Fatalf("no scales learned; stages %q", ard.Choice.Stages)
+	}
+	for j := 2; j < 8; j++ {
+		if rel[j] >= math.Min(rel[0], rel[1]) {
+			t.Errorf("column %d: relevance %.3g ranks with the informative columns (%.3g)", j, rel[j], rel)
+		}
+	}
+	pi, _ := iso.Fit.Model.Predict(xte)
+	pa, _ := ard.Fit.Model.Predict(xte)
+	ri, ra := RMSE(pi, yte), RMSE(pa, yte)
+	if !(ra < 0.7*ri) {
+		t.Errorf("test RMSE %.4g with learned scales, %.4g with one scale: want at most 0.7x", ra, ri)
+	}
+	ones := make([]float64, 8)
+	for j := range ones {
+		ones[j] = 1
+	}
+	fixed, err := Tune(ctx, xtr, ytr, TuneConfig{Scales: ones, TimeBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, _ := fixed.Fit.Model.Predict(xte)
+	for i := range pf {
+		if pf[i] != pi[i] {
+			t.Fatalf("row %d: unit scales predict %v, one shared scale %v", i, pf[i], pi[i])
+		}
+	}
+}
+
+// TestTuneTimeBudget: a budget that runs out at once stops the search
+// after its first evaluation, says so, and still returns a fitted model.
+func TestTuneTimeBudget(t *testing.T) {
+	x, y := relevanceData(400, 3, 3, 0.1, 12)
+	var stages []string
+	f, err := Tune(context.Background(), x, y, TuneConfig{TimeBudget: time.Nanosecond,
+		Status: func(s TuneStatus) { stages = append(stages, s.Stage) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Choice.OutOfTime || len(f.Choice.Warnings) == 0 || !strings.Contains(strings.Join(f.Choice.Warnings, " "), "time budget") {
+		t.Errorf("OutOfTime %v, warnings %q", f.Choice.OutOfTime, f.Choice.Warnings)
+	}
+	if _, err := f.Fit.Model.Predict(x); err != nil {
+		t.Error(err)
+	}
+	full, err := Tune(context.Background(), x, y, TuneConfig{TimeBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Choice.OutOfTime || len(full.Table) <= len(f.Table) {
+		t.Errorf("without a budget: OutOfTime %v, %d evaluations against %d with it", full.Choice.OutOfTime, len(full.Table), len(f.Table))
+	}
+	if len(stages) == 0 {
+		t.Error("Status was never called")
 	}
 }

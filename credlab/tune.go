@@ -109,6 +109,35 @@ type TuneConfig struct {
 	// (GaussianKernel.Scales; sigma is searched on the scaled columns).
 	Relevance string
 	Scales    []float64
+	// TimeBudget bounds the whole call: zero means DefaultTimeBudget,
+	// negative no bound. Each stage of the search (the relevance stage,
+	// another sigma, a doubling of m, leverage-score centers) starts only
+	// when its cost, estimated from the evaluations before it, leaves time
+	// for the final fit; when the budget stops the search, the model is the
+	// best found so far and Choice.OutOfTime and a warning say so. Within the
+	// budget the result depends on the seed only; a search the budget cut
+	// short depends on the machine's speed too.
+	TimeBudget time.Duration
+	// Status, if not nil, is called after each evaluation with the stage,
+	// the best criterion so far and the time left.
+	Status func(TuneStatus)
+}
+
+// DefaultTimeBudget is the default TuneConfig.TimeBudget: it keeps default
+// fits of up to 50,000 rows and 50 columns under two minutes on two cores.
+const DefaultTimeBudget = 100 * time.Second
+
+// TuneStatus is a progress report of Tune.
+type TuneStatus struct {
+	Stage string // "relevance", "coarse", "refine", "exact", "grow", "centers"
+	// Done evaluations of Total expected (Total may grow).
+	Done, Total int
+	// BestRMSE is the square root of the lowest criterion so far (NaN
+	// before the first).
+	BestRMSE float64
+	// Elapsed is the time since Tune started and Left the time left in
+	// the budget (negative: no budget).
+	Elapsed, Left time.Duration
 }
 
 // DefaultMaxExactRows is the default TuneConfig.MaxExactRows: the size up to
@@ -160,6 +189,9 @@ type Choice struct {
 	Edges []string
 	// Warnings are problems the user should know about, in words.
 	Warnings []string
+	// OutOfTime reports that the time budget stopped the search before it
+	// finished (a warning says where).
+	OutOfTime bool
 	// Stages describes the search: one line per stage with its size and
 	// time.
 	Stages []string
@@ -254,6 +286,12 @@ type tuner struct {
 	lastExact *exactEvaluator
 	// cv holds the folds of CriterionCV; nil for other criteria.
 	cv *kFolds
+	// start and deadline bound the call (deadline zero: no budget);
+	// lastEval is the duration of the last evaluation, bestScore the
+	// lowest criterion so far.
+	start, deadline time.Time
+	lastEval        time.Duration
+	bestScore       float64
 }
 
 func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
@@ -263,7 +301,13 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
-	t := &tuner{cfg: cfg, x: x, w: cfg.Weights, n: len(y), out: &TuneFit{}}
+	t := &tuner{cfg: cfg, x: x, w: cfg.Weights, n: len(y), out: &TuneFit{}, start: time.Now(), bestScore: math.Inf(1)}
+	switch {
+	case cfg.TimeBudget == 0:
+		t.deadline = t.start.Add(DefaultTimeBudget)
+	case cfg.TimeBudget > 0:
+		t.deadline = t.start.Add(cfg.TimeBudget)
+	}
 	switch cfg.Kernel {
 	case "", "gaussian", "rbf":
 		t.fam = func(s float64) Kernel { return GaussianKernel{Sigma: s} }
@@ -431,11 +475,46 @@ func (t *tuner) chooseMethod() error {
 }
 
 // progress reports one more evaluation of total expected.
-func (t *tuner) progress(total int) {
+func (t *tuner) progress(stage string, total int) {
 	t.done++
 	if t.cfg.Progress != nil {
 		t.cfg.Progress(t.done, max(total, t.done))
 	}
+	t.status(stage, max(total, t.done))
+}
+
+// status calls TuneConfig.Status.
+func (t *tuner) status(stage string, total int) {
+	if t.cfg.Status == nil {
+		return
+	}
+	left := time.Duration(-1)
+	if !t.deadline.IsZero() {
+		left = max(0, time.Until(t.deadline))
+	}
+	t.cfg.Status(TuneStatus{Stage: stage, Done: t.done, Total: total, BestRMSE: math.Sqrt(t.bestScore),
+		Elapsed: time.Since(t.start), Left: left})
+}
+
+// affords reports whether work estimated at est leaves time in the budget
+// for the final fit (estimated as one more evaluation); always true
+// without a budget. When it does not, it records that the budget stopped
+// the search at what.
+func (t *tuner) affords(est time.Duration, what string) bool {
+	if t.deadline.IsZero() || time.Now().Add(est+t.lastEval).Before(t.deadline) {
+		return true
+	}
+	ch := &t.out.Choice
+	if !ch.OutOfTime {
+		ch.OutOfTime = true
+		budget := t.cfg.TimeBudget
+		if budget == 0 {
+			budget = DefaultTimeBudget
+		}
+		ch.Warnings = append(ch.Warnings, fmt.Sprintf("the time budget of %v stopped the search before %s (after %v): the model is the best found so far; a larger budget (TimeBudget, -time) may find a better one",
+			budget, what, time.Since(t.start).Round(time.Second)))
+	}
+	return false
 }
 
 // sigmaEval evaluates the criterion over the lambda grid at one sigma.
@@ -470,10 +549,12 @@ func (t *tuner) evalSigma(ctx context.Context, ev sigmaEval, sigma float64, stag
 	if err := ctx.Err(); err != nil {
 		return sigmaResult{}, err
 	}
+	t0 := time.Now()
 	sc, err := ev.eval(ctx, sigma)
 	if err != nil {
 		return sigmaResult{}, err
 	}
+	t.lastEval = time.Since(t0)
 	r := sigmaResult{sigma: sigma, scores: sc, rank: ev.rank()}
 	if ne, ok := ev.(*nystromEvaluator); ok {
 		r.m, r.centers, r.first = ne.m, ne.sampler, ne.first
@@ -486,7 +567,8 @@ func (t *tuner) evalSigma(ctx context.Context, ev sigmaEval, sigma float64, stag
 			Score: s.score, ValRMSE: rmse, TrainRMSE: s.train, Stage: stage})
 	}
 	r.best = bestIndex(v)
-	t.progress(total)
+	t.bestScore = math.Min(t.bestScore, r.score())
+	t.progress(stage, total)
 	return r, nil
 }
 
@@ -499,21 +581,16 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 	total := len(init) + 2*refine + 4
 	var res []sigmaResult
 	for _, s := range init {
+		if len(res) > 0 && !t.affords(t.lastEval, fmt.Sprintf("the %s stage's sigma %.4g", stage, s)) {
+			return res, bestResult(res), nil
+		}
 		r, err := t.evalSigma(ctx, ev, s, stage, total)
 		if err != nil {
 			return nil, -1, err
 		}
 		res = append(res, r)
 	}
-	best := func() int {
-		b := 0
-		for i, r := range res {
-			if r.score() < res[b].score() {
-				b = i
-			}
-		}
-		return b
-	}
+	best := func() int { return bestResult(res) }
 	if len(res) < 2 {
 		return res, 0, nil
 	}
@@ -526,7 +603,7 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 		case b == len(res)-1 && ext[1] < maxExt:
 			side = 1
 		}
-		if side < 0 || math.IsInf(res[b].score(), 1) {
+		if side < 0 || math.IsInf(res[b].score(), 1) || !t.affords(2*t.lastEval, "extending the "+stage+" stage's sigma grid") {
 			break
 		}
 		ext[side]++
@@ -552,7 +629,7 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 			res = append(res, add...)
 		}
 	}
-	for round := 0; round < refine; round++ {
+	for round := 0; round < refine && t.affords(2*t.lastEval, "refining the "+stage+" stage's sigma"); round++ {
 		b := best()
 		var add []sigmaResult
 		for _, j := range []int{b - 1, b + 1} {
@@ -569,6 +646,17 @@ func (t *tuner) searchSigma(ctx context.Context, ev sigmaEval, init []float64, s
 		sort.Slice(res, func(i, j int) bool { return res[i].sigma < res[j].sigma })
 	}
 	return res, best(), nil
+}
+
+// bestResult returns the index of the lowest criterion in res.
+func bestResult(res []sigmaResult) int {
+	b := 0
+	for i, r := range res {
+		if r.score() < res[b].score() {
+			b = i
+		}
+	}
+	return b
 }
 
 // medianSigma returns the median distance between the rows of an evenly
@@ -651,10 +739,15 @@ func (t *tuner) run(ctx context.Context) error {
 		init = neighbours(res, b)
 		// The refinement needs more centers than the coarse stage (or, for
 		// NKRLS, the fixed m): with as many it would score the same paths.
-		if mr := min(nt, refineM); (!t.exact && m != mc) || (t.exact && mr > mc) {
-			if !t.exact {
-				mr = m
-			}
+		mr := min(nt, refineM)
+		if !t.exact {
+			mr = m
+		}
+		// Three sigmas at about (mr/mc)^2 times a coarse evaluation's cost.
+		refineCost := time.Duration(3 * float64(t.lastEval) * math.Pow(float64(mr)/float64(mc), 2))
+		if ((!t.exact && m != mc) || (t.exact && mr > mc)) && !t.affords(refineCost, fmt.Sprintf("the refine stage (m = %d)", mr)) {
+			m = mc // the coarse stage's centers are the model's
+		} else if (!t.exact && m != mc) || (t.exact && mr > mc) {
 			ev, err := t.nystromEval(ctx, mr, nil)
 			if err := search("refine", ev, err, init, 1, 0, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
 				return err
@@ -700,6 +793,11 @@ func (t *tuner) run(ctx context.Context) error {
 		for m < min(nt, limit) {
 			t0 := time.Now()
 			m2 := min(2*m, nt, limit)
+			// A screen and an evaluation at twice the centers (4-8 times
+			// the last evaluation's cost), and a final fit of that size.
+			if !t.affords(12*t.lastEval, fmt.Sprintf("growing m to %d", m2)) {
+				break
+			}
 			ev, err := t.nystromEval(ctx, m2, nil)
 			if err != nil {
 				ch.Warnings = append(ch.Warnings, fmt.Sprintf("m stopped at %d centers: %v", m, err))
@@ -812,6 +910,9 @@ func (t *tuner) walkDown(ctx context.Context, ev sigmaEval, sigma float64, stage
 		if steps > walkScan && !smallestBest {
 			break
 		}
+		if len(res) > 0 && !t.affords(2*t.lastEval, fmt.Sprintf("the %s stage's sigma %.4g", stage, sigma)) {
+			break
+		}
 		if len(res) > 0 && ne != nil {
 			// Cross-validation: a sigma that does not beat the best on
 			// fold 0 is not scored on the other folds.
@@ -880,6 +981,9 @@ func (t *tuner) screenWalk(ctx context.Context, ev *nystromEvaluator, sigma floa
 func (t *tuner) tryLeverageCenters(ctx context.Context, best sigmaResult) (sigmaResult, error) {
 	if best.m >= len(t.train) {
 		return best, nil // every row is a center either way
+	}
+	if !t.affords(3*t.lastEval, "trying leverage-score centers") {
+		return best, nil
 	}
 	t0 := time.Now()
 	ev, err := t.nystromEval(ctx, best.m, LeverageCenters{Kernel: t.fam(best.sigma)})

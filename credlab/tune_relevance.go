@@ -30,6 +30,7 @@ const (
 	minRelevanceVal  = 300
 	relevanceValRows = 2000
 	relevanceMargin  = 0.02
+	relevanceShare   = 0.25
 )
 
 // relevanceFor says whether Tune learns column scales for cfg on d
@@ -122,7 +123,7 @@ func Tune(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig) (*Tune
 	var out *TuneFit
 	switch {
 	case cfg.Scales != nil:
-		out, err = tuneScaled(ctx, x, y, cfg, cfg.Scales, "fixed by TuneConfig.Scales")
+		out, err = tuneScaled(ctx, x, y, cfg, cfg.Scales, "fixed by TuneConfig.Scales", t.deadline)
 	case learn:
 		out, err = tuneRelevance(ctx, t, x, y, cfg)
 	default:
@@ -149,7 +150,12 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 	}
 	sIdx := append([]int(nil), perm[:ns]...)
 	sort.Ints(sIdx)
-	rf, err := learnScales(ctx, gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(cfg.Weights, sIdx), 40)
+	var stop time.Time // the relevance stage takes at most relevanceShare of the budget
+	if !iso.deadline.IsZero() {
+		stop = t0.Add(time.Duration(relevanceShare * float64(iso.deadline.Sub(iso.start))))
+	}
+	iso.status("relevance", 0)
+	rf, err := learnScales(ctx, gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(cfg.Weights, sIdx), 30, stop)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -164,7 +170,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		if err := iso.run(ctx); err != nil {
 			return nil, err
 		}
-		ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned")
+		ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso.deadline)
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +194,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		iso.stage("%s; one scale kept", verdict)
 		return iso.out, iso.run(ctx)
 	}
-	ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned")
+	ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso.deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +265,7 @@ func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vId
 // tuneScaled runs the search on x's columns multiplied by scales (columns
 // scaled to zero left out), and returns its fit with the model, the
 // kernel and the choice mapped back to x's columns.
-func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, how string) (*TuneFit, error) {
+func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, how string, deadline time.Time) (*TuneFit, error) {
 	n, _ := x.Dims()
 	var kept []int
 	for j, s := range scales {
@@ -278,6 +284,9 @@ func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, 
 		}
 	}
 	cfg.Scales, cfg.Relevance = nil, RelevanceOff
+	if !deadline.IsZero() {
+		cfg.TimeBudget = max(time.Until(deadline), time.Nanosecond)
+	}
 	t, err := newTuner(xs, y, cfg)
 	if err != nil {
 		return nil, err
