@@ -3,6 +3,7 @@ package credlab
 import (
 	"context"
 	"math"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -86,7 +87,7 @@ func TestZeroConfigKernel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m0.Kernel != Kernel(k) {
+		if !reflect.DeepEqual(m0.Kernel, Kernel(k)) {
 			t.Errorf("%s: default kernel %v, want %v", c.name, m0.Kernel, k)
 		}
 		p0, _ := m0.Predict(x)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -65,17 +66,22 @@ type Model struct {
 // the choice (an estimate of the mean squared prediction error) and the
 // RMSE it estimates, and how long the search took.
 type Choice struct {
-	Method    string   `json:"method"` // "krls" or "nkrls"
-	Reason    string   `json:"reason"`
-	Sigma     float64  `json:"sigma"`
-	Lambda    float64  `json:"lambda"`
-	M         int      `json:"m,omitempty"`
-	Centers   string   `json:"centers,omitempty"` // "uniform" or "leverage" (credlab.Choice.Centers)
-	Criterion string   `json:"criterion"`
-	Score     float64  `json:"score"`
-	ValRMSE   float64  `json:"val_rmse"`
-	Stages    []string `json:"stages,omitempty"`
-	Seconds   float64  `json:"seconds"`
+	Method  string  `json:"method"` // "krls" or "nkrls"
+	Reason  string  `json:"reason"`
+	Sigma   float64 `json:"sigma"`
+	Lambda  float64 `json:"lambda"`
+	M       int     `json:"m,omitempty"`
+	Centers string  `json:"centers,omitempty"` // "uniform" or "leverage" (credlab.Choice.Centers)
+	// Scales are the kernel's per-design-column scales (credlab.Choice.Scales;
+	// nil for one shared scale); Model.Relevance lists them relative to the
+	// largest.
+	Scales    []float64 `json:"scales,omitempty"`
+	OutOfTime bool      `json:"out_of_time,omitempty"` // the time budget stopped the search
+	Criterion string    `json:"criterion"`
+	Score     float64   `json:"score"`
+	ValRMSE   float64   `json:"val_rmse"`
+	Stages    []string  `json:"stages,omitempty"`
+	Seconds   float64   `json:"seconds"`
 }
 
 // Fit fits the model described by spec to the rows of df. df is not
@@ -139,6 +145,10 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 				Want: fmt.Sprintf(`"" or holdout: method %s selects on a hold-out split; cv, gcv and loo apply to the automatic method (Method "")`, mi.name)}
 		}
 		s.Selection = string(credlab.CriterionHoldout)
+		if s.Relevance != "" || s.TimeBudget != 0 {
+			return nil, "", &credlab.ParamError{Name: "Spec.Relevance", Value: fmt.Sprintf("%q, TimeBudget %v", s.Relevance, s.TimeBudget),
+				Want: fmt.Sprintf("Relevance and TimeBudget unset: they belong to the automatic method (Method \"\"), not to method %s", mi.name)}
+		}
 		return mi, "", nil
 	}
 	var crit credlab.Criterion
@@ -155,6 +165,14 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 		return nil, "", &credlab.ParamError{Name: "Spec.Selection", Value: strconv.Quote(s.Selection), Want: "cv (the default), gcv, holdout or loo"}
 	}
 	s.Selection = string(crit)
+	switch strings.ToLower(strings.TrimSpace(s.Relevance)) {
+	case "", credlab.RelevanceAuto:
+		s.Relevance = credlab.RelevanceAuto
+	case credlab.RelevanceOff:
+		s.Relevance = credlab.RelevanceOff
+	default:
+		return nil, "", &credlab.ParamError{Name: "Spec.Relevance", Value: strconv.Quote(s.Relevance), Want: "auto (the default) or off"}
+	}
 	switch strings.ToLower(s.Kernel) {
 	case "", "gaussian", "rbf":
 		s.Kernel = "gaussian"
@@ -193,7 +211,7 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 func tuneConfig(s Spec, crit credlab.Criterion, w []float64) credlab.TuneConfig {
 	return credlab.TuneConfig{Kernel: s.Kernel, Sigma: s.Sigma, Lambda: s.Lambda, Lambdas: s.Lambdas,
 		Criterion: crit, Holdout: credlab.Holdout{Fraction: s.Validation, Seed: s.Seed}, M: s.M,
-		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w}
+		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w, Relevance: s.Relevance, TimeBudget: s.TimeBudget, Status: s.Progress}
 }
 
 // fitAuto fits the automatic method: credlab.Tune on the prepared data.
@@ -213,9 +231,14 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	}
 	warns := append(append([]string(nil), p.warnings...), c.Warnings...) // c.Warnings names every edge in c.Edges
 	d := p.d
+	for _, r := range relevanceOf(d.encoded, c.Scales) {
+		if r.Relevance < irrelevant {
+			warns = append(warns, fmt.Sprintf("column %q looks irrelevant: its learned relevance is %.2g%% of the most relevant column's", r.Column, 100*r.Relevance))
+		}
+	}
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
-		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers,
+		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime,
 			Criterion: string(c.Criterion), Score: c.Score, ValRMSE: c.ValRMSE, Stages: c.Stages, Seconds: c.Elapsed.Seconds()},
 		Warnings: warns, Lambda: c.Lambda, ValRMSE: c.ValRMSE, Rows: len(p.rows),
 		Predictor: tf.Fit.Model, Fit: tf.Fit, Tuning: tf,
@@ -708,8 +731,55 @@ func (m *Model) Summary() string {
 		icpt = "intercept " + strconv.FormatFloat(m.Predictor.Intercept, 'g', 6, 64)
 	}
 	fmt.Fprintf(&b, "features %s (%d design columns, %s), %s, %d rows\n", listNames(m.Features, 12), len(m.Columns), scale, icpt, m.Rows)
+	if rel := m.Relevance(); rel != nil {
+		var parts []string
+		for i, r := range rel {
+			if i == 12 {
+				parts = append(parts, fmt.Sprintf("... (%d more)", len(rel)-12))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s %.2f", r.Column, r.Relevance))
+		}
+		fmt.Fprintf(&b, "relevance (kernel scale per column, learned; 1 = most relevant): %s\n", strings.Join(parts, ", "))
+	}
 	for _, w := range m.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	return b.String()
+}
+
+// irrelevant is the relevance below which Fit warns that a column looks
+// irrelevant.
+const irrelevant = 0.01
+
+// ColumnRelevance is a design column's kernel scale relative to the
+// largest, in [0, 1].
+type ColumnRelevance struct {
+	Column    string
+	Relevance float64
+}
+
+// Relevance returns the design columns by decreasing relevance, nil when
+// the model has one shared kernel scale.
+func (m *Model) Relevance() []ColumnRelevance {
+	if m == nil || m.Choice == nil {
+		return nil
+	}
+	return relevanceOf(m.Columns, m.Choice.Scales)
+}
+
+func relevanceOf(cols []string, scales []float64) []ColumnRelevance {
+	if scales == nil || len(scales) != len(cols) {
+		return nil
+	}
+	top := 0.0
+	for _, s := range scales {
+		top = math.Max(top, s)
+	}
+	out := make([]ColumnRelevance, len(cols))
+	for j, c := range cols {
+		out[j] = ColumnRelevance{Column: c, Relevance: scales[j] / top}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Relevance > out[b].Relevance })
+	return out
 }

@@ -22,7 +22,9 @@ import (
 // added the intercept (which a version 1 reader would ignore), the
 // automatic choice, the warnings and Settings.Scale; a version 1 file is
 // read as unscaled unless it has means and scales, without intercept.
-const FormatVersion = "2.0"
+// Version 3 added the kernel's per-column scales (which a version 2 reader
+// would ignore, predicting with another kernel: hence a major version).
+const FormatVersion = "3.0"
 
 // oldestMajor is the oldest major format version Load reads.
 const oldestMajor = 1
@@ -63,11 +65,12 @@ type modelFile struct {
 }
 
 type kernelFile struct {
-	Name   string  `json:"name"`
-	Sigma  float64 `json:"sigma,omitempty"`
-	Degree int     `json:"degree,omitempty"`
-	Gamma  float64 `json:"gamma,omitempty"`
-	Coef0  float64 `json:"coef0,omitempty"`
+	Name   string    `json:"name"`
+	Sigma  float64   `json:"sigma,omitempty"`
+	Scales []float64 `json:"scales,omitempty"` // per design column (version 3)
+	Degree int       `json:"degree,omitempty"`
+	Gamma  float64   `json:"gamma,omitempty"`
+	Coef0  float64   `json:"coef0,omitempty"`
 }
 
 type featureMapFile struct {
@@ -142,9 +145,9 @@ func (m *Model) file() (*modelFile, error) {
 func kernelToFile(k credlab.Kernel) (*kernelFile, error) {
 	switch k := k.(type) {
 	case credlab.GaussianKernel:
-		return &kernelFile{Name: "gaussian", Sigma: k.Sigma}, nil
+		return &kernelFile{Name: "gaussian", Sigma: k.Sigma, Scales: k.Scales}, nil
 	case credlab.LaplacianKernel:
-		return &kernelFile{Name: "laplacian", Sigma: k.Sigma}, nil
+		return &kernelFile{Name: "laplacian", Sigma: k.Sigma, Scales: k.Scales}, nil
 	case credlab.LinearKernel:
 		return &kernelFile{Name: "linear"}, nil
 	case credlab.PolynomialKernel:
@@ -345,6 +348,9 @@ func (f *modelFile) model() (*Model, error) {
 		if p.Kernel, err = kernelFromFile(f.Kernel); err != nil {
 			return nil, err
 		}
+		if s := f.Kernel.Scales; s != nil && len(s) != nc {
+			return nil, corrupt("%d kernel scales for %d design columns", len(s), nc)
+		}
 		if p.Centers, err = matrixOf("centers", f.Centers, len(f.Coef), nc); err != nil {
 			return nil, err
 		}
@@ -407,9 +413,9 @@ func kernelFromFile(k *kernelFile) (credlab.Kernel, error) {
 	var out credlab.Kernel
 	switch k.Name {
 	case "gaussian":
-		out = credlab.GaussianKernel{Sigma: k.Sigma}
+		out = credlab.GaussianKernel{Sigma: k.Sigma, Scales: k.Scales}
 	case "laplacian":
-		out = credlab.LaplacianKernel{Sigma: k.Sigma}
+		out = credlab.LaplacianKernel{Sigma: k.Sigma, Scales: k.Scales}
 	case "linear":
 		out = credlab.LinearKernel{}
 	case "polynomial":

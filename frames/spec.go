@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
@@ -138,6 +139,18 @@ type Spec struct {
 	// centered by its (weighted) mean, which the model adds back
 	// (Model.Intercept).
 	NoIntercept bool `json:"no_intercept,omitempty"`
+	// Relevance is the automatic method's column scaling: "" or "auto"
+	// (the default: one kernel scale per design column, learned and kept
+	// when it validates better than one shared scale; credlab.Tune) or
+	// "off" (one shared scale). TimeBudget bounds the automatic method's
+	// search (zero: credlab.DefaultTimeBudget; negative: no bound); a search
+	// the budget stops keeps its best model so far and says so in Warnings.
+	Relevance  string        `json:"relevance,omitempty"`
+	TimeBudget time.Duration `json:"time_budget,omitempty"`
+	// Progress, if not nil, receives the automatic method's progress
+	// reports (stage, best RMSE so far, time left).
+	Progress func(credlab.TuneStatus) `json:"-"`
+
 	// DropNA drops rows with a missing value in a used column; without it
 	// a missing value is an error naming the column and the number of rows.
 	// Predict then gives NaN for such rows.

@@ -6,9 +6,23 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
 )
+
+// searchStatus says where the automatic method's search stands.
+func searchStatus(s credlab.TuneStatus) string {
+	out := "stage " + s.Stage
+	if !math.IsNaN(s.BestRMSE) && !math.IsInf(s.BestRMSE, 0) {
+		out += fmt.Sprintf(", best criterion RMSE %.4g", s.BestRMSE)
+	}
+	if s.Left >= 0 {
+		out += fmt.Sprintf(", at most %s left in the time budget", s.Left.Round(time.Second))
+	}
+	return out
+}
 
 func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fit", "fit -data FILE.csv -target COL -out MODEL.json [flags]", stderr)
@@ -50,6 +64,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	warnSigma(stderr, df, mf.sigma, append([]string{mf.target, mf.weight}, splitList(mf.exclude)...), mf.standardize)
 	p := newProgress(stderr, *quiet, 0)
+	spec.Progress = func(s credlab.TuneStatus) { p.setDetail(searchStatus(s)) }
 	stop := p.ticker("fitting " + mf.method)
 	model, err := frames.FitContext(ctx, df, spec)
 	stop()

@@ -152,6 +152,16 @@ type progress struct {
 	n     int
 	mu    sync.Mutex
 	ticWG sync.WaitGroup
+	// detail is appended to the ticker's line (setDetail).
+	detail string
+}
+
+// setDetail sets what the ticker shows beside the elapsed time, such as
+// the stage of a search.
+func (p *progress) setDetail(s string) {
+	p.mu.Lock()
+	p.detail = s
+	p.mu.Unlock()
 }
 
 // newProgress starts a report on w of total steps; total <= 0 is work of
@@ -206,10 +216,14 @@ func (p *progress) ticker(what string) (stop func()) {
 				return
 			case <-t.C:
 				p.mu.Lock()
+				detail := ""
+				if p.detail != "" {
+					detail = "; " + p.detail
+				}
 				if p.live {
-					fmt.Fprintf(p.w, "\r\033[K%s... %s", what, time.Since(p.start).Round(time.Second))
+					fmt.Fprintf(p.w, "\r\033[K%s... %s%s", what, time.Since(p.start).Round(time.Second), detail)
 				} else {
-					fmt.Fprintf(p.w, "credlab: %s... %s elapsed\n", what, time.Since(p.start).Round(time.Second))
+					fmt.Fprintf(p.w, "credlab: %s... %s elapsed%s\n", what, time.Since(p.start).Round(time.Second), detail)
 				}
 				p.mu.Unlock()
 			}
