@@ -290,6 +290,7 @@ type tuner struct {
 	// lastEval is the duration of the last evaluation, bestScore the
 	// lowest criterion so far.
 	start, deadline time.Time
+	budget          time.Duration
 	lastEval        time.Duration
 	bestScore       float64
 }
@@ -304,9 +305,12 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	t := &tuner{cfg: cfg, x: x, w: cfg.Weights, n: len(y), out: &TuneFit{}, start: time.Now(), bestScore: math.Inf(1)}
 	switch {
 	case cfg.TimeBudget == 0:
-		t.deadline = t.start.Add(DefaultTimeBudget)
+		t.budget = DefaultTimeBudget
 	case cfg.TimeBudget > 0:
-		t.deadline = t.start.Add(cfg.TimeBudget)
+		t.budget = cfg.TimeBudget
+	}
+	if t.budget > 0 {
+		t.deadline = t.start.Add(t.budget)
 	}
 	switch cfg.Kernel {
 	case "", "gaussian", "rbf":
@@ -507,12 +511,8 @@ func (t *tuner) affords(est time.Duration, what string) bool {
 	ch := &t.out.Choice
 	if !ch.OutOfTime {
 		ch.OutOfTime = true
-		budget := t.cfg.TimeBudget
-		if budget == 0 {
-			budget = DefaultTimeBudget
-		}
 		ch.Warnings = append(ch.Warnings, fmt.Sprintf("the time budget of %v stopped the search before %s (after %v): the model is the best found so far; a larger budget (TimeBudget, -time) may find a better one",
-			budget, what, time.Since(t.start).Round(time.Second)))
+			t.budget, what, time.Since(t.start).Round(time.Second)))
 	}
 	return false
 }

@@ -123,7 +123,7 @@ func Tune(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig) (*Tune
 	var out *TuneFit
 	switch {
 	case cfg.Scales != nil:
-		out, err = tuneScaled(ctx, x, y, cfg, cfg.Scales, "fixed by TuneConfig.Scales", t.deadline)
+		out, err = tuneScaled(ctx, x, y, cfg, cfg.Scales, "fixed by TuneConfig.Scales", t)
 	case learn:
 		out, err = tuneRelevance(ctx, t, x, y, cfg)
 	default:
@@ -152,7 +152,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 	sort.Ints(sIdx)
 	var stop time.Time // the relevance stage takes at most relevanceShare of the budget
 	if !iso.deadline.IsZero() {
-		stop = t0.Add(time.Duration(relevanceShare * float64(iso.deadline.Sub(iso.start))))
+		stop = t0.Add(time.Duration(relevanceShare * float64(iso.budget)))
 	}
 	iso.status("relevance", 0)
 	rf, err := learnScales(ctx, gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(cfg.Weights, sIdx), 30, stop)
@@ -170,7 +170,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		if err := iso.run(ctx); err != nil {
 			return nil, err
 		}
-		ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso.deadline)
+		ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +194,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		iso.stage("%s; one scale kept", verdict)
 		return iso.out, iso.run(ctx)
 	}
-	ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso.deadline)
+	ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +265,8 @@ func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vId
 // tuneScaled runs the search on x's columns multiplied by scales (columns
 // scaled to zero left out), and returns its fit with the model, the
 // kernel and the choice mapped back to x's columns.
-func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, how string, deadline time.Time) (*TuneFit, error) {
+// The search continues prev's time budget and progress count.
+func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, how string, prev *tuner) (*TuneFit, error) {
 	n, _ := x.Dims()
 	var kept []int
 	for j, s := range scales {
@@ -284,13 +285,14 @@ func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, 
 		}
 	}
 	cfg.Scales, cfg.Relevance = nil, RelevanceOff
-	if !deadline.IsZero() {
-		cfg.TimeBudget = max(time.Until(deadline), time.Nanosecond)
+	if !prev.deadline.IsZero() {
+		cfg.TimeBudget = max(time.Until(prev.deadline), time.Nanosecond)
 	}
 	t, err := newTuner(xs, y, cfg)
 	if err != nil {
 		return nil, err
 	}
+	t.start, t.done, t.budget = prev.start, prev.done, prev.budget
 	if err := t.run(ctx); err != nil {
 		return nil, err
 	}

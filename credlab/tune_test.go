@@ -41,7 +41,7 @@ func TestTuneExactGCV(t *testing.T) {
 		y[i] += 3 // an intercept to recover
 	}
 	calls, last := 0, 0
-	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Lambdas: LogGrid(1e-8, 1, 17), Progress: func(done, total int) {
+	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Relevance: RelevanceOff, Lambdas: LogGrid(1e-8, 1, 17), Progress: func(done, total int) {
 		if done != last+1 || total < done {
 			t.Errorf("progress (%d, %d) after %d", done, total, last)
 		}
@@ -361,7 +361,7 @@ func TestTuneWalkDown(t *testing.T) {
 		rng := newRNG(seed)
 		x := randData(rng, coarseM+100, 2, float64(seed))
 		y := smoothTargets(rng, x, 0.1)
-		res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, NoIntercept: true})
+		res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, NoIntercept: true, Relevance: RelevanceOff})
 		if err != nil {
 			t.Fatal(err)
 		}
