@@ -25,6 +25,7 @@
 //   - TimeAccuracy: time against error per method (the NYTRO paper's
 //     Table 2; Timed, TimedFromFit);
 //   - PredictedActual: predictions against true values.
+//   - Relevance: the learned relevance of each column (frames.Model.Relevance), one bar per column.
 //
 // Inputs are plain Go slices and credlab results (*credlab.Fit,
 // *credlab.Selection). From gota data frames (frames.go): SweepCurves and

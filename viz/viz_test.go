@@ -3,6 +3,7 @@ package viz
 import (
 	"bytes"
 	"flag"
+	"github.com/credlab/credlab/frames"
 	"math"
 	"os"
 	"path/filepath"
@@ -99,6 +100,10 @@ func figures() map[string]func() (*Figure, error) {
 			return TimeAccuracy([]Timed{{"KRLS", 12.5, 0.101}, {"NKRLS", 0.8, 0.105}, {"NYTRO", 0.3, 0.104}, {"early stopping", 9.1, 0.102}}, Options{LogX: true})
 		},
 		"predicted_actual": func() (*Figure, error) { return PredictedActual(pred, actual, Options{}) },
+		"relevance": func() (*Figure, error) {
+			return Relevance([]frames.ColumnRelevance{{Column: "Latitude", Relevance: 1}, {Column: "Longitude", Relevance: 0.93},
+				{Column: "MedInc", Relevance: 0.41}, {Column: "HouseAge", Relevance: 0.12}, {Column: "AveRooms", Relevance: 0.02}, {Column: "Population"}}, Options{})
+		},
 		"lines": func() (*Figure, error) {
 			return Lines([]Series{{Name: "a", X: []float64{1, 2, 3}, Y: []float64{2, 4, 3}}}, Options{Title: "Custom", XLabel: "passes", YLabel: "value", Width: 6, Height: 4})
 		},
