@@ -8,9 +8,10 @@
 // # Map
 //
 // Kernels and kernel matrices (kernel.go, kernel_matrix.go): the Kernel
-// interface; GaussianKernel, LaplacianKernel, LinearKernel,
-// PolynomialKernel; KernelMatrix; MedianDistance, the median heuristic for
-// sigma.
+// interface; GaussianKernel, LaplacianKernel (both with optional
+// per-column Scales, which make them incomparable with ==: use
+// reflect.DeepEqual), LinearKernel, PolynomialKernel; KernelMatrix;
+// Lengthscales; MedianDistance, the median heuristic for sigma.
 //
 // Exact kernel regression (one file per estimator): KRLS (ridge, lambda
 // fixed or chosen on a hold-out path), KOLS (least squares by pivoted
@@ -29,7 +30,15 @@
 // (and fold): to tridiagonal form where eigenvalues are needed (GCV, the
 // degrees of freedom), to band form by matrix products for the folds of
 // cross-validation; with the target centered (Model.Intercept); its
-// Choice says what it chose and why.
+// Choice says what it chose and why. Within a time budget
+// (TuneConfig.TimeBudget, default DefaultTimeBudget; Choice.OutOfTime).
+//
+// Column relevance (relevance.go, tune_relevance.go): the Gaussian and
+// Laplacian kernels take one scale per column (Scales; lengthscale
+// Sigma/Scales[j]); LearnScales learns them with lambda by the analytic
+// gradient of exact leave-one-out on a subsample, and Tune learns them by
+// default (TuneConfig.Relevance) and keeps them when they validate better
+// than one shared scale (Choice.Scales, Choice.Relevance).
 //
 // Nyström subsampling (nystrom.go, nkrls.go, nytro.go): NystromCenters
 // with a CenterSampler (UniformCenters, or LeverageCenters from

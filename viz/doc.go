@@ -24,7 +24,7 @@
 //     against passes (Lin and Rosasco's Fig. 1);
 //   - TimeAccuracy: time against error per method (the NYTRO paper's
 //     Table 2; Timed, TimedFromFit);
-//   - PredictedActual: predictions against true values.
+//   - PredictedActual: predictions against true values;
 //   - Relevance: the learned relevance of each column (frames.Model.Relevance), one bar per column.
 //
 // Inputs are plain Go slices and credlab results (*credlab.Fit,
