@@ -1,0 +1,86 @@
+package frames
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestFitRelevance: the default fit learns that "a" and "b" carry the
+// signal among six columns, says so in the summary and warnings, and its
+// model file keeps the scales: the loaded model predicts the same bits.
+func TestFitRelevance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	n := 260
+	x := mat.NewDense(n, 7, nil)
+	for i := 0; i < n; i++ {
+		r := x.RawRowView(i)
+		for j := 0; j < 6; j++ {
+			r[j] = rng.NormFloat64()
+		}
+		r[6] = math.Sin(1.5*r[0]) + math.Cos(r[1]) + 0.05*rng.NormFloat64()
+	}
+	df, err := FromMatrix(x, "a", "b", "c", "d", "e", "f", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Fit(df, Spec{Target: "y", TimeBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := m.Relevance()
+	if len(rel) != 6 {
+		t.Fatalf("relevance %v: want one entry per column", rel)
+	}
+	if top := []string{rel[0].Column, rel[1].Column}; !(top[0] == "a" && top[1] == "b" || top[0] == "b" && top[1] == "a") {
+		t.Errorf("most relevant columns %v, want a and b; relevance %v", top, rel)
+	}
+	if s := m.Summary(); !strings.Contains(s, "relevance (kernel scale per column") {
+		t.Errorf("summary without the relevance:\n%s", s)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"version": "3.0"`) || !strings.Contains(buf.String(), `"scales"`) {
+		t.Errorf("model file without version 3.0 or scales")
+	}
+	back, err := Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, err := Predict(m, df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := Predict(back, df)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := col(t, p1, "prediction"), col(t, p2, "prediction")
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("row %d: %v before saving, %v after loading", i, a[i], b[i])
+		}
+	}
+	// A file whose scales do not match its design columns is corrupt.
+	k := strings.Index(buf.String(), `"kernel": {`)
+	bad := buf.String()[:k] + strings.Replace(buf.String()[k:], `"scales": [`, `"scales": [1,`, 1)
+	if _, err := Load(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "kernel scales") {
+		t.Errorf("7 scales for 6 columns: error %v", err)
+	}
+	// Relevance and TimeBudget belong to the automatic method.
+	var pe *credlab.ParamError
+	if _, err := Fit(df, Spec{Target: "y", Method: "krls", Relevance: "off"}); !errors.As(err, &pe) {
+		t.Errorf("method krls with Relevance: error %v, want a *credlab.ParamError", err)
+	}
+	if _, err := Fit(df, Spec{Target: "y", Relevance: "some"}); !errors.As(err, &pe) || pe.Name != "Spec.Relevance" {
+		t.Errorf("Relevance \"some\": error %v, want a *credlab.ParamError naming Spec.Relevance", err)
+	}
+}
