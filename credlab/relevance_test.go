@@ -198,6 +198,27 @@ func TestTuneRelevance(t *testing.T) {
 	if !(ra < 0.7*ri) {
 		t.Errorf("test RMSE %.4g with learned scales, %.4g with one scale: want at most 0.7x", ra, ri)
 	}
+	// The model maps back to x's columns: it is the fit of the chosen
+	// kernel (with its scales) on x.
+	var ref *Fit
+	yc := make([]float64, len(ytr))
+	for i, v := range ytr {
+		yc[i] = v - ard.Choice.Intercept
+	}
+	if ard.Choice.Method == "KRLS" {
+		ref, err = KRLS(ctx, xtr, yc, KRLSConfig{Kernel: ard.Choice.Kernel, Lambda: ard.Choice.Lambda})
+	} else {
+		ref, err = NKRLS(ctx, xtr, yc, NKRLSConfig{Kernel: ard.Choice.Kernel, Lambda: ard.Choice.Lambda, Nystrom: NystromConfig{M: ard.Choice.M}})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, _ := ref.Model.Predict(xte)
+	for i := range pr {
+		if d := math.Abs(pr[i] + ard.Choice.Intercept - pa[i]); d > 1e-6*(1+math.Abs(pa[i])) {
+			t.Fatalf("row %d: the model predicts %v, %s refitted with its kernel %v", i, pa[i], ard.Choice.Method, pr[i]+ard.Choice.Intercept)
+		}
+	}
 	ones := make([]float64, 8)
 	for j := range ones {
 		ones[j] = 1
