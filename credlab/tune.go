@@ -136,8 +136,10 @@ type TuneStatus struct {
 	// before the first).
 	BestRMSE float64
 	// Elapsed is the time since Tune started and Left the time left in
-	// the budget (negative: no budget).
+	// the budget (negative: no budget); Deadline is the budget's end (zero:
+	// no budget).
 	Elapsed, Left time.Duration
+	Deadline      time.Time
 }
 
 // DefaultMaxExactRows is the default TuneConfig.MaxExactRows: the size up to
@@ -497,7 +499,7 @@ func (t *tuner) status(stage string, total int) {
 		left = max(0, time.Until(t.deadline))
 	}
 	t.cfg.Status(TuneStatus{Stage: stage, Done: t.done, Total: total, BestRMSE: math.Sqrt(t.bestScore),
-		Elapsed: time.Since(t.start), Left: left})
+		Elapsed: time.Since(t.start), Left: left, Deadline: t.deadline})
 }
 
 // affords reports whether work estimated at est leaves time in the budget

@@ -18,8 +18,8 @@ func searchStatus(s credlab.TuneStatus) string {
 	if !math.IsNaN(s.BestRMSE) && !math.IsInf(s.BestRMSE, 0) {
 		out += fmt.Sprintf(", best criterion RMSE %.4g", s.BestRMSE)
 	}
-	if s.Left >= 0 {
-		out += fmt.Sprintf(", at most %s left in the time budget", s.Left.Round(time.Second))
+	if !s.Deadline.IsZero() {
+		out += fmt.Sprintf(", at most %s left in the time budget", max(0, time.Until(s.Deadline)).Round(time.Second))
 	}
 	return out
 }
@@ -64,7 +64,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	warnSigma(stderr, df, mf.sigma, append([]string{mf.target, mf.weight}, splitList(mf.exclude)...), mf.standardize)
 	p := newProgress(stderr, *quiet, 0)
-	spec.Progress = func(s credlab.TuneStatus) { p.setDetail(searchStatus(s)) }
+	spec.Progress = func(s credlab.TuneStatus) { p.setDetail(func() string { return searchStatus(s) }) }
 	stop := p.ticker("fitting " + mf.method)
 	model, err := frames.FitContext(ctx, df, spec)
 	stop()

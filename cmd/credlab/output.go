@@ -152,15 +152,15 @@ type progress struct {
 	n     int
 	mu    sync.Mutex
 	ticWG sync.WaitGroup
-	// detail is appended to the ticker's line (setDetail).
-	detail string
+	// detail, when set, gives what the ticker's line adds (setDetail).
+	detail func() string
 }
 
-// setDetail sets what the ticker shows beside the elapsed time, such as
-// the stage of a search.
-func (p *progress) setDetail(s string) {
+// setDetail sets what the ticker shows beside the elapsed time at each
+// tick, such as the stage of a search.
+func (p *progress) setDetail(f func() string) {
 	p.mu.Lock()
-	p.detail = s
+	p.detail = f
 	p.mu.Unlock()
 }
 
@@ -217,8 +217,8 @@ func (p *progress) ticker(what string) (stop func()) {
 			case <-t.C:
 				p.mu.Lock()
 				detail := ""
-				if p.detail != "" {
-					detail = "; " + p.detail
+				if p.detail != nil {
+					detail = "; " + p.detail()
 				}
 				if p.live {
 					fmt.Fprintf(p.w, "\r\033[K%s... %s%s", what, time.Since(p.start).Round(time.Second), detail)
