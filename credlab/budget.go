@@ -67,7 +67,7 @@ func EffectiveDimensions(ctx context.Context, k Kernel, fm FeatureMap, x *mat.De
 	}
 	var eig mat.EigenSym
 	if !eig.Factorize(sym, false) {
-		return nil, fmt.Errorf("credlab: the eigendecomposition behind d_eff did not converge")
+		return nil, &NumericalError{Op: "the eigendecomposition behind d_eff did not converge"}
 	}
 	mu := eig.Values(nil)
 	out := make([]float64, len(lambdas))

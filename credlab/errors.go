@@ -137,6 +137,35 @@ func (e *DivergedError) Error() string {
 	return msg + "; use a smaller step size"
 }
 
+// NumericalError reports a numerical breakdown that no setting or input
+// check foresees: a decomposition or solve that did not converge or
+// failed. Method names the method ("" when it is the caller's), Op what
+// failed.
+type NumericalError struct {
+	Method string
+	Op     string
+}
+
+func (e *NumericalError) Error() string { return "credlab: " + methodPrefix(e.Method) + e.Op }
+
+// DegenerateError reports data a method has nothing to work with: every
+// kernel value or feature zero, or a kernel diagonal that is not positive
+// and finite. Method names the method ("" when it is the caller's), What
+// says what is degenerate.
+type DegenerateError struct {
+	Method string
+	What   string
+}
+
+func (e *DegenerateError) Error() string { return "credlab: " + methodPrefix(e.Method) + e.What }
+
+func methodPrefix(m string) string {
+	if m == "" {
+		return ""
+	}
+	return m + ": "
+}
+
 // checkFitInputs checks a kernel estimator's data, kernel and importance
 // weights.
 func checkFitInputs(x *mat.Dense, y, w []float64, k Kernel) error {

@@ -261,11 +261,11 @@ func TestBadParameters(t *testing.T) {
 		{"EarlyStopping zero kernel", func() error {
 			_, err := EarlyStopping(bg, mat.NewDense(5, 2, nil), make([]float64, 5), EarlyStoppingConfig{Kernel: LinearKernel{}, IterConfig: IterConfig{Iter: 2}})
 			return err
-		}, untypedErr("step size")},
+		}, degenerateErr("step size")},
 		{"KOLS zero kernel", func() error {
 			_, err := KOLS(bg, mat.NewDense(5, 2, nil), make([]float64, 5), KOLSConfig{Kernel: LinearKernel{}})
 			return err
-		}, untypedErr("zero")},
+		}, degenerateErr("zero")},
 		// KernelMatrix shapes.
 		{"KernelMatrix column mismatch", func() error {
 			_, err := KernelMatrix(g, x, randData(rng, 4, 3, 1))
@@ -711,3 +711,26 @@ func TestSingularError(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// RMSE on mismatched or empty input is NaN, not a panic; on matched input
+// it is the formula.
+func TestRMSEShortInput(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		pred, y []float64
+	}{
+		{"short predictions", []float64{1}, []float64{1, 2}},
+		{"long predictions", []float64{1, 2, 3}, []float64{1, 2}},
+		{"empty", nil, nil},
+	} {
+		var got float64
+		if err := callNoPanic(func() error { got = RMSE(tc.pred, tc.y); return nil }); err != nil {
+			t.Errorf("RMSE, %s: %v", tc.name, err)
+		} else if !math.IsNaN(got) {
+			t.Errorf("RMSE, %s = %v, want NaN", tc.name, got)
+		}
+	}
+	if got, want := RMSE([]float64{1, 3}, []float64{2, 1}), math.Sqrt(2.5); got != want {
+		t.Errorf("RMSE = %v, want %v", got, want)
+	}
+}

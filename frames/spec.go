@@ -13,8 +13,9 @@ import (
 // Spec says what Fit learns and how. Only Target is required: every other
 // field's zero value is a documented default. A Spec with only Target set
 // standardizes the features, centers the target, and chooses the method,
-// sigma and lambda automatically (credlab.Tune) by generalized
-// cross-validation; Model.Choice reports what was chosen and why.
+// sigma and lambda automatically (credlab.Tune) by 5-fold
+// cross-validation (Selection); Model.Choice reports what was chosen and
+// why.
 type Spec struct {
 	// Target names the column to predict.
 	Target string `json:"target"`
