@@ -55,7 +55,7 @@ type Model struct {
 	Predictor *credlab.Model
 	// Fit is the solver's full record (path, timing) and Tuning the
 	// automatic search's (every point evaluated); nil for a model read by
-	// Load, Tuning nil for a named method.
+	// LoadModel, Tuning nil for a named method.
 	Fit    *credlab.Fit
 	Tuning *credlab.TuneFit
 }
