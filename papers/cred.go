@@ -40,10 +40,10 @@ func CREDToyPool(n int, noise float64, seed uint64) (dataframe.DataFrame, error)
 	}
 	x := toyPool(n, seed)
 	y := toyLabels(x, noise, seed, 0)
-	x1, x2 := make([]float64, n), make([]float64, n)
-	mat.Col(x1, 0, x)
-	mat.Col(x2, 1, x)
-	return floatsFrame([]string{"x1", "x2", "y"}, [][]float64{x1, x2, y}), nil
+	xy := mat.NewDense(n, 3, nil)
+	xy.Slice(0, n, 0, 2).(*mat.Dense).Copy(x)
+	xy.SetCol(2, y)
+	return frames.FromMatrix(xy, "x1", "x2", "y")
 }
 
 // toyPool returns n points of the Figures 1 and 2 pool: x1 ~ N(0, 1),
@@ -123,7 +123,7 @@ type TrialSpec struct {
 // per feature holding its coefficient.
 func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
-	if err := checkFrame(pool, "pool"); err != nil {
+	if err := frames.CheckFrame(pool, "pool"); err != nil {
 		return none, err
 	}
 	if spec.Target == "" {
@@ -195,7 +195,7 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 // squares on a few labels has heavy tails that would squash the plot. It
 // also returns the number of estimates left out.
 func SpreadOf(trials dataframe.DataFrame, name, b1, b2 string, lo, hi float64) (viz.Spread, int, error) {
-	if err := checkFrame(trials, "trials"); err != nil {
+	if err := frames.CheckFrame(trials, "trials"); err != nil {
 		return viz.Spread{}, 0, err
 	}
 	if err := frames.FindColumn(trials, "labeling", ""); err != nil {
@@ -402,10 +402,10 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 	if err := spec.defaults(); err != nil {
 		return none, err
 	}
-	if err := checkFrame(pool, "pool"); err != nil {
+	if err := frames.CheckFrame(pool, "pool"); err != nil {
 		return none, err
 	}
-	if err := checkFrame(test, "test"); err != nil {
+	if err := frames.CheckFrame(test, "test"); err != nil {
 		return none, err
 	}
 	ctx := context.Background()

@@ -59,10 +59,10 @@ func NYTROBenchmark(train, test dataframe.DataFrame, spec NYTROSpec) (dataframe.
 // selection).
 func NYTROBenchmarkContext(ctx context.Context, train, test dataframe.DataFrame, spec NYTROSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
-	if err := checkFrame(train, "training"); err != nil {
+	if err := frames.CheckFrame(train, "training"); err != nil {
 		return none, err
 	}
-	if err := checkFrame(test, "test"); err != nil {
+	if err := frames.CheckFrame(test, "test"); err != nil {
 		return none, err
 	}
 	if !(spec.Sigma > 0) || math.IsInf(spec.Sigma, 1) {

@@ -199,7 +199,7 @@ func decomposeSGM(ctx context.Context, spec DecompositionSpec, w io.Writer) ([]s
 // total error. For "batch" the computational variance is zero.
 func DecompositionOf(df dataframe.DataFrame, preset string) (viz.Decomposition, error) {
 	var d viz.Decomposition
-	if err := checkFrame(df, "decomposition"); err != nil {
+	if err := frames.CheckFrame(df, "decomposition"); err != nil {
 		return d, err
 	}
 	if err := frames.FindColumn(df, "preset", ""); err != nil {
@@ -259,7 +259,7 @@ type PassSpec struct {
 // "eta", "split", "passes", "sigma", "train_error", "test_error".
 func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
-	if err := checkFrame(df, "input"); err != nil {
+	if err := frames.CheckFrame(df, "input"); err != nil {
 		return none, err
 	}
 	if spec.Target == "" {
@@ -363,8 +363,14 @@ func passErrors(ctx context.Context, x *mat.Dense, y []float64, spec PassSpec, w
 	var runs []passRun
 	for s := 0; s < spec.Splits; s++ {
 		perm := rand.New(rand.NewPCG(spec.Seed+uint64(s), 0x6263)).Perm(n)
-		xt, yt := rowsOf(x, y, perm[nt:])
-		xs, ys := rowsOf(x, y, perm[:nt])
+		xt, yt, err := rowsOf(x, y, perm[nt:])
+		if err != nil {
+			return nil, err
+		}
+		xs, ys, err := rowsOf(x, y, perm[:nt])
+		if err != nil {
+			return nil, err
+		}
 		standardizeWith(xt, xs)
 		sigma := spec.Sigma
 		if sigma == 0 {
