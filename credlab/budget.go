@@ -146,7 +146,7 @@ func SummarizeScores(s []float64) (*ScoreSummary, error) {
 // means the documented defaults, apart from Kernel and Lambda.
 type LearningCurveConfig struct {
 	// Kernel and Lambda are the model fitted on subsamples (KRLS with
-	// importance weights; Lambda required).
+	// importance weights); both are required.
 	Kernel Kernel
 	Lambda float64
 	// Fractions are the subsample sizes as fractions of the pilot's

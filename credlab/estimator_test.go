@@ -95,6 +95,74 @@ func TestEstimatorZeroConfigs(t *testing.T) {
 	}
 }
 
+// The configs outside the Estimator contract at their zero value: each one
+// runs with defaults, or its doc names the required field and the zero
+// value is a *ParamError naming it (never a panic).
+func TestOtherZeroConfigs(t *testing.T) {
+	ctx := context.Background()
+	rng := crRNG(26)
+	x := randData(rng, 60, 2, 1)
+	y := smoothTargets(rng, x, 0.1)
+	bx := make([]*mat.Dense, 12)
+	for i := range bx {
+		bx[i] = randData(rng, 5, 2, 1)
+	}
+	bags, err := NewBags(bx, y[:12])
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := GaussianKernel{Sigma: 0.5}
+	pop, err := NewSGMPopulation(g, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, err := NewGramStats(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := train.AddRows(ctx, RawFeatures{Bias: true}, x, y, nil); err != nil {
+		t.Fatal(err)
+	}
+	ones := make([]float64, 60)
+	for i := range ones {
+		ones[i] = 1
+	}
+	q, err := CREDDistribution(ones)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// want is nil when the zero config runs, else the error of its
+	// required field (named in the config's doc).
+	for _, tc := range []struct {
+		name string
+		want *errKind
+		run  func() error
+	}{
+		{"KTR3Config", nil, func() error { _, err := KTR3(ctx, x, y, KTR3Config{}); return err }},
+		{"BLESSConfig", nil, func() error { _, err := ApproxLeverageScores(ctx, g, x, 1e-3, BLESSConfig{}); return err }},
+		{"SGMDecompositionConfig", nil, func() error { _, err := pop.Decompose(ctx, x, y, SGMDecompositionConfig{}); return err }},
+		{"TwoStageKRRConfig (Kernel.Inner or Kernel.Features)", ptr(paramErr("BagKernel.Inner")), func() error { _, err := TwoStageKRR(ctx, bags, TwoStageKRRConfig{}); return err }},
+		{"TailSGDConfig (Kernel.Inner or Kernel.Features)", ptr(paramErr("BagKernel.Inner")), func() error { _, err := TailSGD(ctx, bags, TailSGDConfig{}); return err }},
+		{"SSSRConfig (Pool or Basis)", ptr(isErr(ErrEmpty)), func() error { _, err := SSSR(ctx, x, y, SSSRConfig{}); return err }},
+		{"GramFitConfig (Features)", ptr(paramErr("GramFitConfig.Features")), func() error { _, err := RidgeGram(ctx, train, nil, GramFitConfig{}); return err }},
+		{"LearningCurveConfig (Kernel)", ptr(paramErr("Kernel")), func() error { _, err := ProjectLearningCurve(ctx, x, y, q, LearningCurveConfig{}); return err }},
+		{"LearningCurveConfig (Lambda)", ptr(paramErr("lambda")), func() error {
+			_, err := ProjectLearningCurve(ctx, x, y, q, LearningCurveConfig{Kernel: g})
+			return err
+		}},
+	} {
+		err := callNoPanic(tc.run)
+		switch {
+		case tc.want == nil && err != nil:
+			t.Errorf("%s{}: %v", tc.name, err)
+		case tc.want != nil:
+			wantErrKind(t, tc.name+" zero", err, *tc.want)
+		}
+	}
+}
+
+func ptr(k errKind) *errKind { return &k }
+
 // The weighted solvers through the contract equal their function forms
 // with the weights in the config, bit for bit.
 func TestEstimatorMatchesFunctionForm(t *testing.T) {
