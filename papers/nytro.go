@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -188,19 +189,17 @@ func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma f
 	if steps > 0 {
 		paper.MaxIter, paper.Threshold = steps, -1
 	}
-	switch meth {
-	case nytKOLS:
-		return credlab.KOLS(ctx, x, y, credlab.KOLSConfig{Kernel: k})
-	case nytKRLS:
-		return credlab.KRLS(ctx, x, y, credlab.KRLSConfig{Kernel: k, Holdout: h})
-	case nytES:
-		return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper})
-	case nytNKRLS:
-		return credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
-	case nytNYTRO:
-		return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper})
+	est, ok := map[string]credlab.Estimator{
+		nytKOLS:  credlab.KOLSConfig{Kernel: k},
+		nytKRLS:  credlab.KRLSConfig{Kernel: k, Holdout: h},
+		nytES:    credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper},
+		nytNKRLS: credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h},
+		nytNYTRO: credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper},
+	}[meth]
+	if !ok {
+		return nil, &credlab.ParamError{Name: "method", Value: strconv.Quote(meth), Want: strings.Join([]string{nytKOLS, nytKRLS, nytES, nytNKRLS, nytNYTRO}, ", ")}
 	}
-	return nil, fmt.Errorf("unknown method %q", meth)
+	return est.Fit(ctx, x, y, nil)
 }
 
 // testScores returns the RMSE over rows with a prediction and a target,
