@@ -22,13 +22,12 @@ import (
 // solvers read its rows in place); any other Matrix is copied once into a
 // *mat.Dense. Neither x, y nor w is modified.
 //
-// Weights: the configs' Weights fields (for the function forms) are
-// settings-side copies of the argument; Fit uses w and leaves the field
-// unused, except that a config whose Weights is set and a non-nil w is an
-// error (*ParamError named "Weights"), since the two would disagree. A
-// config with Weights and w nil fits with the config's weights, as the
-// function form does. KOLS and SGM take no weights: a non-nil w is a
-// *ParamError.
+// Weights: the configs keep their Weights fields for the function forms
+// (KRLS(ctx, x, y, KRLSConfig{Weights: w})); through Fit, pass the weights
+// as w. A config with Weights set and a non-nil w is a *ParamError named
+// "Weights", since the two would disagree; a config with Weights and a nil
+// w fits with the config's weights, as the function does. KOLS and SGM
+// take no weights: a non-nil w is a *ParamError named "weights".
 type Estimator interface {
 	Fit(ctx context.Context, x mat.Matrix, y, w []float64) (*Fit, error)
 }
