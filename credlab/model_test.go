@@ -253,17 +253,10 @@ func TestDuplicatedData(t *testing.T) {
 	xnew := randData(rng, 20, 2, 2)
 	g := GaussianKernel{Sigma: 0.6}
 	bg := context.Background()
-	pairs := []struct {
-		name string
-		fit  func(x *mat.Dense, y []float64) (*Fit, error)
-	}{
-		{"KRLS", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: 1e-3})
-		}},
-		{"KOLS", func(x *mat.Dense, y []float64) (*Fit, error) { return KOLS(bg, x, y, KOLSConfig{Kernel: g}) }},
-		{"EarlyStopping", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 30}})
-		}},
+	pairs := []estimator{
+		{"KRLS", KRLSConfig{Kernel: g, Lambda: 1e-3}},
+		{"KOLS", KOLSConfig{Kernel: g}},
+		{"EarlyStopping", EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 30}}},
 	}
 	for _, p := range pairs {
 		fu, err := p.fit(xu, yu)
