@@ -67,7 +67,7 @@ func NYTROBenchmarkContext(ctx context.Context, train, test dataframe.DataFrame,
 		return none, err
 	}
 	if !(spec.Sigma > 0) || math.IsInf(spec.Sigma, 1) {
-		return none, fmt.Errorf("papers: NYTROSpec.Sigma = %g: want a positive, finite kernel width", spec.Sigma)
+		return none, &credlab.ParamError{Name: "NYTROSpec.Sigma", Value: spec.Sigma, Want: "a positive, finite kernel width"}
 	}
 	methods, err := nytMethods(spec.Methods)
 	if err != nil {
@@ -79,14 +79,14 @@ func NYTROBenchmarkContext(ctx context.Context, train, test dataframe.DataFrame,
 	}
 	for _, m := range ms {
 		if m <= 0 {
-			return none, fmt.Errorf("papers: NYTROSpec.Ms holds %d: want positive numbers of centers", m)
+			return none, &credlab.ParamError{Name: "NYTROSpec.Ms", Value: m, Want: "positive numbers of centers"}
 		}
 	}
 	if len(seeds) == 0 {
 		seeds = []uint64{1}
 	}
 	if spec.Steps < 0 {
-		return none, fmt.Errorf("papers: NYTROSpec.Steps = %d: want 0 (the paper's stopping rule) or a positive number of steps", spec.Steps)
+		return none, &credlab.ParamError{Name: "NYTROSpec.Steps", Value: spec.Steps, Want: "0 (the paper's stopping rule) or a positive number of steps"}
 	}
 	feats, err := frames.FeatureColumns(train, frames.Spec{Target: spec.Target, Features: spec.Features})
 	if err != nil {
@@ -166,7 +166,7 @@ func nytMethods(methods []string) ([]string, error) {
 	for i, m := range methods {
 		j := slices.IndexFunc(all, func(a string) bool { return strings.EqualFold(a, m) })
 		if j < 0 {
-			return nil, fmt.Errorf("papers: unknown NYTRO method %q: choose one of %s", m, strings.Join(all, ", "))
+			return nil, &credlab.ParamError{Name: "NYTROSpec.Methods", Value: strconv.Quote(m), Want: "one of " + strings.Join(all, ", ")}
 		}
 		out[i] = all[j]
 	}

@@ -96,7 +96,7 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 	passes := append([]int(nil), spec.Passes...)
 	sort.Ints(passes)
 	if passes[0] < 1 {
-		return none, fmt.Errorf("papers: passes %d: must be positive", passes[0])
+		return none, &credlab.ParamError{Name: "Passes", Value: passes[0], Want: "positive numbers of passes"}
 	}
 	curves, _, _, err := decomposeSGM(context.Background(), spec, io.Discard)
 	if err != nil {
@@ -263,7 +263,7 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 		return none, err
 	}
 	if spec.Target == "" {
-		return none, fmt.Errorf("papers: PassSpec.Target is required")
+		return none, &credlab.ParamError{Name: "PassSpec.Target", Value: `""`, Want: "the name of the target column"}
 	}
 	if len(spec.Presets) == 0 {
 		spec.Presets = []string{"minibatch", "simple", "batch"}
@@ -280,7 +280,7 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 	passes := append([]int(nil), spec.Passes...)
 	sort.Ints(passes)
 	if passes[0] < 1 {
-		return none, fmt.Errorf("papers: passes %d: must be positive", passes[0])
+		return none, &credlab.ParamError{Name: "Passes", Value: passes[0], Want: "positive numbers of passes"}
 	}
 	feats, err := frames.FeatureColumns(df, frames.Spec{Target: spec.Target, Features: spec.Features, Exclude: spec.Exclude})
 	if err != nil {
