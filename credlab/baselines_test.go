@@ -472,7 +472,7 @@ func TestSSSRErrors(t *testing.T) {
 		{SSSRConfig{Pool: pool, Kernel: LinearKernel{}, Features: RawFeatures{}}, paramErr("SSSRConfig.Features")},
 		{SSSRConfig{Pool: pool, Kernel: GaussianKernel{}}, paramErr("Gaussian kernel sigma", 0.0)},
 		{SSSRConfig{Pool: pool, Block: -1}, paramErr("Block", -1)},
-		{SSSRConfig{Pool: mat.NewDense(3, 2, nil)}, untypedErr("zero")},
+		{SSSRConfig{Pool: mat.NewDense(3, 2, nil)}, degenerateErr("zero")},
 		{SSSRConfig{Basis: &SSSRBasis{}}, isErr(ErrEmpty)},
 	}
 	for i, c := range cases {

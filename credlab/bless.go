@@ -81,7 +81,7 @@ func ApproxLeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda fl
 		kappa = max(kappa, diag[i])
 	}
 	if !(kappa > 0) {
-		return nil, fmt.Errorf("credlab: the kernel is zero on every row: no leverage scores")
+		return nil, &DegenerateError{What: "the kernel is zero on every row: no leverage scores"}
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x626c6573))
 	perm := rng.Perm(n) // U_h is a prefix: nested candidate sets
@@ -133,7 +133,7 @@ type blessDict struct {
 func newBLESSDict(k Kernel, x *mat.Dense, cand []int, l []float64, r int, lambda float64, n int, rng *rand.Rand) (*blessDict, error) {
 	tot := sum(l)
 	if !(tot > 0) {
-		return nil, fmt.Errorf("credlab: BLESS: all candidate scores are zero at lambda = %g", lambda)
+		return nil, &DegenerateError{Method: "BLESS", What: fmt.Sprintf("all candidate scores are zero at lambda = %g", lambda)}
 	}
 	cum := make([]float64, len(l))
 	acc := 0.0
@@ -174,7 +174,7 @@ func newBLESSDict(k Kernel, x *mat.Dense, cand []int, l []float64, r int, lambda
 	}
 	t, ok := potrfLower(blas64.Symmetric{N: m, Stride: kr.Stride, Data: kr.Data, Uplo: blas.Lower})
 	if !ok {
-		return nil, fmt.Errorf("credlab: BLESS: K_JJ + lambda N A is not numerically positive definite at lambda = %g; increase lambda", lambda)
+		return nil, &SingularError{System: "BLESS K_JJ + lambda N A", Setting: "lambda", Value: fmt.Sprintf("%g", lambda)}
 	}
 	return &blessDict{rows: rows, chol: t}, nil
 }

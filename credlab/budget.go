@@ -67,7 +67,7 @@ func EffectiveDimensions(ctx context.Context, k Kernel, fm FeatureMap, x *mat.De
 	}
 	var eig mat.EigenSym
 	if !eig.Factorize(sym, false) {
-		return nil, fmt.Errorf("credlab: the eigendecomposition behind d_eff did not converge")
+		return nil, &NumericalError{Op: "the eigendecomposition behind d_eff did not converge"}
 	}
 	mu := eig.Values(nil)
 	out := make([]float64, len(lambdas))
@@ -146,7 +146,7 @@ func SummarizeScores(s []float64) (*ScoreSummary, error) {
 // means the documented defaults, apart from Kernel and Lambda.
 type LearningCurveConfig struct {
 	// Kernel and Lambda are the model fitted on subsamples (KRLS with
-	// importance weights; Lambda required).
+	// importance weights); both are required.
 	Kernel Kernel
 	Lambda float64
 	// Fractions are the subsample sizes as fractions of the pilot's

@@ -303,7 +303,7 @@ func (c TailSGDConfig) check() error {
 // params resolves b, eta and T (the schedule's, or Iter) for n bags.
 func (c TailSGDConfig) params(n int, kappa2 float64) (sgdParams, error) {
 	if !(kappa2 > 0) || math.IsInf(kappa2, 0) {
-		return sgdParams{}, fmt.Errorf("credlab: max_j K(mu_j, mu_j) = %v: the step size needs a positive finite kernel diagonal", kappa2)
+		return sgdParams{}, &DegenerateError{What: fmt.Sprintf("max_j K(mu_j, mu_j) = %v: the step size needs a positive finite kernel diagonal", kappa2)}
 	}
 	r, nu, eta0 := c.Source, c.Capacity, c.Eta0
 	if r == 0 {

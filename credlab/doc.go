@@ -7,6 +7,13 @@
 //
 // # Map
 //
+// The contract (estimator.go): every regression method implements
+// Estimator, Fit(ctx, x, y, w) on a mat.Matrix of rows, its targets and
+// optional importance weights, with the method's Config as receiver
+// (KRLSConfig{}.Fit, ..., TuneConfig{}.Fit); each function of the same
+// name (KRLS, ..., Tune) is the same fit with the weights in the config
+// and the full result type.
+//
 // Kernels and kernel matrices (kernel.go, kernel_matrix.go): the Kernel
 // interface; GaussianKernel, LaplacianKernel (both with optional
 // per-column Scales, which make them incomparable with ==: use
@@ -96,17 +103,21 @@
 // weights. No function modifies its arguments.
 //
 // Configuration: every estimator takes a Config struct whose zero value
-// means documented defaults (each field says its own); a nil Kernel is the
-// Gaussian kernel with sigma = MedianDistance(x), the median heuristic.
-// Exception: Nyström methods need the number of centers, Nystrom.M. Long
-// computations take a context.Context and stop when it is cancelled.
+// means documented defaults (each field says its own; no field is
+// required); a nil Kernel is the Gaussian kernel with sigma =
+// MedianDistance(x), the median heuristic, and a zero Nystrom.M is
+// min(DefaultNystromM, training rows). Long computations take a
+// context.Context and stop when it is cancelled.
 //
 // Errors: inputs are checked at the public entry point and an error is
 // typed and names the problem and where: *NotFiniteError (NaN or Inf with
 // its row and column), ErrShape, ErrEmpty, *ParamError (a setting out of
-// range, with the range), *DivergedError (a step size), *TooLargeError
-// (memory beyond MemoryLimit or CREDLAB_MEMORY_LIMIT, checked before
-// allocating), *TuneError. Nothing panics on bad input.
+// range, with the range), *DivergedError (a step size), *SingularError (a
+// lambda too small for the system), *TooLargeError (memory beyond
+// MemoryLimit or CREDLAB_MEMORY_LIMIT, checked before allocating),
+// *DegenerateError (every kernel value or feature zero), *NumericalError
+// (a decomposition that did not converge), *TuneError. Nothing panics on
+// bad input.
 //
 // Costs: each estimator's doc comment gives its time and memory; exact
 // methods are O(n^2) memory and O(n^3) time, Nyström methods O(m^2 + n d)

@@ -13,39 +13,26 @@ import (
 // estimator is one configured estimator under test.
 type estimator struct {
 	name string
-	fit  func(x *mat.Dense, y []float64) (*Fit, error)
+	est  Estimator
+}
+
+// fit runs the estimator on x and y without weights.
+func (e estimator) fit(x *mat.Dense, y []float64) (*Fit, error) {
+	return e.est.Fit(context.Background(), x, y, nil)
 }
 
 func estimators(k Kernel, m int) []estimator {
-	bg := context.Background()
+	ny := NystromConfig{M: m}
 	return []estimator{
-		{"KRLS fixed", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return KRLS(bg, x, y, KRLSConfig{Kernel: k, Lambda: 1e-3})
-		}},
-		{"KRLS grid", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return KRLS(bg, x, y, KRLSConfig{Kernel: k, Lambdas: LogGrid(1e-6, 1, 5)})
-		}},
-		{"KOLS", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return KOLS(bg, x, y, KOLSConfig{Kernel: k})
-		}},
-		{"EarlyStopping fixed", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: k, IterConfig: IterConfig{Iter: 5}})
-		}},
-		{"EarlyStopping hold-out", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: k, IterConfig: IterConfig{MaxIter: 20}})
-		}},
-		{"NKRLS fixed", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return NKRLS(bg, x, y, NKRLSConfig{Kernel: k, Lambda: 1e-3, Nystrom: NystromConfig{M: m}})
-		}},
-		{"NKRLS grid", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return NKRLS(bg, x, y, NKRLSConfig{Kernel: k, Lambdas: LogGrid(1e-6, 1, 5), Nystrom: NystromConfig{M: m}})
-		}},
-		{"NYTRO fixed", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return NYTRO(bg, x, y, NYTROConfig{Kernel: k, Nystrom: NystromConfig{M: m}, IterConfig: IterConfig{Iter: 5}})
-		}},
-		{"NYTRO hold-out", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return NYTRO(bg, x, y, NYTROConfig{Kernel: k, Nystrom: NystromConfig{M: m}, IterConfig: IterConfig{MaxIter: 20}})
-		}},
+		{"KRLS fixed", KRLSConfig{Kernel: k, Lambda: 1e-3}},
+		{"KRLS grid", KRLSConfig{Kernel: k, Lambdas: LogGrid(1e-6, 1, 5)}},
+		{"KOLS", KOLSConfig{Kernel: k}},
+		{"EarlyStopping fixed", EarlyStoppingConfig{Kernel: k, IterConfig: IterConfig{Iter: 5}}},
+		{"EarlyStopping hold-out", EarlyStoppingConfig{Kernel: k, IterConfig: IterConfig{MaxIter: 20}}},
+		{"NKRLS fixed", NKRLSConfig{Kernel: k, Lambda: 1e-3, Nystrom: ny}},
+		{"NKRLS grid", NKRLSConfig{Kernel: k, Lambdas: LogGrid(1e-6, 1, 5), Nystrom: ny}},
+		{"NYTRO fixed", NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: IterConfig{Iter: 5}}},
+		{"NYTRO hold-out", NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: IterConfig{MaxIter: 20}}},
 	}
 }
 
@@ -261,11 +248,11 @@ func TestBadParameters(t *testing.T) {
 		{"EarlyStopping zero kernel", func() error {
 			_, err := EarlyStopping(bg, mat.NewDense(5, 2, nil), make([]float64, 5), EarlyStoppingConfig{Kernel: LinearKernel{}, IterConfig: IterConfig{Iter: 2}})
 			return err
-		}, untypedErr("step size")},
+		}, degenerateErr("step size")},
 		{"KOLS zero kernel", func() error {
 			_, err := KOLS(bg, mat.NewDense(5, 2, nil), make([]float64, 5), KOLSConfig{Kernel: LinearKernel{}})
 			return err
-		}, untypedErr("zero")},
+		}, degenerateErr("zero")},
 		// KernelMatrix shapes.
 		{"KernelMatrix column mismatch", func() error {
 			_, err := KernelMatrix(g, x, randData(rng, 4, 3, 1))
@@ -310,17 +297,15 @@ func TestMemoryLimit(t *testing.T) {
 	MemoryLimit = 30 * 30 * 8 / 2 // half a 30 x 30 kernel matrix
 	g := GaussianKernel{Sigma: 1}
 	bg := context.Background()
-	calls := map[string]func() error{
-		"KernelMatrix": func() error { _, err := KernelMatrix(g, x, nil); return err },
-		"KRLS":         func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: 1e-3}); return err },
-		"KOLS":         func() error { _, err := KOLS(bg, x, y, KOLSConfig{Kernel: g}); return err },
-		"EarlyStopping": func() error {
-			_, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 3}})
-			return err
-		},
-	}
-	for name, f := range calls {
-		wantErr(t, name, callNoPanic(f), tooLargeErr("Nyström"))
+	_, err := KernelMatrix(g, x, nil)
+	wantErr(t, "KernelMatrix", err, tooLargeErr("Nyström"))
+	for name, e := range map[string]Estimator{
+		"KRLS":          KRLSConfig{Kernel: g, Lambda: 1e-3},
+		"KOLS":          KOLSConfig{Kernel: g},
+		"EarlyStopping": EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 3}},
+	} {
+		err := callNoPanic(func() error { _, err := e.Fit(bg, x, y, nil); return err })
+		wantErr(t, name, err, tooLargeErr("Nyström"))
 	}
 	// Nyström with few centers stays under the limit.
 	if _, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1e-3, Nystrom: NystromConfig{M: 4}}); err != nil {
@@ -711,3 +696,26 @@ func TestSingularError(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// RMSE on mismatched or empty input is NaN, not a panic; on matched input
+// it is the formula.
+func TestRMSEShortInput(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		pred, y []float64
+	}{
+		{"short predictions", []float64{1}, []float64{1, 2}},
+		{"long predictions", []float64{1, 2, 3}, []float64{1, 2}},
+		{"empty", nil, nil},
+	} {
+		var got float64
+		if err := callNoPanic(func() error { got = RMSE(tc.pred, tc.y); return nil }); err != nil {
+			t.Errorf("RMSE, %s: %v", tc.name, err)
+		} else if !math.IsNaN(got) {
+			t.Errorf("RMSE, %s = %v, want NaN", tc.name, got)
+		}
+	}
+	if got, want := RMSE([]float64{1, 3}, []float64{2, 1}), math.Sqrt(2.5); got != want {
+		t.Errorf("RMSE = %v, want %v", got, want)
+	}
+}

@@ -7,7 +7,12 @@ import (
 
 // Fit is the result of an estimator: the model and its record.
 type Fit struct {
-	Method string // "KOLS", "KRLS", "EarlyStopping", "NKRLS" or "NYTRO"
+	// Method names the estimator: "KRLS", "KOLS", "EarlyStopping",
+	// "NKRLS", "NYTRO", "LinearRLS", "LinearGD", "SGM", "KTR3", "SSSR", or
+	// "TwoStageKRR" for the second stage of a BagFit. RidgeGram and
+	// GradientGram report the method they stand for (NKRLS or LinearRLS,
+	// NYTRO or LinearGD); Tune the one it chose (KRLS or NKRLS).
+	Method string
 	Model  *Model
 
 	// Lambda is the regularization parameter used (KRLS, NKRLS); Iter the
@@ -90,5 +95,12 @@ func rmse(pred, y []float64) float64 {
 	return math.Sqrt(s / float64(len(y)))
 }
 
-// RMSE returns the root mean squared error between predictions and targets.
-func RMSE(pred, y []float64) float64 { return rmse(pred, y) }
+// RMSE returns the root mean squared error between predictions and
+// targets, sqrt(sum_i (pred_i - y_i)^2 / n); NaN when y is empty or pred
+// and y differ in length. O(n).
+func RMSE(pred, y []float64) float64 {
+	if len(pred) != len(y) {
+		return math.NaN()
+	}
+	return rmse(pred, y)
+}

@@ -311,7 +311,7 @@ func (c IterConfig) defaultStep(method string, lmax float64, n int) (float64, er
 		return c.StepSize, checkStep(method, c.StepSize, lmax, n, c.Plain)
 	}
 	if !(lmax > 0) || math.IsInf(lmax, 0) {
-		return 0, fmt.Errorf("credlab: %s: the norm of the step's operator is %v (every kernel value or feature vector zero?); the default step size needs a nonzero, finite operator", method, lmax)
+		return 0, &DegenerateError{Method: method, What: fmt.Sprintf("the norm of the step's operator is %v (every kernel value or feature vector zero?); the default step size needs a nonzero, finite operator", lmax)}
 	}
 	return stepMargin * float64(n) / lmax, nil
 }

@@ -439,19 +439,13 @@ func wantErrKind(t *testing.T, name string, err error, k errKind) {
 	}
 }
 
-// untypedErr is for the few failures that have no type: a numerical
-// breakdown or a degenerate kernel (every kernel value zero), which no
-// setting or input check describes. It expects an error of none of the
-// package's error types that mentions every one of subs.
-func untypedErr(subs ...string) errKind {
-	return errKind{fmt.Sprintf("an untyped error mentioning %q", subs), func(err error) bool {
-		var (
-			pe *ParamError
-			nf *NotFiniteError
-			tl *TooLargeError
-			de *DivergedError
-		)
-		if errors.Is(err, ErrShape) || errors.Is(err, ErrEmpty) || errors.As(err, &pe) || errors.As(err, &nf) || errors.As(err, &tl) || errors.As(err, &de) {
+// degenerateErr expects a *DegenerateError (every kernel value or
+// feature zero, or a kernel diagonal that is not positive and finite)
+// that mentions every one of subs.
+func degenerateErr(subs ...string) errKind {
+	return errKind{fmt.Sprintf("a *DegenerateError mentioning %q", subs), func(err error) bool {
+		var de *DegenerateError
+		if !errors.As(err, &de) {
 			return false
 		}
 		for _, s := range subs {

@@ -55,17 +55,11 @@ func KOLS(ctx context.Context, x *mat.Dense, y []float64, cfg KOLSConfig) (*Fit,
 		return nil, err
 	}
 	t0 = time.Now()
+	piv, r, err := pivotedCholesky(k, tol, "kernel matrix")
+	if err != nil {
+		return nil, err
+	}
 	raw := k.RawMatrix()
-	maxDiag := 0.0
-	for i := 0; i < n; i++ {
-		maxDiag = max(maxDiag, raw.Data[i*raw.Stride+i])
-	}
-	if !(maxDiag > 0) {
-		return nil, fmt.Errorf("credlab: the kernel matrix is zero")
-	}
-	piv := make([]int, n)
-	_, r, _ := lapack64.Pstrf(blas64.Symmetric{N: n, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower},
-		piv, tol*maxDiag, make([]float64, 2*n))
 	// L: the first r columns of the lower factor, in place (Pstrf leaves
 	// K's upper triangle, cleared here).
 	for i := 0; i < r; i++ {

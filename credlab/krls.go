@@ -35,12 +35,9 @@ type KRLSConfig struct {
 // triBreakEven is the grid size from which one tridiagonal reduction plus
 // O(n) work per lambda beats one Cholesky per lambda. It depends on the
 // backend, which sets it: Cholesky runs at matrix-multiply speed while half
-// of Dsytrd is memory-bound matrix-vector work. Measured on 2 cores
-// (BenchmarkSytrd in fastblas, with fastblas's parallel Dsymv,
-// Dsyr2 and Dsyr2k), the reduction costs this many Choleskys at n = 1000
-// and 2000: gonum 12.6 and 13.3, go-avx2 8.5 and 10.6, go-avx512 10.8 and
-// 11.5 (before the parallel level-2 routines: 16 and 86); openblas 31 and
-// 50 at n = 1600 and 4000.
+// of Dsytrd is memory-bound matrix-vector work. The values per backend
+// come from BenchmarkSytrd in fastblas (docs/benchmarks.md, "Possible
+// speed-ups").
 var triBreakEven = 30
 
 // KRLS fits alpha = (K + lambda n I)^-1 y, the minimiser of

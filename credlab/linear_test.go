@@ -292,7 +292,7 @@ func TestLinearErrors(t *testing.T) {
 	_, err = LinearRLS(ctx, x, y, LinearRLSConfig{Holdout: Holdout{None: true}})
 	wantErrKind(t, "no lambda without hold-out", err, paramErr("lambda", 0.0))
 	_, err = LinearGD(ctx, mat.NewDense(3, 2, nil), []float64{1, 2, 3}, LinearGDConfig{IterConfig: IterConfig{Iter: 3}})
-	wantErrKind(t, "zero features", err, untypedErr("feature vector zero"))
+	wantErrKind(t, "zero features", err, degenerateErr("feature vector zero"))
 	_, err = LinearGD(ctx, x, y, LinearGDConfig{IterConfig: IterConfig{Iter: 3, StepSize: 1e6}})
 	wantErrKind(t, "diverging step", err, divergedErr("LinearGD"))
 	_, err = LinearRLS(ctx, x, y[:19], LinearRLSConfig{Lambda: 1e-3})

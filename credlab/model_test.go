@@ -178,20 +178,17 @@ func TestSingleRow(t *testing.T) {
 	bg := context.Background()
 	g := GaussianKernel{Sigma: 1}
 	one := NystromConfig{M: 1}
-	fixed := map[string]func() (*Fit, error){
-		"KRLS": func() (*Fit, error) { return KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: 1e-10}) },
-		"KOLS": func() (*Fit, error) { return KOLS(bg, x, y, KOLSConfig{Kernel: g}) },
-		"EarlyStopping": func() (*Fit, error) {
-			return EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 1, StepSize: 1, Plain: true}})
-		},
-		"NKRLS": func() (*Fit, error) { return NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Lambda: 1e-10, Nystrom: one}) },
-		"NYTRO": func() (*Fit, error) {
-			return NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: one, IterConfig: IterConfig{Iter: 1, StepSize: 1, Plain: true}})
-		},
+	step := IterConfig{Iter: 1, StepSize: 1, Plain: true}
+	fixed := map[string]Estimator{
+		"KRLS":          KRLSConfig{Kernel: g, Lambda: 1e-10},
+		"KOLS":          KOLSConfig{Kernel: g},
+		"EarlyStopping": EarlyStoppingConfig{Kernel: g, IterConfig: step},
+		"NKRLS":         NKRLSConfig{Kernel: g, Lambda: 1e-10, Nystrom: one},
+		"NYTRO":         NYTROConfig{Kernel: g, Nystrom: one, IterConfig: step},
 	}
-	for name, f := range fixed {
+	for name, e := range fixed {
 		var fit *Fit
-		err := callNoPanic(func() error { var err error; fit, err = f(); return err })
+		err := callNoPanic(func() error { var err error; fit, err = e.Fit(bg, x, y, nil); return err })
 		if err != nil {
 			t.Errorf("%s on one row: %v", name, err)
 			continue
@@ -228,14 +225,15 @@ func TestSingleRow(t *testing.T) {
 			t.Errorf("%s polynomial, one row, one step: %g, want %g", name, p[0], y[0])
 		}
 	}
-	selection := map[string]func() error{
-		"KRLS":          func() error { _, err := KRLS(bg, x, y, KRLSConfig{Kernel: g}); return err },
-		"EarlyStopping": func() error { _, err := EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g}); return err },
-		"NKRLS":         func() error { _, err := NKRLS(bg, x, y, NKRLSConfig{Kernel: g, Nystrom: one}); return err },
-		"NYTRO":         func() error { _, err := NYTRO(bg, x, y, NYTROConfig{Kernel: g, Nystrom: one}); return err },
+	selection := map[string]Estimator{
+		"KRLS":          KRLSConfig{Kernel: g},
+		"EarlyStopping": EarlyStoppingConfig{Kernel: g},
+		"NKRLS":         NKRLSConfig{Kernel: g, Nystrom: one},
+		"NYTRO":         NYTROConfig{Kernel: g, Nystrom: one},
 	}
-	for name, f := range selection {
-		wantErr(t, name+" selection on one row", callNoPanic(f), isErr(ErrEmpty))
+	for name, e := range selection {
+		err := callNoPanic(func() error { _, err := e.Fit(bg, x, y, nil); return err })
+		wantErr(t, name+" selection on one row", err, isErr(ErrEmpty))
 	}
 }
 
@@ -255,17 +253,10 @@ func TestDuplicatedData(t *testing.T) {
 	xnew := randData(rng, 20, 2, 2)
 	g := GaussianKernel{Sigma: 0.6}
 	bg := context.Background()
-	pairs := []struct {
-		name string
-		fit  func(x *mat.Dense, y []float64) (*Fit, error)
-	}{
-		{"KRLS", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return KRLS(bg, x, y, KRLSConfig{Kernel: g, Lambda: 1e-3})
-		}},
-		{"KOLS", func(x *mat.Dense, y []float64) (*Fit, error) { return KOLS(bg, x, y, KOLSConfig{Kernel: g}) }},
-		{"EarlyStopping", func(x *mat.Dense, y []float64) (*Fit, error) {
-			return EarlyStopping(bg, x, y, EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 30}})
-		}},
+	pairs := []estimator{
+		{"KRLS", KRLSConfig{Kernel: g, Lambda: 1e-3}},
+		{"KOLS", KOLSConfig{Kernel: g}},
+		{"EarlyStopping", EarlyStoppingConfig{Kernel: g, IterConfig: IterConfig{Iter: 30}}},
 	}
 	for _, p := range pairs {
 		fu, err := p.fit(xu, yu)

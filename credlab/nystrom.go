@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -124,20 +123,14 @@ func NewNystrom(k Kernel, x *mat.Dense, idx []int, tol float64) (*Nystrom, error
 	}
 	kmm := mat.NewDense(m, m, nil)
 	kernelSym(kmm, k, c)
-	raw := kmm.RawMatrix()
-	maxDiag := 0.0
-	for i := 0; i < m; i++ {
-		maxDiag = max(maxDiag, raw.Data[i*raw.Stride+i])
+	piv, r, err := pivotedCholesky(kmm, tol, "Nyström centers' kernel matrix")
+	if err != nil {
+		return nil, err
 	}
-	if !(maxDiag > 0) {
-		return nil, fmt.Errorf("credlab: the Nyström centers' kernel matrix is zero")
-	}
-	piv := make([]int, m)
-	_, r, _ := lapack64.Pstrf(blas64.Symmetric{N: m, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower},
-		piv, tol*maxDiag, make([]float64, 2*m))
 	if r == 0 {
-		return nil, fmt.Errorf("credlab: the Nyström centers' kernel matrix has numerical rank 0")
+		return nil, &DegenerateError{What: "the Nyström centers' kernel matrix has numerical rank 0"}
 	}
+	raw := kmm.RawMatrix()
 	ny := &Nystrom{Kernel: k, Index: make([]int, r), L: mat.NewDense(r, r, nil)}
 	for i := 0; i < r; i++ {
 		ny.Index[i] = idx[piv[i]]

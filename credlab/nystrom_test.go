@@ -227,7 +227,7 @@ func TestNewNystromErrors(t *testing.T) {
 		{"zero kernel matrix", func() error {
 			_, err := NewNystrom(LinearKernel{}, mat.NewDense(3, 2, nil), []int{0, 1}, 0)
 			return err
-		}, untypedErr("zero")},
+		}, degenerateErr("zero")},
 		{"NaN in a center", func() error {
 			xb := mat.DenseCopyOf(x)
 			xb.Set(4, 1, math.NaN())

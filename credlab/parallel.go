@@ -33,29 +33,10 @@ func parallelChunks(n, chunk int, f func(lo, hi int)) {
 // using up to GOMAXPROCS goroutines. Each row is handled by exactly one
 // call, so results do not depend on the number of cores.
 func parallelRows(n int, f func(lo, hi int)) {
-	w := runtime.GOMAXPROCS(0)
-	if w > n {
-		w = n
-	}
+	w := min(runtime.GOMAXPROCS(0), n)
 	if w <= 1 || n < 64 {
 		f(0, n)
 		return
 	}
-	chunk := (n + 4*w - 1) / (4 * w)
-	var wg sync.WaitGroup
-	next := make(chan int, (n+chunk-1)/chunk)
-	for lo := 0; lo < n; lo += chunk {
-		next <- lo
-	}
-	close(next)
-	for i := 0; i < w; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for lo := range next {
-				f(lo, min(lo+chunk, n))
-			}
-		}()
-	}
-	wg.Wait()
+	parallelChunks(n, (n+4*w-1)/(4*w), f)
 }

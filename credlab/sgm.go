@@ -174,7 +174,7 @@ func (c SGMConfig) threshold() float64 {
 // params resolves b, eta and T for m training rows.
 func (c SGMConfig) params(method string, m int, kappa2 float64) (sgdParams, error) {
 	if !(kappa2 > 0) || math.IsInf(kappa2, 0) {
-		return sgdParams{}, fmt.Errorf("credlab: max_i k(x_i, x_i) = %v: the preset step size needs a positive finite kernel diagonal", kappa2)
+		return sgdParams{}, &DegenerateError{What: fmt.Sprintf("max_i k(x_i, x_i) = %v: the preset step size needs a positive finite kernel diagonal", kappa2)}
 	}
 	p := sgdParams{method: method, theta: c.Decay, seed: c.Seed}
 	fm := float64(m)

@@ -77,7 +77,7 @@ func NewSGMPopulation(k Kernel, x *mat.Dense, f []float64) (*SGMPopulation, erro
 	g.SymOuterK(1/float64(n), l.T())
 	var eig mat.EigenSym
 	if !eig.Factorize(g, true) {
-		return nil, fmt.Errorf("credlab: the eigendecomposition of the rank-%d population factor failed", r)
+		return nil, &NumericalError{Op: fmt.Sprintf("the eigendecomposition of the rank-%d population factor failed", r)}
 	}
 	vals := eig.Values(nil)
 	var w mat.Dense
@@ -267,7 +267,7 @@ func sampleIteration(kmm *mat.Dense, y []float64, par sgdParams, iters []int) ([
 	}
 	var eig mat.EigenSym
 	if !eig.Factorize(km, true) {
-		return nil, fmt.Errorf("credlab: the eigendecomposition of the %d x %d sample kernel matrix failed", m, m)
+		return nil, &NumericalError{Op: fmt.Sprintf("the eigendecomposition of the %d x %d sample kernel matrix failed", m, m)}
 	}
 	s := eig.Values(nil)
 	var u mat.Dense

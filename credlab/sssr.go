@@ -117,7 +117,7 @@ func NewSSSRBasis(ctx context.Context, cfg SSSRConfig) (*SSSRBasis, error) {
 	}
 	var es mat.EigenSym
 	if !es.Factorize(sym, true) {
-		return nil, fmt.Errorf("credlab: SSSR: the eigendecomposition of the pool did not converge")
+		return nil, &NumericalError{Method: "SSSR", Op: "the eigendecomposition of the pool did not converge"}
 	}
 	vals := es.Values(nil) // ascending
 	var vecs mat.Dense
@@ -133,7 +133,7 @@ func NewSSSRBasis(ctx context.Context, cfg SSSRConfig) (*SSSRBasis, error) {
 		if cfg.Kernel != nil {
 			what = "kernel matrix"
 		}
-		return nil, fmt.Errorf("credlab: SSSR: the pool's %s is zero; no eigenfunctions", what)
+		return nil, &DegenerateError{Method: "SSSR", What: "the pool's " + what + " is zero; no eigenfunctions"}
 	}
 	basis.Values = make([]float64, r)
 	basis.Vectors = mat.NewDense(p, r, nil)
@@ -343,7 +343,7 @@ func SSSR(ctx context.Context, x *mat.Dense, y []float64, cfg SSSRConfig) (*Fit,
 func minNormLeastSquares(a *mat.Dense, y []float64) ([]float64, error) {
 	var svd mat.SVD
 	if !svd.Factorize(a, mat.SVDThin) {
-		return nil, fmt.Errorf("credlab: SSSR: the SVD of the design matrix did not converge")
+		return nil, &NumericalError{Method: "SSSR", Op: "the SVD of the design matrix did not converge"}
 	}
 	sv := svd.Values(nil)
 	var u, v mat.Dense

@@ -526,56 +526,34 @@ func TestNYTROWeighted(t *testing.T) {
 	})
 }
 
-// crFitAll runs every weighted solver on (x, y) with weights w.
-func crFitAll(x *mat.Dense, y, w []float64, holdout bool) map[string]func() (*Fit, error) {
-	ctx := context.Background()
+// crEstimators is every weighted solver, as Estimators: the weights are
+// the argument of Fit.
+func crEstimators(holdout bool) map[string]Estimator {
 	g := GaussianKernel{Sigma: 0.6}
 	rf, _ := NewRandomFourier(2, 20, 0.6, 1)
 	var lambda float64
-	var lambdas []float64
+	var lambdas, tridiagonal []float64
 	it := IterConfig{Iter: 15, Keep: []int{3, 15}}
 	h := Holdout{Seed: 1}
 	if holdout {
-		lambdas = LogGrid(1e-6, 1, 7)
+		lambdas, tridiagonal = LogGrid(1e-6, 1, 7), LogGrid(1e-6, 1, 31)
 		it = IterConfig{MaxIter: 15, Threshold: -1, Holdout: h, Keep: []int{3}}
 	} else {
 		lambda = 1e-3
 	}
+	userStep := it
+	userStep.StepSize = 0.5
 	ny := NystromConfig{M: 10, Seed: 2}
-	return map[string]func() (*Fit, error){
-		"KRLS": func() (*Fit, error) {
-			return KRLS(ctx, x, y, KRLSConfig{Kernel: g, Lambda: lambda, Lambdas: lambdas, Holdout: h, Weights: w})
-		},
-		"KRLS tridiagonal": func() (*Fit, error) {
-			ls := lambdas
-			if holdout {
-				ls = LogGrid(1e-6, 1, 31)
-			}
-			return KRLS(ctx, x, y, KRLSConfig{Kernel: g, Lambda: lambda, Lambdas: ls, Holdout: h, Weights: w})
-		},
-		"EarlyStopping": func() (*Fit, error) {
-			return EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: g, Weights: w, IterConfig: it})
-		},
-		"EarlyStopping user step": func() (*Fit, error) {
-			it := it
-			it.StepSize = 0.5
-			return EarlyStopping(ctx, x, y, EarlyStoppingConfig{Kernel: g, Weights: w, IterConfig: it})
-		},
-		"NKRLS": func() (*Fit, error) {
-			return NKRLS(ctx, x, y, NKRLSConfig{Kernel: g, Nystrom: ny, Lambda: lambda, Lambdas: lambdas, Holdout: h, Weights: w})
-		},
-		"NYTRO": func() (*Fit, error) {
-			return NYTRO(ctx, x, y, NYTROConfig{Kernel: g, Nystrom: ny, Weights: w, IterConfig: it})
-		},
-		"LinearRLS": func() (*Fit, error) {
-			return LinearRLS(ctx, x, y, LinearRLSConfig{Features: rf, Lambda: lambda, Lambdas: lambdas, Holdout: h, Weights: w})
-		},
-		"LinearGD": func() (*Fit, error) {
-			return LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w, IterConfig: it})
-		},
-		"LinearGD raw": func() (*Fit, error) {
-			return LinearGD(ctx, x, y, LinearGDConfig{Weights: w, IterConfig: it})
-		},
+	return map[string]Estimator{
+		"KRLS":                    KRLSConfig{Kernel: g, Lambda: lambda, Lambdas: lambdas, Holdout: h},
+		"KRLS tridiagonal":        KRLSConfig{Kernel: g, Lambda: lambda, Lambdas: tridiagonal, Holdout: h},
+		"EarlyStopping":           EarlyStoppingConfig{Kernel: g, IterConfig: it},
+		"EarlyStopping user step": EarlyStoppingConfig{Kernel: g, IterConfig: userStep},
+		"NKRLS":                   NKRLSConfig{Kernel: g, Nystrom: ny, Lambda: lambda, Lambdas: lambdas, Holdout: h},
+		"NYTRO":                   NYTROConfig{Kernel: g, Nystrom: ny, IterConfig: it},
+		"LinearRLS":               LinearRLSConfig{Features: rf, Lambda: lambda, Lambdas: lambdas, Holdout: h},
+		"LinearGD":                LinearGDConfig{Features: rf, IterConfig: it},
+		"LinearGD raw":            LinearGDConfig{IterConfig: it},
 	}
 }
 
@@ -608,18 +586,17 @@ func crSameFit(a, b *Fit) string {
 
 // All weights 1 is exactly the unweighted fit, bit for bit.
 func TestUnitWeightsAreUnweighted(t *testing.T) {
+	ctx := context.Background()
 	rng := crRNG(46)
 	x := randData(rng, 40, 2, 1)
 	y := smoothTargets(rng, x, 0.2)
 	for _, holdout := range []bool{false, true} {
-		plain := crFitAll(x, y, nil, holdout)
-		ones := crFitAll(x, y, crOnes(40), holdout)
-		for name, f := range plain {
-			a, err := f()
+		for name, e := range crEstimators(holdout) {
+			a, err := e.Fit(ctx, x, y, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			b, err := ones[name]()
+			b, err := e.Fit(ctx, x, y, crOnes(40))
 			if err != nil {
 				t.Fatalf("%s with unit weights: %v", name, err)
 			}
@@ -647,12 +624,12 @@ func TestUniformSelectionIsOrdinaryFit(t *testing.T) {
 			t.Fatal(err)
 		}
 		ys := pick(labels, sel.Index)
-		for name, f := range crFitAll(xs, ys, nil, false) {
-			a, err := f()
+		for name, e := range crEstimators(false) {
+			a, err := e.Fit(ctx, xs, ys, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := crFitAll(xs, ys, sel.Weight, false)[name]()
+			b, err := e.Fit(ctx, xs, ys, sel.Weight)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -665,6 +642,7 @@ func TestUniformSelectionIsOrdinaryFit(t *testing.T) {
 
 // Bad weights are errors naming the weight; nothing is modified.
 func TestBadWeights(t *testing.T) {
+	ctx := context.Background()
 	rng := crRNG(47)
 	x := randData(rng, 30, 2, 1)
 	y := smoothTargets(rng, x, 0.2)
@@ -690,8 +668,8 @@ func TestBadWeights(t *testing.T) {
 	} {
 		for _, holdout := range []bool{false, true} {
 			x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), tc.w...)
-			for name, f := range crFitAll(x, y, tc.w, holdout) {
-				_, err := f()
+			for name, e := range crEstimators(holdout) {
+				_, err := e.Fit(ctx, x, y, tc.w)
 				wantErrKind(t, fmt.Sprintf("%s, %s weights, hold-out %v", name, tc.name, holdout), err, tc.want)
 			}
 			if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !sameBits(tc.w, w0) {
@@ -702,8 +680,8 @@ func TestBadWeights(t *testing.T) {
 	// Good weights: no solver modifies x, y or the weights.
 	for _, holdout := range []bool{false, true} {
 		x0, y0, w0 := mat.DenseCopyOf(x), append([]float64(nil), y...), append([]float64(nil), good...)
-		for name, f := range crFitAll(x, y, good, holdout) {
-			if _, err := f(); err != nil {
+		for name, e := range crEstimators(holdout) {
+			if _, err := e.Fit(ctx, x, y, good); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			if !mat.Equal(x, x0) || !reflect.DeepEqual(y, y0) || !reflect.DeepEqual(good, w0) {

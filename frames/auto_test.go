@@ -127,7 +127,7 @@ func TestFitAuto(t *testing.T) {
 	if err := m.Save(&b); err != nil {
 		t.Fatal(err)
 	}
-	m2, err := Load(&b)
+	m2, err := LoadModel(&b)
 	if err != nil {
 		t.Fatal(err)
 	}

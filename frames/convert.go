@@ -15,7 +15,12 @@ import (
 
 // checkFrame reports a frame that carries an error or has no rows or no
 // columns.
-func checkFrame(df dataframe.DataFrame, what string) error {
+func checkFrame(df dataframe.DataFrame, what string) error { return CheckFrame(df, what) }
+
+// CheckFrame returns an error if df carries one (wrapped) or has no cells
+// (wrapping credlab.ErrEmpty), naming the frame by what ("pool",
+// "training"). Every function of this package checks its frames with it.
+func CheckFrame(df dataframe.DataFrame, what string) error {
 	if df.Err != nil {
 		return fmt.Errorf("frames: the %s frame carries an error: %w", what, df.Err)
 	}

@@ -44,7 +44,7 @@
 // Distribution regression (bags.go): FitBags and PredictBags; rows are
 // points, a bag column groups them, and each bag has one label.
 //
-// Model files (modelfile.go): Model.Save and Load, versioned JSON
+// Model files (modelfile.go): Model.Save and LoadModel, versioned JSON
 // (FormatVersion; ErrCorruptModel).
 //
 // Loading and writing (load.go, csv.go, arff.go, write.go): ReadCSV,

@@ -342,10 +342,10 @@ func TestErrorTypes(t *testing.T) {
 		{"Pivot index", func() error { _, err := Pivot(longFrame(), nil, "method", "v", "mean"); return err }, wantParam("index")},
 		// Model files.
 		{"Load version", func() error {
-			_, err := Load(bytes.NewReader([]byte(`{"format": "credlab-model", "version": "99.0"}`)))
+			_, err := LoadModel(bytes.NewReader([]byte(`{"format": "credlab-model", "version": "99.0"}`)))
 			return err
 		}, wantType[*ModelVersionError]()},
-		{"Load corrupt", func() error { _, err := Load(bytes.NewReader([]byte(`{`))); return err }, wantIs(ErrCorruptModel)},
+		{"Load corrupt", func() error { _, err := LoadModel(bytes.NewReader([]byte(`{`))); return err }, wantIs(ErrCorruptModel)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.want(t, c.call())

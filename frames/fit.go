@@ -56,7 +56,7 @@ type Model struct {
 	Predictor *credlab.Model
 	// Fit is the solver's full record (path, timing) and Tuning the
 	// automatic search's (every point evaluated); nil for a model read by
-	// Load, Tuning nil for a named method.
+	// LoadModel, Tuning nil for a named method.
 	Fit    *credlab.Fit
 	Tuning *credlab.TuneFit
 }
@@ -311,7 +311,7 @@ func (r *runner) centerTarget() {
 
 // run runs the method and adds the intercept to its model.
 func (r *runner) run() (*credlab.Fit, error) {
-	fit, err := r.mi.run(r)
+	fit, err := r.fit()
 	if err != nil {
 		return nil, err
 	}
@@ -450,42 +450,47 @@ func (r *runner) centers() (credlab.CenterSampler, error) {
 	return nil, &credlab.ParamError{Name: r.field("Centers"), Value: strconv.Quote(r.s.Centers), Want: "uniform (the default) or leverage"}
 }
 
-func runKRLS(r *runner) (*credlab.Fit, error) {
-	return credlab.KRLS(r.ctx, r.x, r.y, credlab.KRLSConfig{Kernel: r.k, Lambda: r.s.Lambda,
-		Lambdas: r.s.Lambdas, Holdout: r.holdout(), Weights: r.w})
+// The estimator builders of the method table (methods in spec.go): each
+// turns the resolved spec into the credlab.Estimator that r.fit runs on
+// the prepared rows, targets and weights.
+
+func krlsEstimator(r *runner) (credlab.Estimator, error) {
+	return credlab.KRLSConfig{Kernel: r.k, Lambda: r.s.Lambda, Lambdas: r.s.Lambdas, Holdout: r.holdout()}, nil
 }
 
-func runKOLS(r *runner) (*credlab.Fit, error) {
+func kolsEstimator(r *runner) (credlab.Estimator, error) {
 	if r.w != nil {
 		return nil, &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(r.s.Weight), Want: `"": method kols takes no weights; use krls with a small Lambda`}
 	}
-	return credlab.KOLS(r.ctx, r.x, r.y, credlab.KOLSConfig{Kernel: r.k})
+	return credlab.KOLSConfig{Kernel: r.k}, nil
 }
 
-func runEarlyStopping(r *runner) (*credlab.Fit, error) {
-	return credlab.EarlyStopping(r.ctx, r.x, r.y, credlab.EarlyStoppingConfig{Kernel: r.k, Weights: r.w, IterConfig: r.iter()})
+func earlyStoppingEstimator(r *runner) (credlab.Estimator, error) {
+	return credlab.EarlyStoppingConfig{Kernel: r.k, IterConfig: r.iter()}, nil
 }
 
-func runNKRLS(r *runner) (*credlab.Fit, error) {
+func nkrlsEstimator(r *runner) (credlab.Estimator, error) {
 	ny, err := r.nystrom()
 	if err != nil {
 		return nil, err
 	}
-	return credlab.NKRLS(r.ctx, r.x, r.y, credlab.NKRLSConfig{Kernel: r.k, Nystrom: ny,
-		Lambda: r.s.Lambda, Lambdas: r.s.Lambdas, Holdout: r.holdout(), Weights: r.w})
+	return credlab.NKRLSConfig{Kernel: r.k, Nystrom: ny, Lambda: r.s.Lambda, Lambdas: r.s.Lambdas, Holdout: r.holdout()}, nil
 }
 
-func runNYTRO(r *runner) (*credlab.Fit, error) {
+func nytroEstimator(r *runner) (credlab.Estimator, error) {
 	ny, err := r.nystrom()
 	if err != nil {
 		return nil, err
 	}
-	return credlab.NYTRO(r.ctx, r.x, r.y, credlab.NYTROConfig{Kernel: r.k, Nystrom: ny, Weights: r.w, IterConfig: r.iter()})
+	return credlab.NYTROConfig{Kernel: r.k, Nystrom: ny, IterConfig: r.iter()}, nil
 }
 
-func runLinearRLS(r *runner) (*credlab.Fit, error) {
-	return credlab.LinearRLS(r.ctx, r.x, r.y, credlab.LinearRLSConfig{Features: r.fm, Lambda: r.s.Lambda,
-		Lambdas: r.s.Lambdas, Holdout: r.holdout(), Weights: r.w})
+func linearRLSEstimator(r *runner) (credlab.Estimator, error) {
+	return credlab.LinearRLSConfig{Features: r.fm, Lambda: r.s.Lambda, Lambdas: r.s.Lambdas, Holdout: r.holdout()}, nil
+}
+
+func linearGDEstimator(r *runner) (credlab.Estimator, error) {
+	return credlab.LinearGDConfig{Features: r.fm, IterConfig: r.iter()}, nil
 }
 
 // sgmPreset maps Spec.Preset to credlab's presets.
@@ -501,7 +506,7 @@ func sgmPreset(p string) (credlab.SGMPreset, error) {
 	return 0, &credlab.ParamError{Name: "Spec.Preset", Value: strconv.Quote(p), Want: "minibatch, simple or batch"}
 }
 
-func runSGM(r *runner) (*credlab.Fit, error) {
+func sgmEstimator(r *runner) (credlab.Estimator, error) {
 	if r.w != nil {
 		return nil, &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(r.s.Weight), Want: `"": method sgm takes no weights; use earlystopping or nytro for a weighted fit`}
 	}
@@ -509,18 +514,37 @@ func runSGM(r *runner) (*credlab.Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := credlab.SGM(r.ctx, r.x, r.y, credlab.SGMConfig{Kernel: r.k, Preset: p, Batch: r.s.Batch,
+	return sgmRecorder{r: r, cfg: credlab.SGMConfig{Kernel: r.k, Preset: p, Batch: r.s.Batch,
 		StepSize: r.s.StepSize, Decay: r.s.Decay, Passes: r.s.Passes, Iter: r.s.Iters,
-		Threshold: r.s.Threshold, Holdout: r.holdout(), Seed: r.s.Seed})
+		Threshold: r.s.Threshold, Holdout: r.holdout(), Seed: r.s.Seed}}, nil
+}
+
+// sgmRecorder is credlab.SGMConfig's Estimator that keeps the whole
+// *credlab.SGMFit in r.sgm, for its passes.
+type sgmRecorder struct {
+	r   *runner
+	cfg credlab.SGMConfig
+}
+
+func (e sgmRecorder) Fit(ctx context.Context, x mat.Matrix, y, w []float64) (*credlab.Fit, error) {
+	if w != nil {
+		return e.cfg.Fit(ctx, x, y, w) // the contract's error
+	}
+	f, err := credlab.SGM(ctx, x.(*mat.Dense), y, e.cfg)
 	if err != nil {
 		return nil, err
 	}
-	r.sgm = f
+	e.r.sgm = f
 	return &f.Fit, nil
 }
 
-func runLinearGD(r *runner) (*credlab.Fit, error) {
-	return credlab.LinearGD(r.ctx, r.x, r.y, credlab.LinearGDConfig{Features: r.fm, Weights: r.w, IterConfig: r.iter()})
+// fit builds the method's estimator and runs it on the runner's data.
+func (r *runner) fit() (*credlab.Fit, error) {
+	est, err := r.mi.estimator(r)
+	if err != nil {
+		return nil, err
+	}
+	return est.Fit(r.ctx, r.x, r.y, r.w)
 }
 
 // model wraps a fit with the design.

@@ -16,7 +16,7 @@ import (
 )
 
 // FormatVersion is the version of the model file format Save writes:
-// "major.minor". Load reads any file of the same major version (a newer
+// "major.minor". LoadModel reads any file of the same major version (a newer
 // minor version may add fields, which are ignored) and of major version 1,
 // and refuses another major version with an error naming both. Version 2
 // added the intercept (which a version 1 reader would ignore), the
@@ -26,13 +26,13 @@ import (
 // would ignore, predicting with another kernel: hence a major version).
 const FormatVersion = "3.0"
 
-// oldestMajor is the oldest major format version Load reads.
+// oldestMajor is the oldest major format version LoadModel reads.
 const oldestMajor = 1
 
 // formatName identifies a credlab model file.
 const formatName = "credlab-model"
 
-// maxModelBytes bounds a model file Load reads.
+// maxModelBytes bounds a model file LoadModel reads.
 const maxModelBytes = 1 << 30
 
 // modelFile is the JSON document of a saved model.
@@ -190,10 +190,11 @@ func rowsOf(x *mat.Dense) [][]float64 {
 	return out
 }
 
-// Load reads a model written by Save. A file of another major format
+// LoadModel reads a model written by Save (LoadCSV and the other Load
+// functions read data). A file of another major format
 // version, a file that is not a credlab model, and a corrupt or
 // inconsistent file are errors saying which.
-func Load(r io.Reader) (*Model, error) {
+func LoadModel(r io.Reader) (*Model, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxModelBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("frames: reading the model file: %w", err)
@@ -240,21 +241,21 @@ func Load(r io.Reader) (*Model, error) {
 	return f.model()
 }
 
-// LoadFile reads a model from path (see Load).
-func LoadFile(path string) (*Model, error) {
+// LoadModelFile reads a model from path (see LoadModel).
+func LoadModelFile(path string) (*Model, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	m, err := Load(fh)
+	m, err := LoadModel(fh)
 	if err != nil {
 		return nil, fmt.Errorf("%w (file %s)", err, path)
 	}
 	return m, nil
 }
 
-// ErrCorruptModel is wrapped by the errors of Load for a model file that
+// ErrCorruptModel is wrapped by the errors of LoadModel for a model file that
 // is not valid JSON or whose content is inconsistent.
 var ErrCorruptModel = errors.New("corrupt model file")
 

@@ -44,7 +44,7 @@ func TestSaveLoad(t *testing.T) {
 			if err := m.Save(&b); err != nil {
 				t.Fatal(err)
 			}
-			m2, err := Load(bytes.NewReader(b.Bytes()))
+			m2, err := LoadModel(bytes.NewReader(b.Bytes()))
 			if err != nil {
 				t.Fatalf("%v\n%s", err, b.String())
 			}
@@ -82,10 +82,10 @@ func TestSaveLoadFile(t *testing.T) {
 	if err := m.SaveFile(path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadFile(path); err != nil {
+	if _, err := LoadModelFile(path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadFile(path + ".missing"); !errors.Is(err, os.ErrNotExist) {
+	if _, err := LoadModelFile(path + ".missing"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	wantIs(credlab.ErrEmpty)(t, (*Model)(nil).Save(&bytes.Buffer{}))
@@ -103,7 +103,7 @@ func TestLoadGolden(t *testing.T) {
 		{"testdata/model-v1.json", 0, ScaleStandardize},
 		{"testdata/model-v2.json", 3.5, ScaleStandardize},
 	} {
-		m, err := LoadFile(c.file)
+		m, err := LoadModelFile(c.file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestLoadGolden(t *testing.T) {
 			t.Errorf("%s: scale %q, no intercept %v", c.file, m.Spec.Scale, m.Spec.NoIntercept)
 		}
 	}
-	m, err := LoadFile("testdata/model-v2.json")
+	m, err := LoadModelFile("testdata/model-v2.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad number", edit(`"coef": [1, -1]`, `"coef": [1, 1e999]`), "cannot unmarshal number 1e999", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := Load(strings.NewReader(c.in))
+			m, err := LoadModel(strings.NewReader(c.in))
 			if m != nil {
 				t.Error("model returned with an error")
 			}
@@ -221,7 +221,7 @@ func TestLoadErrors(t *testing.T) {
 		{"map for kernel method", fm("krls", `{"type": "raw", "bias": true}`), "needs a kernel and centers"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := Load(strings.NewReader(c.in))
+			m, err := LoadModel(strings.NewReader(c.in))
 			if c.msg == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -258,7 +258,7 @@ func FuzzLoad(f *testing.F) {
 	probe := dataframe.New(series.New([]float64{0.1, -0.3}, series.Float, "a"), series.New([]float64{0.2, 0.5}, series.Float, "b"),
 		series.New([]float64{0.7, 0.5}, series.Float, "x"), series.New([]string{"red", "blue"}, series.String, "color"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Load(bytes.NewReader(data))
+		m, err := LoadModel(bytes.NewReader(data))
 		if err != nil {
 			if m != nil {
 				t.Fatal("model returned with an error")

@@ -14,8 +14,9 @@ import (
 // Spec says what Fit learns and how. Only Target is required: every other
 // field's zero value is a documented default. A Spec with only Target set
 // standardizes the features, centers the target, and chooses the method,
-// sigma and lambda automatically (credlab.Tune) by generalized
-// cross-validation; Model.Choice reports what was chosen and why.
+// sigma and lambda automatically (credlab.Tune) by 5-fold
+// cross-validation (Selection); Model.Choice reports what was chosen and
+// why.
 type Spec struct {
 	// Target names the column to predict.
 	Target string `json:"target"`
@@ -206,20 +207,21 @@ type methodInfo struct {
 	path    pathKind
 	usesM   bool // M is required (Nyström centers)
 	feature bool // a FeatureMap method (linear, lineargd)
-	run     func(r *runner) (*credlab.Fit, error)
+	// estimator builds the credlab.Estimator of the resolved spec.
+	estimator func(r *runner) (credlab.Estimator, error)
 }
 
 // methods is the table of Fit's methods. A new credlab solver (such as
 // SGM) is added here with its aliases.
 var methods = map[string]*methodInfo{
-	"krls":          {name: "krls", path: pathLambda, run: runKRLS},
-	"kols":          {name: "kols", path: pathNone, run: runKOLS},
-	"earlystopping": {name: "earlystopping", path: pathIter, run: runEarlyStopping},
-	"nkrls":         {name: "nkrls", path: pathLambda, usesM: true, run: runNKRLS},
-	"nytro":         {name: "nytro", path: pathIter, usesM: true, run: runNYTRO},
-	"linear":        {name: "linear", path: pathLambda, feature: true, run: runLinearRLS},
-	"lineargd":      {name: "lineargd", path: pathIter, feature: true, run: runLinearGD},
-	"sgm":           {name: "sgm", path: pathIter, run: runSGM},
+	"krls":          {name: "krls", path: pathLambda, estimator: krlsEstimator},
+	"kols":          {name: "kols", path: pathNone, estimator: kolsEstimator},
+	"earlystopping": {name: "earlystopping", path: pathIter, estimator: earlyStoppingEstimator},
+	"nkrls":         {name: "nkrls", path: pathLambda, usesM: true, estimator: nkrlsEstimator},
+	"nytro":         {name: "nytro", path: pathIter, usesM: true, estimator: nytroEstimator},
+	"linear":        {name: "linear", path: pathLambda, feature: true, estimator: linearRLSEstimator},
+	"lineargd":      {name: "lineargd", path: pathIter, feature: true, estimator: linearGDEstimator},
+	"sgm":           {name: "sgm", path: pathIter, estimator: sgmEstimator},
 }
 
 var aliases = map[string]string{

@@ -408,7 +408,7 @@ func (t *sweepTable) run(ctx context.Context, p *prepared, s Spec, mi *methodInf
 			}
 		}
 	}
-	fit, err := mi.run(r)
+	fit, err := r.fit()
 	if err != nil {
 		return err
 	}

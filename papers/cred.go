@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,17 +34,17 @@ import (
 // variance 0.01, noise = 0.1). The same seed gives the same pool.
 func CREDToyPool(n int, noise float64, seed uint64) (dataframe.DataFrame, error) {
 	if n <= 0 {
-		return dataframe.DataFrame{}, fmt.Errorf("papers: CREDToyPool of %d rows: must be positive", n)
+		return dataframe.DataFrame{}, &credlab.ParamError{Name: "CREDToyPool n", Value: n, Want: "a positive number of rows"}
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
-		return dataframe.DataFrame{}, fmt.Errorf("papers: CREDToyPool noise %v: must be finite and non-negative", noise)
+		return dataframe.DataFrame{}, &credlab.ParamError{Name: "CREDToyPool noise", Value: noise, Want: "a finite noise >= 0"}
 	}
 	x := toyPool(n, seed)
 	y := toyLabels(x, noise, seed, 0)
-	x1, x2 := make([]float64, n), make([]float64, n)
-	mat.Col(x1, 0, x)
-	mat.Col(x2, 1, x)
-	return floatsFrame([]string{"x1", "x2", "y"}, [][]float64{x1, x2, y}), nil
+	xy := mat.NewDense(n, 3, nil)
+	xy.Slice(0, n, 0, 2).(*mat.Dense).Copy(x)
+	xy.SetCol(2, y)
+	return frames.FromMatrix(xy, "x1", "x2", "y")
 }
 
 // toyPool returns n points of the Figures 1 and 2 pool: x1 ~ N(0, 1),
@@ -123,14 +124,18 @@ type TrialSpec struct {
 // per feature holding its coefficient.
 func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
-	if err := checkFrame(pool, "pool"); err != nil {
+	if err := frames.CheckFrame(pool, "pool"); err != nil {
 		return none, err
 	}
 	if spec.Target == "" {
-		return none, fmt.Errorf("papers: TrialSpec.Target is required")
+		return none, &credlab.ParamError{Name: "TrialSpec.Target", Value: `""`, Want: "the name of the target column"}
 	}
 	if spec.Labels <= 0 || spec.Trials <= 0 {
-		return none, fmt.Errorf("papers: TrialSpec needs positive Labels and Trials (got %d and %d)", spec.Labels, spec.Trials)
+		name, v := "TrialSpec.Labels", spec.Labels
+		if v > 0 {
+			name, v = "TrialSpec.Trials", spec.Trials
+		}
+		return none, &credlab.ParamError{Name: name, Value: v, Want: "a positive number"}
 	}
 	if err := frames.FindColumn(pool, spec.Target, "target"); err != nil {
 		return none, err
@@ -195,7 +200,7 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 // squares on a few labels has heavy tails that would squash the plot. It
 // also returns the number of estimates left out.
 func SpreadOf(trials dataframe.DataFrame, name, b1, b2 string, lo, hi float64) (viz.Spread, int, error) {
-	if err := checkFrame(trials, "trials"); err != nil {
+	if err := frames.CheckFrame(trials, "trials"); err != nil {
 		return viz.Spread{}, 0, err
 	}
 	if err := frames.FindColumn(trials, "labeling", ""); err != nil {
@@ -303,14 +308,14 @@ func (s *BenchmarkSpec) defaults() error {
 	s.Ns = append([]int(nil), s.Ns...)
 	sort.Ints(s.Ns)
 	if s.Ns[0] <= 0 {
-		return fmt.Errorf("papers: labeled size %d: must be positive", s.Ns[0])
+		return &credlab.ParamError{Name: "BenchmarkSpec.Ns", Value: s.Ns[0], Want: "positive labeled sizes"}
 	}
 	if len(s.NoiseVars) == 0 {
 		s.NoiseVars = []float64{1e-6, 1e-4, 1e-2, 1, 100}
 	}
 	for _, v := range s.NoiseVars {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("papers: noise variance %v: must be finite and non-negative", v)
+			return &credlab.ParamError{Name: "BenchmarkSpec.NoiseVars", Value: v, Want: "finite noise variances >= 0"}
 		}
 	}
 	if s.Reps <= 0 {
@@ -328,7 +333,7 @@ func (s *BenchmarkSpec) defaults() error {
 			}
 		}
 		if !known {
-			return fmt.Errorf("papers: unknown benchmark method %q: choose %s", m, strings.Join(credAllMethods(), ", "))
+			return &credlab.ParamError{Name: "BenchmarkSpec.Methods", Value: strconv.Quote(m), Want: strings.Join(credAllMethods(), ", ")}
 		}
 	}
 	if len(s.LambdaQs) == 0 {
@@ -339,7 +344,7 @@ func (s *BenchmarkSpec) defaults() error {
 	}
 	for _, v := range append(append([]float64(nil), s.LambdaQs...), s.Lambdas...) {
 		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("papers: lambda %v: must be positive and finite", v)
+			return &credlab.ParamError{Name: "BenchmarkSpec.Lambdas", Value: v, Want: "positive finite lambdas (LambdaQs and Lambdas)"}
 		}
 	}
 	if s.Labelings <= 0 {
@@ -402,10 +407,10 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 	if err := spec.defaults(); err != nil {
 		return none, err
 	}
-	if err := checkFrame(pool, "pool"); err != nil {
+	if err := frames.CheckFrame(pool, "pool"); err != nil {
 		return none, err
 	}
-	if err := checkFrame(test, "test"); err != nil {
+	if err := frames.CheckFrame(test, "test"); err != nil {
 		return none, err
 	}
 	ctx := context.Background()
@@ -444,7 +449,7 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 			return none, err
 		}
 	default:
-		return none, fmt.Errorf("papers: unknown benchmark feature map %q: choose raw or relu", spec.FeatureMap)
+		return none, &credlab.ParamError{Name: "BenchmarkSpec.FeatureMap", Value: strconv.Quote(spec.FeatureMap), Want: "raw or relu"}
 	}
 	phi, err := featurize(ctx, fm, x)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,7 +123,7 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 		case "tailsgd":
 			spec.Methods[i] = "TailSGD"
 		default:
-			return none, fmt.Errorf("papers: unknown distribution regression method %q: choose TwoStageKRR or TailSGD", m)
+			return none, &credlab.ParamError{Name: "EntropySpec.Methods", Value: strconv.Quote(m), Want: "TwoStageKRR or TailSGD"}
 		}
 	}
 	ctx := context.Background()

@@ -1,5 +1,8 @@
 // Package papers runs the experiments of the four papers behind credlab on
-// gota data frames, one file per paper. It is what the notebooks in
+// gota data frames. Files carry the paper's prefix: PAPER.go holds its
+// exported experiments, PAPER_*.go their parts (data, problems, features,
+// report) and PAPER_reproduce.go its end-to-end reproduction; rows.go,
+// reproduce.go and staged.go are shared. It is what the notebooks in
 // notebooks/ and `credlab reproduce` call; programs that only fit, select
 // and predict need frames (and credlab), not this package.
 //

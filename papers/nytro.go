@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -59,14 +60,14 @@ func NYTROBenchmark(train, test dataframe.DataFrame, spec NYTROSpec) (dataframe.
 // selection).
 func NYTROBenchmarkContext(ctx context.Context, train, test dataframe.DataFrame, spec NYTROSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
-	if err := checkFrame(train, "training"); err != nil {
+	if err := frames.CheckFrame(train, "training"); err != nil {
 		return none, err
 	}
-	if err := checkFrame(test, "test"); err != nil {
+	if err := frames.CheckFrame(test, "test"); err != nil {
 		return none, err
 	}
 	if !(spec.Sigma > 0) || math.IsInf(spec.Sigma, 1) {
-		return none, fmt.Errorf("papers: NYTROSpec.Sigma = %g: want a positive, finite kernel width", spec.Sigma)
+		return none, &credlab.ParamError{Name: "NYTROSpec.Sigma", Value: spec.Sigma, Want: "a positive, finite kernel width"}
 	}
 	methods, err := nytMethods(spec.Methods)
 	if err != nil {
@@ -78,14 +79,14 @@ func NYTROBenchmarkContext(ctx context.Context, train, test dataframe.DataFrame,
 	}
 	for _, m := range ms {
 		if m <= 0 {
-			return none, fmt.Errorf("papers: NYTROSpec.Ms holds %d: want positive numbers of centers", m)
+			return none, &credlab.ParamError{Name: "NYTROSpec.Ms", Value: m, Want: "positive numbers of centers"}
 		}
 	}
 	if len(seeds) == 0 {
 		seeds = []uint64{1}
 	}
 	if spec.Steps < 0 {
-		return none, fmt.Errorf("papers: NYTROSpec.Steps = %d: want 0 (the paper's stopping rule) or a positive number of steps", spec.Steps)
+		return none, &credlab.ParamError{Name: "NYTROSpec.Steps", Value: spec.Steps, Want: "0 (the paper's stopping rule) or a positive number of steps"}
 	}
 	feats, err := frames.FeatureColumns(train, frames.Spec{Target: spec.Target, Features: spec.Features})
 	if err != nil {
@@ -165,7 +166,7 @@ func nytMethods(methods []string) ([]string, error) {
 	for i, m := range methods {
 		j := slices.IndexFunc(all, func(a string) bool { return strings.EqualFold(a, m) })
 		if j < 0 {
-			return nil, fmt.Errorf("papers: unknown NYTRO method %q: choose one of %s", m, strings.Join(all, ", "))
+			return nil, &credlab.ParamError{Name: "NYTROSpec.Methods", Value: strconv.Quote(m), Want: "one of " + strings.Join(all, ", ")}
 		}
 		out[i] = all[j]
 	}
@@ -188,19 +189,17 @@ func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma f
 	if steps > 0 {
 		paper.MaxIter, paper.Threshold = steps, -1
 	}
-	switch meth {
-	case nytKOLS:
-		return credlab.KOLS(ctx, x, y, credlab.KOLSConfig{Kernel: k})
-	case nytKRLS:
-		return credlab.KRLS(ctx, x, y, credlab.KRLSConfig{Kernel: k, Holdout: h})
-	case nytES:
-		return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper})
-	case nytNKRLS:
-		return credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
-	case nytNYTRO:
-		return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper})
+	est, ok := map[string]credlab.Estimator{
+		nytKOLS:  credlab.KOLSConfig{Kernel: k},
+		nytKRLS:  credlab.KRLSConfig{Kernel: k, Holdout: h},
+		nytES:    credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper},
+		nytNKRLS: credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h},
+		nytNYTRO: credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper},
+	}[meth]
+	if !ok {
+		return nil, &credlab.ParamError{Name: "method", Value: strconv.Quote(meth), Want: strings.Join([]string{nytKOLS, nytKRLS, nytES, nytNKRLS, nytNYTRO}, ", ")}
 	}
-	return nil, fmt.Errorf("unknown method %q", meth)
+	return est.Fit(ctx, x, y, nil)
 }
 
 // testScores returns the RMSE over rows with a prediction and a target,

@@ -205,7 +205,9 @@ func nytPrepare(name string, s *datasets.Split, sigma float64, m, subN int) (*ny
 	n, _ := xtr.Dims()
 	c := &nytCase{name: name, sigma: sigma, m: m, xTrain: xtr, yTrain: ytr, xTest: xte, yTest: yte, nFull: n}
 	if subN > 0 && subN < n {
-		c.xTrain, c.yTrain = nytSubsample(xtr, ytr, subN, 1)
+		if c.xTrain, c.yTrain, err = nytSubsample(xtr, ytr, subN, 1); err != nil {
+			return nil, err
+		}
 		c.m = max(100, int(math.Round(float64(m)*float64(subN)/float64(n))))
 	}
 	return c, nil
@@ -263,7 +265,7 @@ func nytMinMax(lo, hi float64, ref *mat.Dense, others ...*mat.Dense) {
 
 // nytSubsample returns k rows drawn without replacement with the given
 // seed.
-func nytSubsample(x *mat.Dense, y []float64, k int, seed uint64) (*mat.Dense, []float64) {
+func nytSubsample(x *mat.Dense, y []float64, k int, seed uint64) (*mat.Dense, []float64, error) {
 	perm := rand.New(rand.NewPCG(seed, 0x6e7974726f)).Perm(len(y))[:k]
 	return rowsOf(x, y, perm)
 }
@@ -430,7 +432,10 @@ func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w
 func nytEstimate(ctx context.Context, c *nytCase, meth string, calibN int) (est time.Duration, memGB float64, calib time.Duration, err error) {
 	n, _ := c.xTrain.Dims()
 	calibN = min(calibN, n)
-	xs, ys := nytSubsample(c.xTrain, c.yTrain, calibN, 1)
+	xs, ys, err := nytSubsample(c.xTrain, c.yTrain, calibN, 1)
+	if err != nil {
+		return 0, 0, 0, err
+	}
 	t0 := time.Now()
 	fit, err := nytFit(ctx, meth, xs, ys, c.sigma, c.m, 1, 0)
 	if err != nil {
@@ -467,7 +472,10 @@ func nytRunFig2(ctx context.Context, fc nytFig2Config, w io.Writer) ([]nytFig2Ru
 		nTrain, n, d, fc.sigma, fc.ms, fc.reps)
 	var out []nytFig2Run
 	for s := 1; s <= fc.reps; s++ {
-		x, y := nytSubsample(fc.x, fc.y, nTrain, uint64(s))
+		x, y, err := nytSubsample(fc.x, fc.y, nTrain, uint64(s))
+		if err != nil {
+			return nil, 0, err
+		}
 		nytMinMax(0, 1, x)
 		for _, m := range fc.ms {
 			for _, meth := range []string{nytNKRLS, nytNYTRO} {

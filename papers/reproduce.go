@@ -3,12 +3,13 @@ package papers
 import (
 	"context"
 	"encoding/csv"
-	"fmt"
 	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/credlab/credlab/credlab"
 )
 
 // reproductions maps each paper to its reproduction.
@@ -31,7 +32,7 @@ func Reproductions() []string { return []string{"cred", "distreg", "nytro", "sgm
 func Reproduce(ctx context.Context, paper, dataDir, outDir string, quick bool, w io.Writer) error {
 	run, ok := reproductions[strings.ToLower(paper)]
 	if !ok {
-		return fmt.Errorf("papers: unknown paper %q: choose one of %s", paper, strings.Join(Reproductions(), ", "))
+		return &credlab.ParamError{Name: "paper", Value: strconv.Quote(paper), Want: "one of " + strings.Join(Reproductions(), ", ")}
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err

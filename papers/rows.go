@@ -1,16 +1,20 @@
 package papers
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"github.com/credlab/credlab/credlab"
+	"gonum.org/v1/gonum/mat"
+)
 
-// rowsOf returns the rows idx of x and the matching entries of y, in the
-// order of idx.
-func rowsOf(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64) {
-	_, d := x.Dims()
-	xo := mat.NewDense(len(idx), d, nil)
+// rowsOf returns the rows idx of x (credlab.GatherRows) and the matching
+// entries of y, in the order of idx.
+func rowsOf(x *mat.Dense, y []float64, idx []int) (*mat.Dense, []float64, error) {
+	xo, err := credlab.GatherRows(x, idx)
+	if err != nil {
+		return nil, nil, err
+	}
 	yo := make([]float64, len(idx))
 	for i, r := range idx {
-		xo.SetRow(i, x.RawRowView(r))
 		yo[i] = y[r]
 	}
-	return xo, yo
+	return xo, yo, nil
 }

@@ -96,7 +96,7 @@ func SGMErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) 
 	passes := append([]int(nil), spec.Passes...)
 	sort.Ints(passes)
 	if passes[0] < 1 {
-		return none, fmt.Errorf("papers: passes %d: must be positive", passes[0])
+		return none, &credlab.ParamError{Name: "Passes", Value: passes[0], Want: "positive numbers of passes"}
 	}
 	curves, _, _, err := decomposeSGM(context.Background(), spec, io.Discard)
 	if err != nil {
@@ -199,7 +199,7 @@ func decomposeSGM(ctx context.Context, spec DecompositionSpec, w io.Writer) ([]s
 // total error. For "batch" the computational variance is zero.
 func DecompositionOf(df dataframe.DataFrame, preset string) (viz.Decomposition, error) {
 	var d viz.Decomposition
-	if err := checkFrame(df, "decomposition"); err != nil {
+	if err := frames.CheckFrame(df, "decomposition"); err != nil {
 		return d, err
 	}
 	if err := frames.FindColumn(df, "preset", ""); err != nil {
@@ -259,11 +259,11 @@ type PassSpec struct {
 // "eta", "split", "passes", "sigma", "train_error", "test_error".
 func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, error) {
 	var none dataframe.DataFrame
-	if err := checkFrame(df, "input"); err != nil {
+	if err := frames.CheckFrame(df, "input"); err != nil {
 		return none, err
 	}
 	if spec.Target == "" {
-		return none, fmt.Errorf("papers: PassSpec.Target is required")
+		return none, &credlab.ParamError{Name: "PassSpec.Target", Value: `""`, Want: "the name of the target column"}
 	}
 	if len(spec.Presets) == 0 {
 		spec.Presets = []string{"minibatch", "simple", "batch"}
@@ -280,7 +280,7 @@ func SGMPassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, 
 	passes := append([]int(nil), spec.Passes...)
 	sort.Ints(passes)
 	if passes[0] < 1 {
-		return none, fmt.Errorf("papers: passes %d: must be positive", passes[0])
+		return none, &credlab.ParamError{Name: "Passes", Value: passes[0], Want: "positive numbers of passes"}
 	}
 	feats, err := frames.FeatureColumns(df, frames.Spec{Target: spec.Target, Features: spec.Features, Exclude: spec.Exclude})
 	if err != nil {
@@ -363,8 +363,14 @@ func passErrors(ctx context.Context, x *mat.Dense, y []float64, spec PassSpec, w
 	var runs []passRun
 	for s := 0; s < spec.Splits; s++ {
 		perm := rand.New(rand.NewPCG(spec.Seed+uint64(s), 0x6263)).Perm(n)
-		xt, yt := rowsOf(x, y, perm[nt:])
-		xs, ys := rowsOf(x, y, perm[:nt])
+		xt, yt, err := rowsOf(x, y, perm[nt:])
+		if err != nil {
+			return nil, err
+		}
+		xs, ys, err := rowsOf(x, y, perm[:nt])
+		if err != nil {
+			return nil, err
+		}
 		standardizeWith(xt, xs)
 		sigma := spec.Sigma
 		if sigma == 0 {

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
 
 	"github.com/credlab/credlab/internal/datasets"
@@ -151,7 +153,7 @@ func LoadStaged(dataDir, name string) (train, test dataframe.DataFrame, err erro
 	var none dataframe.DataFrame
 	set, ok := stagedSets[name]
 	if !ok {
-		return none, none, fmt.Errorf("papers: unknown staged data set %q: choose one of %s", name, strings.Join(StagedNames(), ", "))
+		return none, none, &credlab.ParamError{Name: "staged data set", Value: strconv.Quote(name), Want: "one of " + strings.Join(StagedNames(), ", ")}
 	}
 	for _, f := range set.files {
 		if _, err := os.Stat(filepath.Join(dataDir, f)); err != nil {

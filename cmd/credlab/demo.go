@@ -221,34 +221,22 @@ func nytroPart(ctx context.Context, p *progress, n, d int, noise, sigma float64,
 	grid := credlab.LogGrid(1e-9, 1e-1, 20)
 	methods := []struct {
 		name string
-		fit  func() (*credlab.Fit, error)
+		est  credlab.Estimator
 	}{
-		{"KOLS", func() (*credlab.Fit, error) { return credlab.KOLS(ctx, x, y, credlab.KOLSConfig{Kernel: k}) }},
-		{"KRLS (20 lambdas)", func() (*credlab.Fit, error) {
-			return credlab.KRLS(ctx, x, y, credlab.KRLSConfig{Kernel: k, Lambdas: grid, Holdout: h})
-		}},
-		{"EarlyStopping", func() (*credlab.Fit, error) {
-			return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: iter})
-		}},
-		{"EarlyStopping, nu-method", func() (*credlab.Fit, error) {
-			return credlab.EarlyStopping(ctx, x, y, credlab.EarlyStoppingConfig{Kernel: k, IterConfig: nu})
-		}},
-		{fmt.Sprintf("NKRLS m=%d (100 lambdas)", m), func() (*credlab.Fit, error) {
-			return credlab.NKRLS(ctx, x, y, credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h})
-		}},
-		{fmt.Sprintf("NYTRO m=%d", m), func() (*credlab.Fit, error) {
-			return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: iter})
-		}},
-		{fmt.Sprintf("NYTRO m=%d, nu-method", m), func() (*credlab.Fit, error) {
-			return credlab.NYTRO(ctx, x, y, credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: nu})
-		}},
+		{"KOLS", credlab.KOLSConfig{Kernel: k}},
+		{"KRLS (20 lambdas)", credlab.KRLSConfig{Kernel: k, Lambdas: grid, Holdout: h}},
+		{"EarlyStopping", credlab.EarlyStoppingConfig{Kernel: k, IterConfig: iter}},
+		{"EarlyStopping, nu-method", credlab.EarlyStoppingConfig{Kernel: k, IterConfig: nu}},
+		{fmt.Sprintf("NKRLS m=%d (100 lambdas)", m), credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h}},
+		{fmt.Sprintf("NYTRO m=%d", m), credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: iter}},
+		{fmt.Sprintf("NYTRO m=%d, nu-method", m), credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: nu}},
 	}
 	t := &table{head: []string{"method", "parameter", "val RMSE", "test RMSE", "kernel", "solve", "select", "total"}}
 	var paths, learning []viz.Curve
 	var timed []viz.Timed
 	for _, me := range methods {
 		stop := p.ticker(me.name)
-		fit, err := me.fit()
+		fit, err := me.est.Fit(ctx, x, y, nil)
 		stop()
 		if err != nil {
 			return nil, nil, fmt.Errorf("demo: %s: %w", me.name, err)

@@ -478,7 +478,7 @@ func TestFitDefault(t *testing.T) {
 			t.Errorf("fit printed\n%s\nwithout %q", out, want)
 		}
 	}
-	m, err := frames.LoadFile(model)
+	m, err := frames.LoadModelFile(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,7 +519,7 @@ func TestFitDefault(t *testing.T) {
 		t.Fatalf("sweep header %v, %d rows", head, len(recs))
 	}
 	mustRun(t, "fit", "-data", train, "-target", "y", "-out", model, "-quiet", "-exclude", "g")
-	if m, err = frames.LoadFile(model); err != nil {
+	if m, err = frames.LoadModelFile(model); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout, "sigma="+strconv.FormatFloat(m.Choice.Sigma, 'g', 4, 64)) {

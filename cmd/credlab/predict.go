@@ -31,7 +31,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if _, err := os.Stat(*modelPath); err != nil {
 		return fmt.Errorf("-model %s: %w", *modelPath, errors.Unwrap(err))
 	}
-	model, err := frames.LoadFile(*modelPath)
+	model, err := frames.LoadModelFile(*modelPath)
 	if err != nil {
 		return fmt.Errorf("-model %s: %w", *modelPath, err)
 	}

@@ -44,9 +44,9 @@ type ARFFAttribute struct {
 // other malformed line is a *ParseError with its line (and its column for
 // a value). With numericOnly, a non-numeric attribute is an error at its
 // declaration. More than MaxElements values are refused, and so is data
-// over the memory limit (credlab.EffectiveMemoryLimit), counting
+// over the memory limit (credlab.EffectiveMemoryLimit, internal/memlimit), counting
 // Options.NumBytes and StrBytes per value for the caller, with a
-// *credlab.TooLargeError. At most one opt is used.
+// *errs.TooLargeError. At most one opt is used.
 func ReadARFFColumns(r io.Reader, name string, numericOnly bool, opt ...Options) ([]*ARFFAttribute, int, error) {
 	o := options(opt)
 	lr := newLineReader(r, name)

@@ -26,7 +26,7 @@
 // are reported, not imputed (frames reads them, and with BadAsMissing bad
 // values, as NaN through Options). A result larger than MaxElements values
 // is refused before it is allocated, and so is one over the memory limit
-// (credlab.EffectiveMemoryLimit), with a *credlab.TooLargeError: the
+// (credlab.EffectiveMemoryLimit, internal/memlimit), with a *errs.TooLargeError: the
 // loaders check the sizes a header declares (IDX) or the rows read so far,
 // and the dense matrix they build, before allocating.
 package datasets

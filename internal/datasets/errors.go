@@ -12,7 +12,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errs"
+	"github.com/credlab/credlab/internal/memlimit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -99,19 +100,18 @@ func options(opt []Options) Options {
 	return Options{}
 }
 
-// memoryLimit is credlab's effective memory limit, which every allocation
-// growing with the data is checked against.
+// memoryLimit is the effective memory limit (credlab.EffectiveMemoryLimit, internal/memlimit),
+// which every allocation growing with the data is checked against.
 func memoryLimit() int64 {
-	v, _ := credlab.EffectiveMemoryLimit()
-	return v
+	return memlimit.Limit()
 }
 
-// PartialTooLarge is the *credlab.TooLargeError of a file read row by row
+// PartialTooLarge is the *errs.TooLargeError of a file read row by row
 // (kind says its format, such as "CSV") that exceeds the memory limit limit
 // after rows rows of cols columns, which alone need bytes: the file has at
 // least that many rows, and its size is not known.
-func PartialTooLarge(kind, file string, rows, cols int, bytes float64, limit int64) *credlab.TooLargeError {
-	return &credlab.TooLargeError{
+func PartialTooLarge(kind, file string, rows, cols int, bytes float64, limit int64) *errs.TooLargeError {
+	return &errs.TooLargeError{
 		What: fmt.Sprintf("the %s file %s exceeds the memory limit after %d rows (it has at least that many): the rows read so far, a table", kind, file, rows),
 		Rows: rows, Cols: cols, Bytes: bytes, Limit: limit,
 		Hint: "raise the memory limit, or read a part of the file",

@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errs"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -48,16 +48,16 @@ func checkResult(t *testing.T, x *mat.Dense, y []float64, wantY bool, err error)
 }
 
 // checkErrorType accepts the loaders' error types: *ParseError, *CellError
-// and *credlab.TooLargeError.
+// and *errs.TooLargeError.
 func checkErrorType(t *testing.T, err error) {
 	t.Helper()
 	var (
 		pe *ParseError
 		ce *CellError
-		tl *credlab.TooLargeError
+		tl *errs.TooLargeError
 	)
 	if !errors.As(err, &pe) && !errors.As(err, &ce) && !errors.As(err, &tl) {
-		t.Fatalf("error %v (%T) is not a *ParseError, *CellError or *credlab.TooLargeError", err, err)
+		t.Fatalf("error %v (%T) is not a *ParseError, *CellError or *errs.TooLargeError", err, err)
 	}
 }
 

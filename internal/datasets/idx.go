@@ -7,7 +7,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errs"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,8 +43,8 @@ const idxPrealloc = 1 << 22
 // truncated file, trailing bytes, a negative size, a non-finite float or an
 // array over MaxElements values is a *ParseError. The array the header
 // declares (8 bytes a value, and Options.NumBytes for the caller) is
-// checked against the memory limit (credlab.EffectiveMemoryLimit) before
-// anything is allocated: a *credlab.TooLargeError refuses it. At most one
+// checked against the memory limit (credlab.EffectiveMemoryLimit, internal/memlimit) before
+// anything is allocated: a *errs.TooLargeError refuses it. At most one
 // opt is used.
 func ReadIDX(r io.Reader, name string, opt ...Options) (*IDX, error) {
 	o := options(opt)
@@ -92,7 +92,7 @@ func ReadIDX(r io.Reader, name string, opt ...Options) (*IDX, error) {
 	}
 	if limit := memoryLimit(); need > float64(limit) {
 		rows := a.Dims[0]
-		return nil, &credlab.TooLargeError{What: fmt.Sprintf("the IDX file %s as a matrix", name), Rows: rows, Cols: int(total / int64(rows)),
+		return nil, &errs.TooLargeError{What: fmt.Sprintf("the IDX file %s as a matrix", name), Rows: rows, Cols: int(total / int64(rows)),
 			Bytes: need, Limit: limit, Hint: fmt.Sprintf("its header declares dimensions %v: raise the memory limit, or use fewer items", a.Dims)}
 	}
 	a.Data = make([]float64, 0, first)

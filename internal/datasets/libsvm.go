@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errs"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,8 +28,8 @@ import (
 // column as frames does ("y" for the label, "x<index>" for a feature), or
 // a missing value (NaN) with Options.BadAsMissing. The dense matrix (with
 // Options.NumBytes per value for the caller) is checked against the memory
-// limit (credlab.EffectiveMemoryLimit) before it is allocated, and the
-// sparse entries as they are read: a *credlab.TooLargeError refuses it.
+// limit (credlab.EffectiveMemoryLimit, internal/memlimit) before it is allocated, and the
+// sparse entries as they are read: a *errs.TooLargeError refuses it.
 // At most one opt is used.
 func ReadLIBSVM(r io.Reader, name string, d int, opt ...Options) (*mat.Dense, []float64, error) {
 	o := options(opt)
@@ -155,7 +155,7 @@ func ReadLIBSVM(r io.Reader, name string, d int, opt ...Options) (*mat.Dense, []
 		if inferred {
 			hint = fmt.Sprintf("the largest feature index, %d on line %d, sets the number of columns: check it, or raise the memory limit", maxIdx, maxLine)
 		}
-		return nil, nil, &credlab.TooLargeError{What: fmt.Sprintf("the dense matrix of the LIBSVM file %s", name), Rows: n, Cols: d, Bytes: need, Limit: limit, Hint: hint}
+		return nil, nil, &errs.TooLargeError{What: fmt.Sprintf("the dense matrix of the LIBSVM file %s", name), Rows: n, Cols: d, Bytes: need, Limit: limit, Hint: hint}
 	}
 	data := make([]float64, n*d)
 	start := 0

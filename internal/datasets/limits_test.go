@@ -8,27 +8,28 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errs"
+	"github.com/credlab/credlab/internal/memlimit"
 )
 
-// withLimit sets credlab.MemoryLimit for the rest of the test.
+// withLimit sets the memory limit for the rest of the test.
 func withLimit(t *testing.T, limit int64) {
 	t.Helper()
-	old := credlab.MemoryLimit
-	credlab.MemoryLimit = limit
-	t.Cleanup(func() { credlab.MemoryLimit = old })
+	old := memlimit.Override
+	memlimit.Override = func() int64 { return limit }
+	t.Cleanup(func() { memlimit.Override = old })
 }
 
-// wantTooLarge checks that err is a *credlab.TooLargeError of rows x cols
+// wantTooLarge checks that err is a *errs.TooLargeError of rows x cols
 // (a negative want is not checked) under the limit.
 func wantTooLarge(t *testing.T, err error, rows, cols int) {
 	t.Helper()
-	var tl *credlab.TooLargeError
+	var tl *errs.TooLargeError
 	if !errors.As(err, &tl) {
-		t.Fatalf("got %v (%T), want a *credlab.TooLargeError", err, err)
+		t.Fatalf("got %v (%T), want a *errs.TooLargeError", err, err)
 	}
-	if (rows >= 0 && tl.Rows != rows) || (cols >= 0 && tl.Cols != cols) || !(tl.Bytes > float64(tl.Limit)) || tl.Limit != credlab.MemoryLimit {
-		t.Errorf("TooLargeError %+v, want %d x %d over the limit %d", tl, rows, cols, credlab.MemoryLimit)
+	if (rows >= 0 && tl.Rows != rows) || (cols >= 0 && tl.Cols != cols) || !(tl.Bytes > float64(tl.Limit)) || tl.Limit != memlimit.Limit() {
+		t.Errorf("TooLargeError %+v, want %d x %d over the limit %d", tl, rows, cols, memlimit.Limit())
 	}
 }
 
@@ -44,7 +45,7 @@ func manyRows(n int, line func(i int) string) string {
 
 // TestMemoryLimit covers issue 13's audit: each loader checks the memory
 // limit before it allocates what grows with the data, and refuses with a
-// *credlab.TooLargeError (not the fixed MaxElements cap alone).
+// *errs.TooLargeError (not the fixed MaxElements cap alone).
 func TestMemoryLimit(t *testing.T) {
 	arffHdr := "@relation r\n@attribute a numeric\n@attribute s string\n@attribute y numeric\n@data\n"
 	cases := []struct {

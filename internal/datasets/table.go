@@ -49,8 +49,8 @@ type TableOptions struct {
 // with the zero TableOptions (86 columns, the last, CARAVAN, the target) and
 // ticeval2000.txt and tictgts2000.txt with NoTarget.
 //
-// Data over the memory limit (credlab.EffectiveMemoryLimit) is refused
-// with a *credlab.TooLargeError as its rows are read.
+// Data over the memory limit (credlab.EffectiveMemoryLimit, internal/memlimit) is refused
+// with a *errs.TooLargeError as its rows are read.
 func ReadTable(r io.Reader, name string, opt TableOptions) (*mat.Dense, []float64, error) {
 	if opt.Target < 0 {
 		return nil, nil, errorf(name, 0, "target column %d: must be 1-based, or 0 for the last column", opt.Target)
