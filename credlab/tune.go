@@ -31,10 +31,8 @@ const (
 	// Gram statistics add up (cvScores): one pass over the rows, then one
 	// O(4/3 m^3) reduction to band form per fold and sigma (bandPath).
 	// Unlike GCV it does not assume the hat matrix's trace measures the
-	// fit's flexibility evenly:
-	// on cadata at n = 10,000 (Nyström, m = 2000) GCV chose lambda 100-1000
-	// times smaller and a test RMSE 13% worse than 5-fold cross-validation,
-	// which matched scikit-learn's grid search.
+	// fit's flexibility evenly (on cadata GCV chose far smaller lambdas and
+	// a worse model than 5-fold cross-validation: docs/benchmarks.md).
 	CriterionCV Criterion = "cv"
 	// CriterionHoldout trains on a seeded share of the rows (Holdout) and
 	// scores the mean squared error on the rest.
@@ -62,10 +60,9 @@ type TuneConfig struct {
 	// Lambda, when positive, fixes lambda; otherwise lambda is searched
 	// over Lambdas (default LogGrid(1e-12, 10, 66), 5 values a decade,
 	// every one O(n) once sigma is reduced). The floor keeps the condition
-	// number of K + lambda n I below about 1e12: on the benchmark's smooth
-	// synthetic set (n = 5000, d = 10) the optimum is at 6e-11 (test RMSE
-	// 0.357; 0.379 with a floor of 1e-10), while smaller lambdas
-	// extrapolate wildly on rows unlike the training rows. A best value at
+	// number of K + lambda n I below about 1e12 (smooth targets can need
+	// lambdas near it, while smaller ones extrapolate wildly on rows unlike
+	// the training rows: docs/benchmarks.md). A best value at
 	// an end of the grid is listed in Choice.Edges with a warning.
 	Lambda  float64
 	Lambdas []float64
@@ -263,9 +260,8 @@ const (
 // exactPathRows is the largest number of rows on which the exact stage
 // scores three sigmas around the refined one (one O(4/3 n^3) tridiagonal
 // reduction each); beyond it the exact stage reduces the kernel matrices
-// of the refined sigma and of its halves (walkDown). The reduction's Dsymv half is memory-bound: with main's gonum
-// Dsymv (one thread, 1-3 GB/s) a reduction took 0.4 s at n = 1000, 4 s at
-// n = 2000 and 74 s at n = 4000 on 2 loaded cores.
+// of the refined sigma and of its halves (walkDown). The reduction's Dsymv
+// half is memory-bound (docs/benchmarks.md).
 var exactPathRows = 1500
 
 // tuner holds one Tune call.
@@ -1042,9 +1038,8 @@ func (t *tuner) screened(ctx context.Context, ev *nystromEvaluator, sigma float6
 // rows (exactScreen: one O(4/3 n_t^3) reduction of their kernel matrix,
 // no Nyström features) stands in for the Nyström model of m2 centers,
 // whose n m2^2 Gram pass and m2 x m2 reduction cost more and which
-// approaches it: on the benchmark's synthetic set at n = 5000 (n_t = 4000)
-// the m = 4000 screen took 9-14 s, the exact one 3-4 s, and both screened
-// the doubling out. Where the exact screen does not fit the memory limit,
+// approaches it (about three times faster at n_t = 4000,
+// docs/benchmarks.md). Where the exact screen does not fit the memory limit,
 // the Nyström screen runs.
 func (t *tuner) screenedGrowth(ctx context.Context, ev *nystromEvaluator, best sigmaResult, m2 int) (bool, error) {
 	what := fmt.Sprintf("grow: m = %d", m2)

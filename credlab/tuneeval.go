@@ -293,7 +293,7 @@ func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64, firstOnly 
 func (e *exactEvaluator) fit(k Kernel, lambda float64) (*Fit, error) {
 	zh := make([]float64, e.nt)
 	if !e.last.solve(lambda*float64(e.nt), zh) {
-		return nil, fmt.Errorf("credlab: KRLS: the tridiagonal solve failed at lambda = %g", lambda)
+		return nil, &NumericalError{Method: "KRLS", Op: fmt.Sprintf("the tridiagonal solve failed at lambda = %g", lambda)}
 	}
 	return &Fit{Method: "KRLS", Rank: e.nt, Lambda: lambda,
 		Model: &Model{Kernel: k, Centers: gatherRows(e.t.x, e.t.train), Coef: scaled(e.last.toZ(zh), e.sq)}}, nil

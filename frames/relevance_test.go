@@ -51,7 +51,7 @@ func TestFitRelevance(t *testing.T) {
 	if !strings.Contains(buf.String(), `"version": "3.0"`) || !strings.Contains(buf.String(), `"scales"`) {
 		t.Errorf("model file without version 3.0 or scales")
 	}
-	back, err := Load(bytes.NewReader(buf.Bytes()))
+	back, err := LoadModel(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestFitRelevance(t *testing.T) {
 	// A file whose scales do not match its design columns is corrupt.
 	k := strings.Index(buf.String(), `"kernel": {`)
 	bad := buf.String()[:k] + strings.Replace(buf.String()[k:], `"scales": [`, `"scales": [1,`, 1)
-	if _, err := Load(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "kernel scales") {
+	if _, err := LoadModel(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "kernel scales") {
 		t.Errorf("7 scales for 6 columns: error %v", err)
 	}
 	// Relevance and TimeBudget belong to the automatic method.
