@@ -14,7 +14,7 @@ import (
 
 func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("budget", "budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL] [flags]", stderr)
-	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
+	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the unlabeled pool (required; .gz is decompressed)")
 	out := fs.String("out", "", "output directory: summary.csv, deff.csv, scores.csv, curves.csv and the figures effective_dimension.svg, score_concentration.svg (and learning_curves.svg with -pilot) (required)")
 	pilot := fs.String("pilot", "", "CSV of a small uniformly drawn labeled batch (a select -method uniform output with the labels added): projects learning curves for uniform and CRED labeling")
 	target := fs.String("target", "", "label column of the pilot (required with -pilot; left out of the pool's features)")

@@ -12,7 +12,7 @@ import (
 
 func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fit", "fit -data FILE.csv -target COL -out MODEL.json [flags]", stderr)
-	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the training rows (required)")
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the training rows (required)")
 	out := fs.String("out", "", "model file to write, JSON (required)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
 	var lf loadFlags

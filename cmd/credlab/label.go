@@ -22,7 +22,7 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	in := fs.String("in", "", "rows written by 'credlab select', with its row column (required)")
 	from := fs.String("from", "", "the pool with its target column filled in, rows in the same order (required)")
 	target := fs.String("target", "", "column to fill (required)")
-	out := fs.String("out", "", "output CSV: the chosen rows with the target filled (required)")
+	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows with the target filled (required)")
 	quiet := fs.Bool("quiet", false, "no final summary on stderr")
 	var lf loadFlags
 	lf.register(fs)
@@ -68,7 +68,7 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if labeled.Err != nil {
 		return labeled.Err
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, labeled) }); err != nil {
+	if err := writeFrame(ctx, *out, labeled); err != nil {
 		return err
 	}
 	if !*quiet {

@@ -103,9 +103,11 @@ Usage:
 
 Exit status: 0 on success, 2 for wrong usage, 1 for bad data or a failed fit,
 130 when interrupted.
-Data files are CSV, TSV, ARFF, LIBSVM or IDX, by name or -format; .gz is
+Data files are CSV, TSV, ARFF, LIBSVM, IDX or Parquet, by name or -format; .gz is
 decompressed. Progress goes to stderr (-quiet: only the summary).
-Output files are written to a temporary name and renamed when complete.
+Output files are written to a temporary name and renamed when complete; the
+-out of select, label, predict and sweep is Parquet when its name ends in
+.parquet, CSV otherwise.
 `
 
 // commands maps each subcommand to its function.

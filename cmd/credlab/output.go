@@ -8,7 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"strings"
 	"time"
+
+	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
 )
 
 // writeAtomic writes path through write: to a temporary file in the same
@@ -235,4 +239,13 @@ func (p *progress) clear() {
 	if p.live {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// writeFrame writes df to path through writeAtomic: as Parquet when the
+// name ends in .parquet or .parq, as CSV otherwise.
+func writeFrame(ctx context.Context, path string, df dataframe.DataFrame) error {
+	if frames.DataFormat(path) == "parquet" && !strings.HasSuffix(path, ".gz") {
+		return writeAtomic(ctx, path, func(w io.Writer) error { return frames.WriteParquet(w, df) })
+	}
+	return writeAtomic(ctx, path, func(w io.Writer) error { return frames.WriteCSV(w, df) })
 }

@@ -14,8 +14,8 @@ import (
 func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("predict", "predict -model MODEL.json -data FILE.csv -out FILE.csv", stderr)
 	modelPath := fs.String("model", "", "model file written by 'credlab fit' (required)")
-	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) with the model's feature columns (required)")
-	out := fs.String("out", "", "output CSV: the data's columns plus prediction (required)")
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) with the model's feature columns (required)")
+	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the data's columns plus prediction (required)")
 	quiet := fs.Bool("quiet", false, "no final summary on stderr")
 	var lf loadFlags
 	lf.register(fs)
@@ -53,7 +53,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("predict %s: %w", *data, err)
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, pred) }); err != nil {
+	if err := writeFrame(ctx, *out, pred); err != nil {
 		return err
 	}
 	if !*quiet {

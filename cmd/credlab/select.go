@@ -14,13 +14,13 @@ import (
 
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("select", "select -pool FILE -budget N -method cred|uniform|greedy -seed S -target COL -out FILE.csv [flags]", stderr)
-	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
+	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the unlabeled pool (required; .gz is decompressed)")
 	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
 	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform or greedy (GSx: each next row farthest from those chosen)")
 	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
 	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool with the same flags and -seed: its rows are kept, the next batch continues the design, and -out gets the union with a batch column, the same rows and weights as one select of the total budget")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
-	out := fs.String("out", "", "output CSV: the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
+	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
 	sf := newScoreFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")
@@ -97,17 +97,21 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *target != "" {
 		chosen = emptyTarget(chosen, *target)
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, chosen) }); err != nil {
+	if err := writeFrame(ctx, *out, chosen); err != nil {
 		return err
 	}
 	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
 	return nil
 }
 
-// loadOutputCSV reads a CSV file written by credlab (a select output),
-// whatever -format says about the data.
+// loadOutputCSV reads a CSV (or, by its name, Parquet) file written by
+// credlab (a select output), whatever -format says about the data.
 func loadOutputCSV(flagName, path string) (dataframe.DataFrame, error) {
-	df, err := frames.LoadCSV(path)
+	load := func(p string) (dataframe.DataFrame, error) { return frames.LoadCSV(p) }
+	if frames.DataFormat(path) == "parquet" {
+		load = frames.LoadParquet
+	}
+	df, err := load(path)
 	if err != nil {
 		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}
