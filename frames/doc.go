@@ -11,8 +11,10 @@
 // The four verbs (fit.go, select.go, sweep.go; settings in spec.go):
 //
 //   - Fit(df, Spec) fits a model. Only Spec.Target is required: by default
-//     the features (every numeric column but the target) are standardized
-//     on the training rows, a constant column is left out with a warning,
+//     the features (every column but the target) are standardized
+//     on the training rows (a string column among the features is an
+//     error naming it unless Spec.OneHot encodes it or Spec.Exclude leaves
+//     it out), a constant column is left out with a warning,
 //     the target is centered (its mean is the model's intercept), and the
 //     automatic method (credlab.Tune) chooses exact or Nyström KRLS, sigma
 //     and lambda by 5-fold cross-validation (Spec.Selection: "cv", "gcv",

@@ -41,9 +41,10 @@ type SelectSpec struct {
 	// included (credlab.SampleDesign). Without replacement, labeled rows
 	// that another seed or spec chose are an error.
 	Labeled *dataframe.DataFrame
-	// Features names the columns the selector sees. Default: every numeric
-	// column (and, with OneHot, string column) except the bookkeeping
-	// columns and those in Exclude.
+	// Features names the columns the selector sees. Default: every column
+	// except the bookkeeping columns and those in Exclude; as in Spec, a
+	// string column among them is a *StringColumnsError unless OneHot
+	// encodes it or Exclude leaves it out.
 	Features []string
 	Exclude  []string
 	// Kernel and Sigma score rows for CRED (default Gaussian with the

@@ -20,6 +20,7 @@ import (
 type loadFlags struct {
 	format, labels, memoryLimit string
 	badAsMissing                bool
+	noHeader, keepHeader        bool
 	progress                    *progress // reports reading a file
 }
 
@@ -27,6 +28,8 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.format, "format", "", "data format: "+strings.Join(frames.Formats, ", ")+" (default: from the file name; .gz is decompressed)")
 	fs.StringVar(&l.labels, "labels", "", "IDX label file read beside IDX images (-format idx)")
 	fs.BoolVar(&l.badAsMissing, "bad-as-missing", false, "read a cell that is not a number in a numeric column (abc, 1e999) as a missing value (otherwise an error naming it)")
+	fs.BoolVar(&l.noHeader, "no-header", false, "CSV and TSV files have no header line: every line is data, the columns are x1, x2, ...")
+	fs.BoolVar(&l.keepHeader, "keep-header", false, "read a CSV header line as the column names even when it looks like a data row (names that are numbers)")
 	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
 }
 
@@ -60,7 +63,7 @@ func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
 	}
 	stop := l.progress.ticker("reading " + path)
-	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing}})
+	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader}})
 	stop()
 	l.progress.clear()
 	if err != nil {
