@@ -97,14 +97,12 @@ func ReadParquet(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err err
 	if err != nil {
 		return none, &ParseError{File: name, Msg: "reading the Parquet schema", Err: err}
 	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		return none, &ParseError{File: name, Msg: "reading the Parquet data (truncated or corrupt file?)", Err: err}
-	}
-	defer tbl.Release()
-	names := make([]string, tbl.NumCols())
-	for j := range names {
-		names[j] = tbl.Schema().Field(j).Name
+	// Column by column on this goroutine (ReadTable builds its readers on
+	// others, where a corrupt file's panic could not be recovered).
+	fields := fr.Manifest.Fields
+	names := make([]string, len(fields))
+	for j := range fields {
+		names[j] = fields[j].Field.Name
 	}
 	if err := checkHeader(name, names); err != nil {
 		pe := err.(*ParseError)
@@ -114,15 +112,30 @@ func ReadParquet(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err err
 	}
 	out := make([]series.Series, len(names))
 	for j, cname := range names {
-		c := tbl.Column(j)
-		if int64(c.Len()) != tbl.NumRows() {
-			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: fmt.Sprintf("%d values for %d rows (corrupt file?)", c.Len(), tbl.NumRows())}
+		if _, err := kindOf(fields[j].Field.Type); err != nil {
+			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: err.Error()}
+		}
+		cr, err := fr.GetColumn(context.Background(), j)
+		if err != nil {
+			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: "reading the Parquet column (truncated or corrupt file?)", Err: err}
+		}
+		c, err := cr.NextBatch(rows)
+		cr.Release()
+		if err != nil {
+			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: "reading the Parquet column (truncated or corrupt file?)", Err: err}
 		}
 		var cc columnCells
-		for _, chunk := range c.Data().Chunks() {
-			if err := cc.add(chunk); err != nil {
-				return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: err.Error()}
+		for _, chunk := range c.Chunks() {
+			if err = cc.add(chunk); err != nil {
+				break
 			}
+		}
+		c.Release()
+		if err != nil {
+			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: err.Error()}
+		}
+		if int64(cc.len()) != rows {
+			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: fmt.Sprintf("%d values for %d rows (corrupt file?)", cc.len(), rows)}
 		}
 		s, row := cc.series(cname)
 		if row >= 0 {
