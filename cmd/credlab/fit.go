@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
 )
 
 func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -15,6 +16,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the training rows (required)")
 	out := fs.String("out", "", "model file to write, JSON (required)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	testPath := fs.String("test", "", "data file of held-out rows with the target: the model's RMSE, MAE and R^2 on them are printed")
 	var lf loadFlags
 	lf.register(fs)
 	var mf modelFlags
@@ -43,6 +45,15 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	var test dataframe.DataFrame
+	if *testPath != "" {
+		if test, err = lf.load("test", *testPath); err != nil {
+			return err
+		}
+		if err := hasColumn(test, *testPath, "target", mf.target); err != nil {
+			return err
+		}
+	}
 	mf.weight = resolveWeight(df, mf.weight, stderr)
 	spec.Weight = mf.weight
 	if err := mf.checkColumns(df, *data); err != nil {
@@ -65,6 +76,13 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	fmt.Fprint(stdout, model.Summary())
+	if *testPath != "" {
+		sc, err := model.Scores(test)
+		if err != nil {
+			return fmt.Errorf("fit: scoring on -test %s: %w", *testPath, err)
+		}
+		fmt.Fprintf(stdout, "test %s: %s\n", *testPath, sc)
+	}
 	p.done(fmt.Sprintf("fit: %s on %d rows of %s, model written to %s", model.Spec.Method, model.Rows, *data, *out))
 	return nil
 }

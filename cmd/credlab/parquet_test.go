@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/credlab/credlab/frames"
@@ -67,5 +69,62 @@ func TestParquetCommands(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPredictScoresAndMissing checks fit -test and predict's scores against
+// frames.Score, and predict -missing.
+func TestPredictScoresAndMissing(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"fit", "-data", "testdata/train.csv", "-target", "y", "-method", "krls", "-test", "testdata/test.csv", "-out", model}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	m, err := frames.LoadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := frames.LoadCSV("testdata/test.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := m.Scores(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "test testdata/test.csv: " + sc.String(); !strings.Contains(out.String(), want) {
+		t.Errorf("fit -test prints\n%s\nwant a line %q", out.String(), want)
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"predict", "-model", model, "-data", "testdata/test.csv", "-out", filepath.Join(dir, "p.csv"), "-quiet"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if want := "target y: " + sc.String(); !strings.Contains(out.String(), want) {
+		t.Errorf("predict prints %q, want %q", out.String(), want)
+	}
+	// A missing feature value in data row 2.
+	raw, _ := os.ReadFile("testdata/test.csv")
+	lines := strings.Split(string(raw), "\n")
+	lines[3] = "," + strings.SplitN(lines[3], ",", 2)[1]
+	holed := filepath.Join(dir, "holed.csv")
+	os.WriteFile(holed, []byte(strings.Join(lines, "\n")), 0o644)
+	err = run(context.Background(), []string{"predict", "-model", model, "-data", holed, "-out", filepath.Join(dir, "p.csv")}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "data row 2") || !strings.Contains(err.Error(), "-missing skip") {
+		t.Fatalf("missing value: %v", err)
+	}
+	errb.Reset()
+	if err := run(context.Background(), []string{"predict", "-model", model, "-data", holed, "-missing", "skip", "-out", filepath.Join(dir, "p.csv")}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "1 row with a missing feature value not predicted (prediction NaN): data rows 2 (0-based)") {
+		t.Errorf("stderr %q does not list the skipped row", errb.String())
+	}
+	p, err := frames.LoadCSV(filepath.Join(dir, "p.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := frames.Column(p, "prediction"); !math.IsNaN(v[2]) || math.IsNaN(v[1]) {
+		t.Errorf("predictions %v: want NaN in row 2 only", v)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/frames"
@@ -17,6 +18,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) with the model's feature columns (required)")
 	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the data's columns plus prediction (required)")
 	quiet := fs.Bool("quiet", false, "no final summary on stderr")
+	missing := fs.String("missing", "fail", "rows with a missing feature value: fail (an error naming them) or skip (their prediction is left empty, NaN, and the rows are listed on stderr)")
 	var lf loadFlags
 	lf.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -27,6 +29,9 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := required(fs, "model", "data", "out"); err != nil {
 		return err
+	}
+	if *missing != "fail" && *missing != "skip" {
+		return usagef("predict: flag -missing %q: choose fail or skip", *missing)
 	}
 	if _, err := os.Stat(*modelPath); err != nil {
 		return fmt.Errorf("-model %s: %w", *modelPath, errors.Unwrap(err))
@@ -39,7 +44,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	pred, err := frames.Predict(model, df)
+	pred, skipped, err := frames.PredictWith(model, df, frames.PredictOptions{SkipMissing: *missing == "skip"})
 	var ce *frames.ColumnError
 	if errors.As(err, &ce) {
 		// The model names the column, not a flag: bad data, not usage.
@@ -47,7 +52,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var me *frames.MissingError
 	if errors.As(err, &me) {
-		return fmt.Errorf("predict %s: missing values in column %s; %s in all, the first is row %d: fill them, or fit the model with -dropna (such rows then get a NaN prediction)",
+		return fmt.Errorf("predict %s: missing values in column %s; %s in all, the first is data row %d (0-based): fill them, or give -missing skip to leave their prediction empty",
 			*data, strings.Join(me.Columns, ", column "), nRows(me.Rows), me.First)
 	}
 	if err != nil {
@@ -56,8 +61,35 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := writeFrame(ctx, *out, pred); err != nil {
 		return err
 	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stderr, "predict: %s with a missing feature value not predicted (prediction NaN): data rows %s (0-based)\n", nRows(len(skipped)), rowList(skipped, 20))
+	}
+	if hasName(df, model.Spec.Target) {
+		p, _ := frames.Column(pred, frames.PredictionColumn)
+		if y, err := frames.Column(df, model.Spec.Target); err == nil {
+			if sc, err := frames.ScoreValues(p, y); err == nil {
+				fmt.Fprintf(stdout, "target %s: %s\n", model.Spec.Target, sc)
+			}
+		}
+	}
 	if !*quiet {
 		newProgress(stderr, true, 0).done(fmt.Sprintf("predict: %d rows of %s, written to %s", pred.Nrow(), *data, *out))
 	}
 	return nil
+}
+
+// rowList lists rows, the first max of them and how many more.
+func rowList(rows []int, max int) string {
+	var b strings.Builder
+	for i, r := range rows {
+		if i == max {
+			fmt.Fprintf(&b, " and %d more", len(rows)-max)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(r))
+	}
+	return b.String()
 }
