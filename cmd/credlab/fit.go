@@ -66,7 +66,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("fit %s: %w", *data, err)
+		return fmt.Errorf("fit %s: %w", *data, lf.locate(err, *data, df))
 	}
 	if exact && !math.IsNaN(model.ValRMSE) {
 		p.clear()

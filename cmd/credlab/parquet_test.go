@@ -128,3 +128,17 @@ func TestPredictScoresAndMissing(t *testing.T) {
 		t.Errorf("predictions %v: want NaN in row 2 only", v)
 	}
 }
+
+// TestMissingValuePlace checks that a missing value is reported at its
+// file, line and field, counting a quoted cell over two lines.
+func TestMissingValuePlace(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "holes.csv")
+	os.WriteFile(data, []byte("name,x1,x2,y\n\"two\nlines\",1,2,3\nb,2,4,5\nc,3,,7\nd,4,8,9\ne,5,1,2\n"), 0o644)
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"fit", "-data", data, "-target", "y", "-exclude", "name", "-method", "krls", "-out", filepath.Join(dir, "m.json")}, &out, &errb)
+	msg, _ := explain(err)
+	if want := data + `:5:3: column "x2", data row 2 (0-based): missing value`; !strings.Contains(msg, want) {
+		t.Errorf("got %q, want it to contain %q", msg, want)
+	}
+}

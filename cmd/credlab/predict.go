@@ -52,8 +52,13 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var me *frames.MissingError
 	if errors.As(err, &me) {
-		return fmt.Errorf("predict %s: missing values in column %s; %s in all, the first is data row %d (0-based): fill them, or give -missing skip to leave their prediction empty",
-			*data, strings.Join(me.Columns, ", column "), nRows(me.Rows), me.First)
+		where := fmt.Sprintf("%s: the first is data row %d (0-based)", *data, me.First)
+		var ma *missingAt
+		if errors.As(lf.locate(err, *data, df), &ma) {
+			where = ma.where()
+		}
+		return fmt.Errorf("predict %s: missing value; %s with missing values in all (column %s): fill them, or give -missing skip to leave their prediction empty",
+			where, nRows(me.Rows), strings.Join(me.Columns, ", column "))
 	}
 	if err != nil {
 		return fmt.Errorf("predict %s: %w", *data, err)

@@ -89,7 +89,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("select %s: %w", *pool, err)
+		return fmt.Errorf("select %s: %w", *pool, lf.locate(err, *pool, df))
 	}
 	p.clear()
 	warnFlat(stderr, chosen, *method)

@@ -70,7 +70,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("sweep %s: %w", *data, err)
+		return fmt.Errorf("sweep %s: %w", *data, lf.locate(err, *data, df))
 	}
 	var fig *viz.Figure
 	if *svg != "" {
