@@ -24,7 +24,8 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	seed := fs.Uint64("seed", 1, "random seed of random features and of the learning-curve subsamples")
 	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
 	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout instead of the text summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	var lf loadFlags
 	lf.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -90,6 +91,17 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := writeAtomic(ctx, filepath.Join(*out, name), func(w io.Writer) error { _, err := f.WriteTo(w); return err }); err != nil {
 			return err
 		}
+	}
+	if *asJSON {
+		curves := []map[string]any{}
+		for _, c := range r.LearningCurves {
+			curves = append(curves, map[string]any{"method": c.Method, "a": jnum(c.A), "b": jnum(c.B), "labels": c.Project, "rmse": jnums(c.Projected)})
+		}
+		if err := writeJSON(stdout, map[string]any{"command": "budget", "pool": *pool, "out": *out, "summary": frameRecords(r.Summary)[0], "learning_curves": curves}); err != nil {
+			return err
+		}
+		p.done(fmt.Sprintf("budget: %d rows of %s, written to %s", df.Nrow(), *pool, *out))
+		return nil
 	}
 	s := r.Summary
 	get := func(c string) float64 { v, _ := frames.Column(s, c); return v[0] }

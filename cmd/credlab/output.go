@@ -146,11 +146,12 @@ func isTerminal(f *os.File) bool {
 // progress reports long work on stderr unless -quiet: on a terminal a
 // live line (a percentage and the time left, or the elapsed time),
 // elsewhere (a pipe, a log) a line every logEvery with the stage and the
-// elapsed time. done prints the final summary, always.
+// elapsed time. done prints the final summary, unless quiet.
 type progress struct {
 	w     io.Writer
 	live  bool
 	log   bool
+	quiet bool
 	start time.Time
 	total int
 	n     int
@@ -165,7 +166,7 @@ func newProgress(w io.Writer, quiet bool, total int) *progress {
 	if f, ok := w.(*os.File); ok && !quiet {
 		live = isTerminal(f)
 	}
-	return &progress{w: w, live: live, log: !quiet && !live, start: time.Now(), total: total}
+	return &progress{w: w, live: live, log: !quiet && !live, quiet: quiet, start: time.Now(), total: total}
 }
 
 // logEvery is the interval of the progress lines when stderr is not a
@@ -222,12 +223,15 @@ func (p *progress) ticker(what string) (stop func()) {
 	return func() { close(done); p.ticWG.Wait() }
 }
 
-// done ends the report with a one-line summary.
+// done ends the report with a one-line summary, unless quiet.
 func (p *progress) done(summary string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.live {
 		fmt.Fprint(p.w, "\r\033[K")
+	}
+	if p.quiet {
+		return
 	}
 	fmt.Fprintf(p.w, "%s (%s)\n", summary, time.Since(p.start).Round(time.Millisecond))
 }

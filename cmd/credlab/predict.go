@@ -17,7 +17,8 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	modelPath := fs.String("model", "", "model file written by 'credlab fit' (required)")
 	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) with the model's feature columns (required)")
 	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the data's columns plus prediction (required)")
-	quiet := fs.Bool("quiet", false, "no final summary on stderr")
+	quiet := fs.Bool("quiet", false, "quiet: no final summary on stderr (results on stdout and warnings remain)")
+	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout: rows, skipped rows, scores")
 	missing := fs.String("missing", "fail", "rows with a missing feature value: fail (an error naming them) or skip (their prediction is left empty, NaN, and the rows are listed on stderr)")
 	var lf loadFlags
 	lf.register(fs)
@@ -69,16 +70,29 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(skipped) > 0 {
 		fmt.Fprintf(stderr, "predict: %s with a missing feature value not predicted (prediction NaN): data rows %s (0-based)\n", nRows(len(skipped)), rowList(skipped, 20))
 	}
+	var scores *frames.Scores
 	if hasName(df, model.Spec.Target) {
 		p, _ := frames.Column(pred, frames.PredictionColumn)
 		if y, err := frames.Column(df, model.Spec.Target); err == nil {
 			if sc, err := frames.ScoreValues(p, y); err == nil {
-				fmt.Fprintf(stdout, "target %s: %s\n", model.Spec.Target, sc)
+				scores = &sc
 			}
 		}
 	}
+	if *asJSON {
+		j := map[string]any{"command": "predict", "model": *modelPath, "data": *data, "out": *out, "rows": pred.Nrow(),
+			"skipped": append([]int{}, skipped...), "target": model.Spec.Target, "scores": nil}
+		if scores != nil {
+			j["scores"] = jscores(*scores)
+		}
+		if err := writeJSON(stdout, j); err != nil {
+			return err
+		}
+	} else if scores != nil {
+		fmt.Fprintf(stdout, "target %s: %s\n", model.Spec.Target, *scores)
+	}
 	if !*quiet {
-		newProgress(stderr, true, 0).done(fmt.Sprintf("predict: %d rows of %s, written to %s", pred.Nrow(), *data, *out))
+		newProgress(stderr, false, 0).done(fmt.Sprintf("predict: %d rows of %s, written to %s", pred.Nrow(), *data, *out))
 	}
 	return nil
 }

@@ -27,7 +27,8 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	noRepl := fs.Bool("without-replacement", false, "same as -design without")
 	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
+	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout")
 	target := fs.String("target", "", "label column: left out of the scores and written empty, ready to fill in (for example by 'credlab label')")
 	var lf loadFlags
 	lf.register(fs)
@@ -99,6 +100,12 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if err := writeFrame(ctx, *out, chosen); err != nil {
 		return err
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, map[string]any{"command": "select", "pool": *pool, "out": *out, "method": strings.ToLower(*method),
+			"design": strings.ToLower(*design), "budget": *budget, "rows": chosen.Nrow(), "pool_rows": df.Nrow(), "seed": *seed}); err != nil {
+			return err
+		}
 	}
 	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
 	return nil

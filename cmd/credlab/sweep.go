@@ -17,7 +17,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the training rows (required)")
 	out := fs.String("out", "", "output CSV: one row per setting and lambda, iteration or pass (-method auto: per sigma, lambda and m its search evaluated), with train_rmse, val_rmse, criterion, score and best (required)")
 	svg := fs.String("svg", "", "also write the plot: a regularization path (lambda methods) or learning curves (iterative methods)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	var lf loadFlags
 	lf.register(fs)
 	var mf modelFlags
