@@ -12,7 +12,9 @@ import (
 
 // BudgetSpec says how Budget scores a pool before any label is bought.
 // Features, Exclude, Kernel, Sigma, FeatureMap, M, Widths, LambdaQ, Seed,
-// OneHot, Standardize and DropNA act as in SelectSpec.
+// OneHot, Scale and DropNA act as in SelectSpec (the columns are
+// standardized by default); FeatureMap "" is the exact kernel, whatever
+// the pool's size.
 type BudgetSpec struct {
 	Features, Exclude []string
 	Kernel            string
@@ -38,7 +40,8 @@ type BudgetSpec struct {
 	// the pilot, doubling).
 	Project                     []int
 	Seed                        uint64
-	OneHot, Standardize, DropNA bool
+	OneHot, DropNA bool
+	Scale          string
 }
 
 // BudgetReport holds the budget diagnostics as frames (and the numbers
@@ -68,7 +71,11 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err := checkFrame(pool, "pool"); err != nil {
 		return nil, err
 	}
-	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
+	scale, err := specScale(spec.Scale, "BudgetSpec")
+	if err != nil {
+		return nil, err
+	}
+	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scale, DropNA: spec.DropNA}
 	if spec.Target != "" && FindColumn(pool, spec.Target, "target") == nil {
 		fs.Exclude = append(append([]string(nil), fs.Exclude...), spec.Target)
 	}

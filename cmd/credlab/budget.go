@@ -22,7 +22,8 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
 	seed := fs.Uint64("seed", 1, "random seed of random features and of the learning-curve subsamples")
-	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
+	standardize := fs.Bool("standardize", true, "center and scale each column to unit variance before scoring, as fit does; -standardize=false scores the columns as they are")
+	oneHot := fs.Bool("onehot", false, "encode string columns as 0/1 columns, one per level")
 	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
 	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout instead of the text summary")
 	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
@@ -45,7 +46,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	spec := frames.BudgetSpec{Features: splitList(*columns), Exclude: splitList(*exclude), Kernel: *sf.kernel, Sigma: *sf.sigma,
-		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Standardize: *standardize, DropNA: *dropNA}
+		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err

@@ -167,10 +167,7 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 			return s, usagef("%s: flag -%s %v: want %s", cmd, c.name, c.value, c.want)
 		}
 	}
-	scale := frames.ScaleStandardize
-	if !f.standardize {
-		scale = frames.ScaleNone
-	}
+	scale := scaleFlag(f.standardize)
 	s = frames.Spec{Target: f.target, Method: f.method, Selection: f.selection, Kernel: f.kernel, Weight: f.weight,
 		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap, Centers: f.centers,
 		Preset: f.preset, M: f.m, Iters: f.iters, MaxIter: f.maxIter, Passes: f.passes, Batch: f.batch,
@@ -257,4 +254,12 @@ func hasName(df dataframe.DataFrame, name string) bool {
 		}
 	}
 	return false
+}
+
+// scaleFlag is the frames Scale of a -standardize flag.
+func scaleFlag(standardize bool) string {
+	if standardize {
+		return frames.ScaleStandardize
+	}
+	return frames.ScaleNone
 }

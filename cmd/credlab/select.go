@@ -25,7 +25,8 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")
 	noRepl := fs.Bool("without-replacement", false, "same as -design without")
-	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
+	standardize := fs.Bool("standardize", true, "center and scale each column to unit variance before scoring, as fit does; -standardize=false scores the columns as they are")
+	oneHot := fs.Bool("onehot", false, "encode string columns as 0/1 columns, one per level")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
 	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout")
@@ -64,7 +65,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
 		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
-		Standardize: *standardize, DropNA: *dropNA, Design: *design}
+		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
@@ -83,6 +84,9 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *target != "" && !hasName(df, *target) {
 		spec.Exclude = splitList(*exclude)
+	}
+	if *target == "" && *columns == "" {
+		warnLabelLike(stderr, "select", df, append(spec.Exclude, "row", "prob", "weight", "batch", "count"))
 	}
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("selecting")
@@ -139,7 +143,7 @@ func newScoreFlags(fs *flag.FlagSet) scoreFlags {
 		lambda:   fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores"),
 		kernel:   fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear"),
 		sigma:    fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)"),
-		features: fs.String("features", "exact", "leverage scores from the exact kernel matrix (exact), approximated by BLESS without it (bless), or from random Fourier features (rf) or Nyström features (nystrom); use bless, rf or nystrom beyond a few thousand rows"),
+		features: fs.String("features", "auto", "leverage scores from the exact kernel matrix (exact), approximated by BLESS without it (bless), or from random Fourier features (rf) or Nyström features (nystrom); auto: exact up to 5,000 rows, bless beyond (budget: exact)"),
 		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom), or BLESS dictionary size (-features bless; default 400)"),
 	}
 }
@@ -157,8 +161,10 @@ func (sf scoreFlags) check(cmd string) (string, int, error) {
 		return "", 0, usagef("%s: flag -sigma must be positive, or 0 for the median heuristic (got %g)", cmd, *sf.sigma)
 	}
 	switch strings.ToLower(*sf.features) {
-	case "exact":
+	case "auto":
 		return "", 0, nil
+	case "exact":
+		return "exact", 0, nil
 	case "rf", "fourier":
 		return "fourier", *sf.m, nil
 	case "nystrom":
@@ -172,5 +178,5 @@ func (sf scoreFlags) check(cmd string) (string, int, error) {
 		})
 		return "bless", m, nil
 	}
-	return "", 0, usagef("%s: flag -features %q: choose exact, bless, rf or nystrom", cmd, *sf.features)
+	return "", 0, usagef("%s: flag -features %q: choose auto, exact, bless, rf or nystrom", cmd, *sf.features)
 }
