@@ -38,8 +38,8 @@ type BudgetSpec struct {
 	Lambda float64
 	// Project lists label counts to project to (default 1 ... 16 times
 	// the pilot, doubling).
-	Project                     []int
-	Seed                        uint64
+	Project        []int
+	Seed           uint64
 	OneHot, DropNA bool
 	Scale          string
 }
