@@ -19,7 +19,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	pilot := fs.String("pilot", "", "CSV of a small uniformly drawn labeled batch (a select -method uniform output with the labels added): projects learning curves for uniform and CRED labeling")
 	target := fs.String("target", "", "label column of the pilot (required with -pilot; left out of the pool's features)")
 	sf := newScoreFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
+	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every column but -target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
 	seed := fs.Uint64("seed", 1, "random seed of random features and of the learning-curve subsamples")
 	standardize := fs.Bool("standardize", true, "center and scale each column to unit variance before scoring, as fit does; -standardize=false scores the columns as they are")

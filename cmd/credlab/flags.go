@@ -96,7 +96,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: cv (the default: 5-fold cross-validation), gcv (generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
 	fs.StringVar(&f.kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, linear or polynomial")
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights, such as the weight column select writes")
-	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every numeric column except the target, the weight and select's row, prob and weight)")
+	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every column but the target, the weight, -exclude and select's row, prob and weight; string columns need -onehot)")
 	fs.StringVar(&f.exclude, "exclude", "", "comma-separated columns left out of the default features")
 	fs.StringVar(&f.centers, "centers", "", "Nyström centers of nkrls, nytro and -feature-map nystrom: uniform (the default) or leverage (drawn by approximate ridge leverage scores)")
 	fs.StringVar(&f.featureMap, "feature-map", "", "feature map of linear and lineargd: raw, fourier, relu or nystrom (default raw)")

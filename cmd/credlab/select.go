@@ -22,7 +22,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
 	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
 	sf := newScoreFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
+	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every column but -target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")
 	noRepl := fs.Bool("without-replacement", false, "same as -design without")
 	standardize := fs.Bool("standardize", true, "center and scale each column to unit variance before scoring, as fit does; -standardize=false scores the columns as they are")
