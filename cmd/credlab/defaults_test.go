@@ -132,3 +132,24 @@ func flat(r [][]string) []string {
 	}
 	return out
 }
+
+// TestSelectWarnsOfLabel checks that select without -target names a
+// column that looks like the label, and says nothing with -target.
+func TestSelectWarnsOfLabel(t *testing.T) {
+	dir := t.TempDir()
+	pool := dir + "/pool.csv"
+	os.WriteFile(pool, []byte("x1,x2,price\n1,2,3\n2,1,5\n3,3,4\n4,1,2\n5,2,6\n6,0,1\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{{nil, true}, {[]string{"-target", "price"}, false}, {[]string{"-exclude", "price"}, false}} {
+		var out, errb bytes.Buffer
+		args := append([]string{"select", "-pool", pool, "-budget", "3", "-quiet", "-out", dir + "/c.csv"}, c.args...)
+		if err := run(context.Background(), args, &out, &errb); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(errb.String(), `column "price" is scored as a feature`); got != c.warn {
+			t.Errorf("%q: warned %v, want %v: %q", c.args, got, c.warn, errb.String())
+		}
+	}
+}
