@@ -12,7 +12,9 @@ import (
 
 // BudgetSpec says how Budget scores a pool before any label is bought.
 // Features, Exclude, Kernel, Sigma, FeatureMap, M, Widths, LambdaQ, Seed,
-// OneHot, Standardize and DropNA act as in SelectSpec.
+// OneHot, Scale and DropNA act as in SelectSpec (the columns are
+// standardized by default); FeatureMap "" is the exact kernel, whatever
+// the pool's size.
 type BudgetSpec struct {
 	Features, Exclude []string
 	Kernel            string
@@ -36,9 +38,10 @@ type BudgetSpec struct {
 	Lambda float64
 	// Project lists label counts to project to (default 1 ... 16 times
 	// the pilot, doubling).
-	Project                     []int
-	Seed                        uint64
-	OneHot, Standardize, DropNA bool
+	Project        []int
+	Seed           uint64
+	OneHot, DropNA bool
+	Scale          string
 }
 
 // BudgetReport holds the budget diagnostics as frames (and the numbers
@@ -68,7 +71,11 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err := checkFrame(pool, "pool"); err != nil {
 		return nil, err
 	}
-	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
+	scale, err := specScale(spec.Scale, "BudgetSpec")
+	if err != nil {
+		return nil, err
+	}
+	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scale, DropNA: spec.DropNA}
 	if spec.Target != "" && FindColumn(pool, spec.Target, "target") == nil {
 		fs.Exclude = append(append([]string(nil), fs.Exclude...), spec.Target)
 	}

@@ -35,6 +35,12 @@ type CSVOptions struct {
 	// Names, if not nil, are the column names of a file without a header
 	// line: every line is data, and each must have len(Names) fields.
 	Names []string
+	// NoHeader reads a file without a header line: every line is data and
+	// the columns are named "x1", "x2", ... (Names gives other names).
+	NoHeader bool
+	// KeepHeader reads the first line as the column names even when it
+	// looks like data (see ReadCSV), such as names that are numbers.
+	KeepHeader bool
 }
 
 // missingTokens are the cells read as missing values.
@@ -76,6 +82,10 @@ func cut(s string, n int) string {
 //   - a cell of a string column with a control character other than a
 //     tab or a line break (such as NUL) is a *ParseError with its line,
 //     column and row: such a file is binary or corrupt;
+//   - a first line that reads as data (numbers over numeric columns, such
+//     as "M,0.455,...,15" of a file without a header line) is a
+//     *ParseError at line 1 naming opt.NoHeader, opt.Names and
+//     opt.KeepHeader, rather than a row silently turned into names;
 //   - a row with a different number of fields is a *ParseError;
 //   - a table over the memory limit (credlab.EffectiveMemoryLimit) is a
 //     *credlab.TooLargeError, returned as soon as the rows read exceed it.
@@ -103,9 +113,24 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		return none, &ParseError{File: name, Msg: "read error", Err: err}
 	}
 	var header []string
+	var rows [][]string
+	var lines []int
+	headerless := o.Names != nil || o.NoHeader
 	if o.Names != nil {
 		header = append(header, o.Names...)
 		cr.FieldsPerRecord = len(header)
+	} else if o.NoHeader {
+		first, err := cr.Read()
+		if err == io.EOF {
+			return none, &ParseError{File: name, Msg: "empty file: no data rows"}
+		}
+		if err != nil {
+			return fail(err)
+		}
+		for j := range first {
+			header = append(header, "x"+strconv.Itoa(j+1))
+		}
+		rows, lines = append(rows, first), append(lines, 1)
 	} else {
 		h, err := cr.Read()
 		if err == io.EOF {
@@ -126,8 +151,6 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 	// alive: about csvCellBytes bytes at the peak (measured: 111 bytes a
 	// cell allocated in all, 16 kept after loading), plus the cell's text.
 	memLimit, _ := credlab.EffectiveMemoryLimit()
-	var rows [][]string
-	var lines []int
 	var text int64 // the bytes of the cells read, kept until the frame is built
 	for {
 		rec, err := cr.Read()
@@ -154,7 +177,7 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 	if len(rows) == 0 {
 		return none, &ParseError{File: name, Msg: "no data rows after the header"}
 	}
-	if o.Names != nil {
+	if headerless {
 		rows[0][0] = strings.TrimPrefix(rows[0][0], "\ufeff")
 	}
 	asString := map[string]bool{}
@@ -185,11 +208,48 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		}
 		cols[j] = s
 	}
+	if !headerless && !o.KeepHeader && looksLikeData(header, cols) {
+		return none, &ParseError{File: name, Line: 1, Msg: fmt.Sprintf("the first line %s looks like a data row, not column names "+
+			"(numbers over numeric columns): a file without a header line would lose that row and be misnamed; "+
+			"set CSVOptions.NoHeader (flag -no-header) to read it as data, CSVOptions.Names to name the columns, "+
+			"or CSVOptions.KeepHeader (flag -keep-header) to keep it as the names", listNames(header, 8))}
+	}
 	df := dataframe.New(cols...)
 	if df.Err != nil {
 		return none, &ParseError{File: name, Msg: "building the frame", Err: df.Err}
 	}
 	return df, nil
+}
+
+// looksLikeData reports a header line that reads as a data row: at least
+// half its fields are finite numbers, each over a numeric column, the
+// others over string or bool columns (such as "M" over the sexes of
+// abalone's first row), and the numbers are not a run of consecutive
+// integers (the names 0, 1, 2, ... of pandas or years 2019, 2020, ...).
+func looksLikeData(header []string, cols []series.Series) bool {
+	var nums []float64
+	for j, h := range header {
+		x, err := strconv.ParseFloat(strings.TrimSpace(h), 64)
+		numericCol := cols[j].Type() == series.Int || cols[j].Type() == series.Float
+		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			if numericCol {
+				return false // a name over numbers: a real header
+			}
+			continue
+		}
+		if !numericCol {
+			return false
+		}
+		nums = append(nums, x)
+	}
+	if len(nums) == 0 || 2*len(nums) < len(header) {
+		return false
+	}
+	run := len(nums) >= 2
+	for i := 1; i < len(nums) && run; i++ {
+		run = nums[i] == nums[i-1]+1 && nums[i] == math.Trunc(nums[i])
+	}
+	return !run
 }
 
 // csvCellBytes is the memory a CSV cell takes while the file is read.

@@ -272,3 +272,44 @@ func TestFiniteColumn(t *testing.T) {
 		t.Errorf("missing column: %v, want a *ColumnError suggesting ok", err)
 	}
 }
+
+func TestCSVHeaderless(t *testing.T) {
+	abalone := "M,0.455,0.365,15\nF,0.53,0.42,7\nM,0.44,0.365,9\nI,0.33,0.255,10\n"
+	for _, c := range []struct {
+		name, in string
+		opt      CSVOptions
+		names    string // "" for an error at line 1
+	}{
+		{"abalone's first row", abalone, CSVOptions{}, ""},
+		{"numbers only", "1.5,2,3\n4,5,6\n7,8,9\n", CSVOptions{}, ""},
+		{"NoHeader", abalone, CSVOptions{NoHeader: true}, "x1|x2|x3|x4"},
+		{"KeepHeader", abalone, CSVOptions{KeepHeader: true}, "M|0.455|0.365|15"},
+		{"Names", abalone, CSVOptions{Names: []string{"sex", "length", "diameter", "rings"}}, "sex|length|diameter|rings"},
+		{"pandas' integer names", "0,1,2\n4,5,6\n7,8,9\n", CSVOptions{}, "0|1|2"},
+		{"years", "city,2019,2020\na,5,6\nb,8,9\n", CSVOptions{}, "city|2019|2020"},
+		{"a name over numbers", "id,0.5,2\n1,5,6\n2,8,9\n", CSVOptions{}, "id|0.5|2"},
+		{"a number over strings", "a,3\nx,y\nz,w\n", CSVOptions{}, "a|3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			df, err := ReadCSV(strings.NewReader(c.in), "h.csv", c.opt)
+			if c.names == "" {
+				var pe *ParseError
+				if !errors.As(err, &pe) || pe.Line != 1 || !strings.Contains(err.Error(), "NoHeader") {
+					t.Fatalf("got %v, want a *ParseError at line 1 naming NoHeader", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(df.Names(), "|"); got != c.names {
+				t.Fatalf("names %s, want %s", got, c.names)
+			}
+			if c.opt.NoHeader || c.opt.Names != nil {
+				if df.Nrow() != 4 || df.Elem(0, 0).String() != "M" {
+					t.Errorf("%d rows, first %v: the first line is not the first row", df.Nrow(), df.Elem(0, 0))
+				}
+			}
+		})
+	}
+}

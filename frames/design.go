@@ -54,6 +54,8 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 				return nil, problem(f, "feature", "is the target column; remove it from the features")
 			case s.Weight != "" && f == s.Weight:
 				return nil, problem(f, "feature", "is the weight column; remove it from the features")
+			case !isNumeric(types[j]) && looksLikeDates(df.Col(f).Records()):
+				return nil, dateProblem(df, f)
 			case !isNumeric(types[j]) && !oneHot:
 				return nil, &StringColumnsError{Columns: []string{f}}
 			}
@@ -71,6 +73,9 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 	for j, n := range names {
 		if n == s.Target || n == s.Weight || excl[n] || bookkeeping(n) || n == PredictionColumn {
 			continue
+		}
+		if !isNumeric(types[j]) && looksLikeDates(df.Col(n).Records()) {
+			return nil, dateProblem(df, n)
 		}
 		if !isNumeric(types[j]) && !oneHot {
 			skipped = append(skipped, n)
@@ -477,6 +482,7 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 		}
 		d.learnScaling(ex.cols, keep)
 	}
+	warns = append(warns, manyLevels(d.oneHot, len(keep))...)
 	return &prepared{d: d, x: d.matrix(ex.cols, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep, warnings: warns}, nil
 }
 

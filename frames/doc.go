@@ -11,8 +11,10 @@
 // The four verbs (fit.go, select.go, sweep.go; settings in spec.go):
 //
 //   - Fit(df, Spec) fits a model. Only Spec.Target is required: by default
-//     the features (every numeric column but the target) are standardized
-//     on the training rows, a constant column is left out with a warning,
+//     the features (every column but the target) are standardized
+//     on the training rows (a string column among the features is an
+//     error naming it unless Spec.OneHot encodes it or Spec.Exclude leaves
+//     it out), a constant column is left out with a warning,
 //     the target is centered (its mean is the model's intercept), and the
 //     automatic method (credlab.Tune) chooses exact or Nyström KRLS, sigma
 //     and lambda by 5-fold cross-validation (Spec.Selection: "cv", "gcv",
@@ -47,14 +49,21 @@
 // Model files (modelfile.go): Model.Save and LoadModel, versioned JSON
 // (FormatVersion; ErrCorruptModel).
 //
-// Loading and writing (load.go, csv.go, arff.go, write.go): ReadCSV,
-// ReadARFF, ReadLIBSVM and ReadIDX, their Load variants, which read ".gz"
-// files transparently, and LoadData, which picks the format by name.
+// Loading and writing (load.go, csv.go, arff.go, parquet.go, write.go):
+// ReadCSV, ReadARFF, ReadLIBSVM, ReadIDX and ReadParquet (Apache Arrow's
+// Go reader), their Load variants, which read ".gz" files transparently,
+// and LoadData, which picks the format by name. A CSV first line that
+// reads as data is an error naming CSVOptions.NoHeader.
 // Loading never drops or renames data: a cell that is not a number in a
 // numeric column is a *CellError with file, line, column and row (or a
 // missing value with CSVOptions.BadAsMissing); duplicated, empty or
 // control-character column names are errors; a UTF-8 BOM is stripped.
-// WriteCSV writes every float at full precision.
+// WriteCSV writes every float at full precision; WriteParquet writes
+// Parquet.
+//
+// Scores (score.go): Score returns a frame of RMSE, MAE and R^2 of a model
+// on rows with the target; PredictWith predicts with a missing-value
+// policy (PredictOptions.SkipMissing) and lists the rows skipped.
 //
 // Conversion (convert.go): ToMatrix, FromMatrix and Column, column by
 // column.

@@ -606,6 +606,13 @@ func (m *Model) Predict(df dataframe.DataFrame) (dataframe.DataFrame, error) { r
 
 // PredictValues returns the predictions for the rows of df.
 func (m *Model) PredictValues(df dataframe.DataFrame) ([]float64, error) {
+	return m.predictValues(df, false)
+}
+
+// predictValues predicts the rows of df; rows with a missing value get NaN
+// when the model was fitted with DropNA or skipMissing is set, and are an
+// error otherwise.
+func (m *Model) predictValues(df dataframe.DataFrame, skipMissing bool) ([]float64, error) {
 	if m == nil || m.Predictor == nil {
 		return nil, emptyf("predict with an empty model")
 	}
@@ -617,7 +624,7 @@ func (m *Model) PredictValues(df dataframe.DataFrame) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ex.nNA > 0 && !m.Spec.DropNA {
+	if ex.nNA > 0 && !m.Spec.DropNA && !skipMissing {
 		return nil, fmt.Errorf("%w; the model was fitted without DropNA, so it cannot predict those rows", ex.missingError())
 	}
 	out := make([]float64, df.Nrow())

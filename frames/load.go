@@ -136,8 +136,8 @@ func labeledFrame(label string, y []float64, x *mat.Dense, prefix string, first 
 // LoadOptions configures LoadData. The zero value infers the format from
 // the file name and reads CSV with the zero CSVOptions.
 type LoadOptions struct {
-	// Format is "csv", "tsv", "arff", "libsvm" or "idx"; empty: from the
-	// name (see DataFormat).
+	// Format is "csv", "tsv", "arff", "libsvm", "idx" or "parquet"; empty:
+	// from the name (see DataFormat).
 	Format string
 	// CSV configures CSV and TSV files (Comma is set for "tsv").
 	CSV CSVOptions
@@ -154,12 +154,13 @@ type LoadOptions struct {
 }
 
 // Formats lists the formats LoadData reads.
-var Formats = []string{"csv", "tsv", "arff", "libsvm", "idx"}
+var Formats = []string{"csv", "tsv", "arff", "libsvm", "idx", "parquet"}
 
 // DataFormat returns the format of a data file from its name, ignoring a
 // ".gz" suffix: ".csv" is csv, ".tsv" and ".tab" tsv, ".arff" arff,
-// ".libsvm", ".svm" and ".svmlight" libsvm, and "-ubyte" or ".idx" names
-// (such as train-images-idx3-ubyte) idx. Other names return "".
+// ".libsvm", ".svm" and ".svmlight" libsvm, "-ubyte" or ".idx" names
+// (such as train-images-idx3-ubyte) idx, and ".parquet" and ".parq"
+// parquet. Other names return "".
 func DataFormat(path string) string {
 	base := strings.ToLower(filepath.Base(strings.TrimSuffix(path, ".gz")))
 	switch ext := filepath.Ext(base); {
@@ -171,6 +172,8 @@ func DataFormat(path string) string {
 		return "arff"
 	case ext == ".libsvm" || ext == ".svm" || ext == ".svmlight":
 		return "libsvm"
+	case ext == ".parquet" || ext == ".parq":
+		return "parquet"
 	case ext == ".idx" || strings.HasSuffix(base, "-ubyte") || strings.HasSuffix(base, ".ubyte"):
 		return "idx"
 	}
@@ -181,7 +184,8 @@ func DataFormat(path string) string {
 // opt.Format or the name, decompressing ".gz" files. A name that does not
 // tell the format, or an unknown Format, is a *credlab.ParamError naming
 // LoadOptions.Format. opt.BadAsMissing (or opt.CSV.BadAsMissing) applies
-// to CSV, TSV, ARFF and LIBSVM files; IDX files hold no text to misread.
+// to CSV, TSV, ARFF and LIBSVM files; IDX and Parquet files hold typed
+// values, no text to misread.
 func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
 	bad := opt.BadAsMissing || opt.CSV.BadAsMissing
 	opt.CSV.BadAsMissing = bad
@@ -207,6 +211,8 @@ func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
 		return LoadLIBSVM(path, opt.Dim, LIBSVMOptions{BadAsMissing: bad})
 	case "idx":
 		return LoadIDX(path, opt.Labels)
+	case "parquet":
+		return LoadParquet(path)
 	}
 	return dataframe.DataFrame{}, &credlab.ParamError{Name: "LoadOptions.Format", Value: strconv.Quote(opt.Format), Want: "one of " + strings.Join(Formats, ", ")}
 }

@@ -41,9 +41,10 @@ type SelectSpec struct {
 	// included (credlab.SampleDesign). Without replacement, labeled rows
 	// that another seed or spec chose are an error.
 	Labeled *dataframe.DataFrame
-	// Features names the columns the selector sees. Default: every numeric
-	// column (and, with OneHot, string column) except the bookkeeping
-	// columns and those in Exclude.
+	// Features names the columns the selector sees. Default: every column
+	// except the bookkeeping columns and those in Exclude; as in Spec, a
+	// string column among them is a *StringColumnsError unless OneHot
+	// encodes it or Exclude leaves it out.
 	Features []string
 	Exclude  []string
 	// Kernel and Sigma score rows for CRED (default Gaussian with the
@@ -53,8 +54,9 @@ type SelectSpec struct {
 	// "relu" (random ReLU network with Widths) or "nystrom" (M Nyström
 	// features), or "bless" for approximate scores of the kernel itself
 	// (credlab.ApproxLeverageScores with a dictionary of M rows, default
-	// 400: O(N M (d + M)) time, no N x N matrix). Use a feature map or
-	// "bless" for pools beyond a few thousand rows.
+	// 400: O(N M (d + M)) time, no N x N matrix), or "exact". Default "":
+	// exact scores up to ExactScoreRows rows, "bless" beyond, so that no
+	// N x N matrix is built for a large pool unless asked.
 	Kernel     string
 	Sigma      float64
 	FeatureMap string
@@ -66,9 +68,12 @@ type SelectSpec struct {
 	WithoutReplacement bool
 	// Seed seeds the draw and the random features.
 	Seed uint64
-	// OneHot and DropNA act as in Spec; Standardize is Spec.Scale "standardize". Rows dropped for a
-	// missing value are never chosen.
-	OneHot, Standardize, DropNA bool
+	// OneHot, Scale and DropNA act as in Spec: by default the columns are
+	// standardized before scoring, as Fit standardizes them (Scale "none"
+	// scores them as they are). Rows dropped for a missing value are never
+	// chosen.
+	OneHot, DropNA bool
+	Scale          string
 	// Selector, if set, is used instead of Method (for example a
 	// credlab.CREDSelector configured by hand).
 	Selector credlab.Selector
@@ -133,8 +138,11 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 // selectRows runs the selector on the pool's design matrix and returns the
 // selection and the pool rows behind the matrix rows.
 func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec SelectSpec) (*credlab.Selection, []int, error) {
-	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot,
-		Scale: scaleName(spec.Standardize), DropNA: spec.DropNA}
+	scale, err := specScale(spec.Scale, "SelectSpec")
+	if err != nil {
+		return nil, nil, err
+	}
+	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scale, DropNA: spec.DropNA}
 	p, err := prepare(pool, &fs, "pool")
 	if err != nil {
 		return nil, nil, err
@@ -251,7 +259,7 @@ func selectorOf(spec SelectSpec, what string, p *prepared, prev *credlab.Selecti
 		return nil, &credlab.ParamError{Name: what + ".Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform or greedy"}
 	}
 	var approx *credlab.BLESSConfig
-	fm := spec.FeatureMap
+	fm := scoreMap(spec.FeatureMap, what, p)
 	if strings.EqualFold(fm, "bless") {
 		if spec.M < 0 {
 			return nil, &credlab.ParamError{Name: what + ".M", Value: spec.M, Want: "a positive BLESS dictionary size (or zero for 400)"}

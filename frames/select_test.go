@@ -18,7 +18,7 @@ func TestSelect(t *testing.T) {
 		spec SelectSpec
 	}{
 		{"cred exact", SelectSpec{Sigma: 0.5, Seed: 1}},
-		{"cred default sigma", SelectSpec{Method: "CRED", Standardize: true}},
+		{"cred default sigma", SelectSpec{Method: "CRED"}},
 		{"cred fourier", SelectSpec{FeatureMap: "fourier", M: 50, Sigma: 0.5}},
 		{"cred raw", SelectSpec{FeatureMap: "raw", LambdaQ: 1e-3}},
 		{"cred nystrom", SelectSpec{FeatureMap: "nystrom", M: 30}},
@@ -218,7 +218,7 @@ func TestSelectBLESS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sel, err := Select(pool, 30, SelectSpec{FeatureMap: "bless", M: 20, Sigma: 0.5, LambdaQ: 1e-3, Seed: 3})
+	sel, err := Select(pool, 30, SelectSpec{FeatureMap: "bless", M: 20, Sigma: 0.5, LambdaQ: 1e-3, Seed: 3, Scale: ScaleNone})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,10 +20,12 @@ import (
 type Spec struct {
 	// Target names the column to predict.
 	Target string `json:"target"`
-	// Features names the input columns. Default: every numeric (float, int
-	// or bool) column except Target, Weight, the columns in Exclude and the
-	// bookkeeping columns Select adds ("row", "prob", "weight"); with
-	// OneHot, string columns too.
+	// Features names the input columns. Default: every column except
+	// Target, Weight, the columns in Exclude and the bookkeeping columns
+	// Select adds ("row", "prob", "weight"). Features must be numeric
+	// (float, int or bool): a string (categorical) column among them, named
+	// or by default, is a *StringColumnsError naming every such column,
+	// never left out silently; OneHot encodes them, Exclude leaves them out.
 	Features []string `json:"features,omitempty"`
 	// Exclude lists columns left out of the default Features.
 	Exclude []string `json:"exclude,omitempty"`

@@ -14,17 +14,19 @@ import (
 
 func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("budget", "budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL] [flags]", stderr)
-	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
+	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the unlabeled pool (required; .gz is decompressed)")
 	out := fs.String("out", "", "output directory: summary.csv, deff.csv, scores.csv, curves.csv and the figures effective_dimension.svg, score_concentration.svg (and learning_curves.svg with -pilot) (required)")
 	pilot := fs.String("pilot", "", "CSV of a small uniformly drawn labeled batch (a select -method uniform output with the labels added): projects learning curves for uniform and CRED labeling")
 	target := fs.String("target", "", "label column of the pilot (required with -pilot; left out of the pool's features)")
 	sf := newScoreFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
+	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every column but -target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
 	seed := fs.Uint64("seed", 1, "random seed of random features and of the learning-curve subsamples")
-	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
+	standardize := fs.Bool("standardize", true, "center and scale each column to unit variance before scoring, as fit does; -standardize=false scores the columns as they are")
+	oneHot := fs.Bool("onehot", false, "encode string columns as 0/1 columns, one per level")
 	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout instead of the text summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	var lf loadFlags
 	lf.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -44,7 +46,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	spec := frames.BudgetSpec{Features: splitList(*columns), Exclude: splitList(*exclude), Kernel: *sf.kernel, Sigma: *sf.sigma,
-		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Standardize: *standardize, DropNA: *dropNA}
+		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
@@ -90,6 +92,17 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := writeAtomic(ctx, filepath.Join(*out, name), func(w io.Writer) error { _, err := f.WriteTo(w); return err }); err != nil {
 			return err
 		}
+	}
+	if *asJSON {
+		curves := []map[string]any{}
+		for _, c := range r.LearningCurves {
+			curves = append(curves, map[string]any{"method": c.Method, "a": jnum(c.A), "b": jnum(c.B), "labels": c.Project, "rmse": jnums(c.Projected)})
+		}
+		if err := writeJSON(stdout, map[string]any{"command": "budget", "pool": *pool, "out": *out, "summary": frameRecords(r.Summary)[0], "learning_curves": curves}); err != nil {
+			return err
+		}
+		p.done(fmt.Sprintf("budget: %d rows of %s, written to %s", df.Nrow(), *pool, *out))
+		return nil
 	}
 	s := r.Summary
 	get := func(c string) float64 { v, _ := frames.Column(s, c); return v[0] }

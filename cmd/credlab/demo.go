@@ -33,7 +33,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	sigma := fs.Float64("sigma", 0.7, "NYTRO part: Gaussian kernel bandwidth")
 	m := fs.Int("m", 300, "NYTRO part: Nyström centers for NKRLS and NYTRO")
 	seed := fs.Uint64("seed", 1, "random seed")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

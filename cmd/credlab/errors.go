@@ -55,6 +55,7 @@ func explain(err error) (string, int) {
 		ce  *frames.ColumnError
 		se  *frames.StringColumnsError
 		me  *frames.MissingError
+		ma  *missingAt
 		cel *frames.CellError
 		tl  *credlab.TooLargeError
 		de  *credlab.DivergedError
@@ -91,6 +92,9 @@ func explain(err error) (string, int) {
 	case errors.As(err, &se):
 		return fmt.Sprintf("the columns %s hold strings (categorical values): add -onehot to encode them, or leave them out with -exclude %s",
 			quoteList(se.Columns, 10), strings.Join(se.Columns, ",")), exitFailure
+	case errors.As(err, &ma):
+		return fmt.Sprintf("%s: missing value; %s with missing values in all (column %s): fill them, or add -dropna to leave those rows out",
+			ma.where(), nRows(ma.err.Rows), strings.Join(ma.err.Columns, ", column ")), exitFailure
 	case errors.As(err, &me):
 		return fmt.Sprintf("missing values in column %s; %s in all, the first is row %d: fill them, or add -dropna to leave those rows out",
 			strings.Join(me.Columns, ", column "), nRows(me.Rows), me.First), exitFailure

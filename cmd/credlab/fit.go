@@ -10,6 +10,7 @@ import (
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
 )
 
 // searchStatus says where the automatic method's search stands.
@@ -26,9 +27,11 @@ func searchStatus(s credlab.TuneStatus) string {
 
 func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fit", "fit -data FILE.csv -target COL -out MODEL.json [flags]", stderr)
-	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the training rows (required)")
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the training rows (required)")
 	out := fs.String("out", "", "model file to write, JSON (required)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
+	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout instead of the text summary")
+	testPath := fs.String("test", "", "data file of held-out rows with the target: the model's RMSE, MAE and R^2 on them are printed")
 	var lf loadFlags
 	lf.register(fs)
 	var mf modelFlags
@@ -57,6 +60,15 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	var test dataframe.DataFrame
+	if *testPath != "" {
+		if test, err = lf.load("test", *testPath); err != nil {
+			return err
+		}
+		if err := hasColumn(test, *testPath, "target", mf.target); err != nil {
+			return err
+		}
+	}
 	mf.weight = resolveWeight(df, mf.weight, stderr)
 	spec.Weight = mf.weight
 	if err := mf.checkColumns(df, *data); err != nil {
@@ -70,7 +82,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("fit %s: %w", *data, err)
+		return fmt.Errorf("fit %s: %w", *data, lf.locate(err, *data, df))
 	}
 	if exact && !math.IsNaN(model.ValRMSE) {
 		p.clear()
@@ -79,7 +91,29 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := writeAtomic(ctx, *out, model.Save); err != nil {
 		return err
 	}
-	fmt.Fprint(stdout, model.Summary())
+	var sc frames.Scores
+	if *testPath != "" {
+		if sc, err = model.Scores(test); err != nil {
+			return fmt.Errorf("fit: scoring on -test %s: %w", *testPath, err)
+		}
+	}
+	if *asJSON {
+		j := map[string]any{"command": "fit", "data": *data, "model": *out, "target": model.Spec.Target, "method": model.Spec.Method,
+			"sigma": jnum(model.Spec.Sigma), "lambda": jnum(model.Lambda), "m": model.Spec.M, "iterations": model.Iter,
+			"rows": model.Rows, "features": model.Features, "columns": model.Columns, "validation_rmse": jnum(model.ValRMSE),
+			"warnings": append([]string{}, model.Warnings...)}
+		if *testPath != "" {
+			j["test"] = map[string]any{"file": *testPath, "scores": jscores(sc)}
+		}
+		if err := writeJSON(stdout, j); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(stdout, model.Summary())
+		if *testPath != "" {
+			fmt.Fprintf(stdout, "test %s: %s\n", *testPath, sc)
+		}
+	}
 	p.done(fmt.Sprintf("fit: %s on %d rows of %s, model written to %s", model.Spec.Method, model.Rows, *data, *out))
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 type loadFlags struct {
 	format, labels, memoryLimit string
 	badAsMissing                bool
+	noHeader, keepHeader        bool
 	progress                    *progress // reports reading a file
 }
 
@@ -28,6 +29,8 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.format, "format", "", "data format: "+strings.Join(frames.Formats, ", ")+" (default: from the file name; .gz is decompressed)")
 	fs.StringVar(&l.labels, "labels", "", "IDX label file read beside IDX images (-format idx)")
 	fs.BoolVar(&l.badAsMissing, "bad-as-missing", false, "read a cell that is not a number in a numeric column (abc, 1e999) as a missing value (otherwise an error naming it)")
+	fs.BoolVar(&l.noHeader, "no-header", false, "CSV and TSV files have no header line: every line is data, the columns are x1, x2, ...")
+	fs.BoolVar(&l.keepHeader, "keep-header", false, "read a CSV header line as the column names even when it looks like a data row (names that are numbers)")
 	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
 }
 
@@ -61,7 +64,7 @@ func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
 	}
 	stop := l.progress.ticker("reading " + path)
-	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing}})
+	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader}})
 	stop()
 	l.progress.clear()
 	if err != nil {
@@ -96,7 +99,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: cv (the default: 5-fold cross-validation), gcv (generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
 	fs.StringVar(&f.kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, linear or polynomial")
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights, such as the weight column select writes")
-	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every numeric column except the target, the weight and select's row, prob and weight)")
+	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every column but the target, the weight, -exclude and select's row, prob and weight; string columns need -onehot)")
 	fs.StringVar(&f.exclude, "exclude", "", "comma-separated columns left out of the default features")
 	fs.StringVar(&f.centers, "centers", "", "Nyström centers of nkrls, nytro and -feature-map nystrom: uniform (the default) or leverage (drawn by approximate ridge leverage scores)")
 	fs.StringVar(&f.featureMap, "feature-map", "", "feature map of linear and lineargd: raw, fourier, relu or nystrom (default raw)")
@@ -169,10 +172,7 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 			return s, usagef("%s: flag -%s %v: want %s", cmd, c.name, c.value, c.want)
 		}
 	}
-	scale := frames.ScaleStandardize
-	if !f.standardize {
-		scale = frames.ScaleNone
-	}
+	scale := scaleFlag(f.standardize)
 	s = frames.Spec{Target: f.target, Method: f.method, Selection: f.selection, Kernel: f.kernel, Weight: f.weight,
 		Features: splitList(f.columns), Exclude: splitList(f.exclude), FeatureMap: f.featureMap, Centers: f.centers,
 		Preset: f.preset, M: f.m, Iters: f.iters, MaxIter: f.maxIter, Passes: f.passes, Batch: f.batch,
@@ -264,4 +264,12 @@ func hasName(df dataframe.DataFrame, name string) bool {
 		}
 	}
 	return false
+}
+
+// scaleFlag is the frames Scale of a -standardize flag.
+func scaleFlag(standardize bool) string {
+	if standardize {
+		return frames.ScaleStandardize
+	}
+	return frames.ScaleNone
 }

@@ -22,8 +22,8 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	in := fs.String("in", "", "rows written by 'credlab select', with its row column (required)")
 	from := fs.String("from", "", "the pool with its target column filled in, rows in the same order (required)")
 	target := fs.String("target", "", "column to fill (required)")
-	out := fs.String("out", "", "output CSV: the chosen rows with the target filled (required)")
-	quiet := fs.Bool("quiet", false, "no final summary on stderr")
+	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows with the target filled (required)")
+	quiet := fs.Bool("quiet", false, "quiet: no final summary on stderr (results on stdout and warnings remain)")
 	var lf loadFlags
 	lf.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -68,11 +68,11 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if labeled.Err != nil {
 		return labeled.Err
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, labeled) }); err != nil {
+	if err := writeFrame(ctx, *out, labeled); err != nil {
 		return err
 	}
 	if !*quiet {
-		newProgress(stderr, true, 0).done(fmt.Sprintf("label: %d rows of %s labeled from %s, written to %s", len(rows), *in, *from, *out))
+		newProgress(stderr, false, 0).done(fmt.Sprintf("label: %d rows of %s labeled from %s, written to %s", len(rows), *in, *from, *out))
 	}
 	return nil
 }

@@ -98,14 +98,18 @@ Usage:
         for a person labeling them)
   credlab reproduce cred|sgm|distreg|nytro -data DIR -out DIR [-quick]
         regenerate a paper's figures and tables (docs/reproductions.md)
+  credlab version
+        the version, Go toolchain, model file format and BLAS backend (also --version)
   credlab help [CMD]
         this text, or CMD's flags; 'credlab CMD -h' also describes CMD's flags
 
 Exit status: 0 on success, 2 for wrong usage, 1 for bad data or a failed fit,
 130 when interrupted.
-Data files are CSV, TSV, ARFF, LIBSVM or IDX, by name or -format; .gz is
-decompressed. Progress goes to stderr (-quiet: only the summary).
-Output files are written to a temporary name and renamed when complete.
+Data files are CSV, TSV, ARFF, LIBSVM, IDX or Parquet, by name or -format; .gz is
+decompressed. Progress and a final summary go to stderr (-quiet: neither).
+Output files are written to a temporary name and renamed when complete; the
+-out of select, label, predict and sweep is Parquet when its name ends in
+.parquet, CSV otherwise.
 `
 
 // commands maps each subcommand to its function.
@@ -118,6 +122,7 @@ var commands = map[string]func(ctx context.Context, args []string, stdout, stder
 	"sweep":     sweepCmd,
 	"label":     labelCmd,
 	"reproduce": reproduce,
+	"version":   versionCmd,
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -139,6 +144,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprint(stdout, usage)
 		return nil
+	case "-version", "--version":
+		return versionCmd(ctx, args[1:], stdout, stderr)
 	}
 	if c, ok := commands[args[0]]; ok {
 		return c(ctx, args[1:], stdout, stderr)

@@ -7,8 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/credlab/credlab/frames"
+	"github.com/go-gota/gota/dataframe"
 )
 
 // writeAtomic writes path through write: to a temporary file in the same
@@ -142,11 +146,12 @@ func isTerminal(f *os.File) bool {
 // progress reports long work on stderr unless -quiet: on a terminal a
 // live line (a percentage and the time left, or the elapsed time),
 // elsewhere (a pipe, a log) a line every logEvery with the stage and the
-// elapsed time. done prints the final summary, always.
+// elapsed time. done prints the final summary, unless quiet.
 type progress struct {
 	w     io.Writer
 	live  bool
 	log   bool
+	quiet bool
 	start time.Time
 	total int
 	n     int
@@ -171,7 +176,7 @@ func newProgress(w io.Writer, quiet bool, total int) *progress {
 	if f, ok := w.(*os.File); ok && !quiet {
 		live = isTerminal(f)
 	}
-	return &progress{w: w, live: live, log: !quiet && !live, start: time.Now(), total: total}
+	return &progress{w: w, live: live, log: !quiet && !live, quiet: quiet, start: time.Now(), total: total}
 }
 
 // logEvery is the interval of the progress lines when stderr is not a
@@ -232,12 +237,15 @@ func (p *progress) ticker(what string) (stop func()) {
 	return func() { close(done); p.ticWG.Wait() }
 }
 
-// done ends the report with a one-line summary.
+// done ends the report with a one-line summary, unless quiet.
 func (p *progress) done(summary string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.live {
 		fmt.Fprint(p.w, "\r\033[K")
+	}
+	if p.quiet {
+		return
 	}
 	fmt.Fprintf(p.w, "%s (%s)\n", summary, time.Since(p.start).Round(time.Millisecond))
 }
@@ -249,4 +257,13 @@ func (p *progress) clear() {
 	if p.live {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
+}
+
+// writeFrame writes df to path through writeAtomic: as Parquet when the
+// name ends in .parquet or .parq, as CSV otherwise.
+func writeFrame(ctx context.Context, path string, df dataframe.DataFrame) error {
+	if frames.DataFormat(path) == "parquet" && !strings.HasSuffix(path, ".gz") {
+		return writeAtomic(ctx, path, func(w io.Writer) error { return frames.WriteParquet(w, df) })
+	}
+	return writeAtomic(ctx, path, func(w io.Writer) error { return frames.WriteCSV(w, df) })
 }

@@ -14,20 +14,22 @@ import (
 
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("select", "select -pool FILE -budget N -method cred|uniform|greedy -seed S -target COL -out FILE.csv [flags]", stderr)
-	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
+	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the unlabeled pool (required; .gz is decompressed)")
 	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
 	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform or greedy (GSx: each next row farthest from those chosen)")
 	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
 	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool with the same flags and -seed: its rows are kept, the next batch continues the design, and -out gets the union with a batch column, the same rows and weights as one select of the total budget")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
-	out := fs.String("out", "", "output CSV: the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
+	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
 	sf := newScoreFlags(fs)
-	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every numeric column)")
+	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every column but -target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")
 	noRepl := fs.Bool("without-replacement", false, "same as -design without")
-	standardize := fs.Bool("standardize", false, "scale each column to unit variance before scoring")
+	standardize := fs.Bool("standardize", true, "center and scale each column to unit variance before scoring, as fit does; -standardize=false scores the columns as they are")
+	oneHot := fs.Bool("onehot", false, "encode string columns as 0/1 columns, one per level")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
+	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout")
 	target := fs.String("target", "", "label column: left out of the scores and written empty, ready to fill in (for example by 'credlab label')")
 	var lf loadFlags
 	lf.register(fs)
@@ -63,7 +65,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
 		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
-		Standardize: *standardize, DropNA: *dropNA, Design: *design}
+		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
@@ -83,13 +85,16 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *target != "" && !hasName(df, *target) {
 		spec.Exclude = splitList(*exclude)
 	}
+	if *target == "" && *columns == "" {
+		warnLabelLike(stderr, "select", df, append(spec.Exclude, "row", "prob", "weight", "batch", "count"))
+	}
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("selecting")
 	chosen, err := frames.SelectContext(ctx, df, *budget, spec)
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("select %s: %w", *pool, err)
+		return fmt.Errorf("select %s: %w", *pool, lf.locate(err, *pool, df))
 	}
 	p.clear()
 	warnFlat(stderr, chosen, *method)
@@ -97,17 +102,27 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *target != "" {
 		chosen = emptyTarget(chosen, *target)
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, chosen) }); err != nil {
+	if err := writeFrame(ctx, *out, chosen); err != nil {
 		return err
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, map[string]any{"command": "select", "pool": *pool, "out": *out, "method": strings.ToLower(*method),
+			"design": strings.ToLower(*design), "budget": *budget, "rows": chosen.Nrow(), "pool_rows": df.Nrow(), "seed": *seed}); err != nil {
+			return err
+		}
 	}
 	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
 	return nil
 }
 
-// loadOutputCSV reads a CSV file written by credlab (a select output),
-// whatever -format says about the data.
+// loadOutputCSV reads a CSV (or, by its name, Parquet) file written by
+// credlab (a select output), whatever -format says about the data.
 func loadOutputCSV(flagName, path string) (dataframe.DataFrame, error) {
-	df, err := frames.LoadCSV(path)
+	load := func(p string) (dataframe.DataFrame, error) { return frames.LoadCSV(p) }
+	if frames.DataFormat(path) == "parquet" {
+		load = frames.LoadParquet
+	}
+	df, err := load(path)
 	if err != nil {
 		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}
@@ -128,7 +143,7 @@ func newScoreFlags(fs *flag.FlagSet) scoreFlags {
 		lambda:   fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores"),
 		kernel:   fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear"),
 		sigma:    fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)"),
-		features: fs.String("features", "exact", "leverage scores from the exact kernel matrix (exact), approximated by BLESS without it (bless), or from random Fourier features (rf) or Nyström features (nystrom); use bless, rf or nystrom beyond a few thousand rows"),
+		features: fs.String("features", "auto", "leverage scores from the exact kernel matrix (exact), approximated by BLESS without it (bless), or from random Fourier features (rf) or Nyström features (nystrom); auto: exact up to 5,000 rows, bless beyond (budget: exact)"),
 		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom), or BLESS dictionary size (-features bless; default 400)"),
 	}
 }
@@ -146,8 +161,10 @@ func (sf scoreFlags) check(cmd string) (string, int, error) {
 		return "", 0, usagef("%s: flag -sigma must be positive, or 0 for the median heuristic (got %g)", cmd, *sf.sigma)
 	}
 	switch strings.ToLower(*sf.features) {
-	case "exact":
+	case "auto":
 		return "", 0, nil
+	case "exact":
+		return "exact", 0, nil
 	case "rf", "fourier":
 		return "fourier", *sf.m, nil
 	case "nystrom":
@@ -161,5 +178,5 @@ func (sf scoreFlags) check(cmd string) (string, int, error) {
 		})
 		return "bless", m, nil
 	}
-	return "", 0, usagef("%s: flag -features %q: choose exact, bless, rf or nystrom", cmd, *sf.features)
+	return "", 0, usagef("%s: flag -features %q: choose auto, exact, bless, rf or nystrom", cmd, *sf.features)
 }

@@ -68,7 +68,7 @@ func TestSelectBatchesCLI(t *testing.T) {
 // distribution of credlab.ApproxLeverageScores with -m as the dictionary.
 func TestSelectBLESSFlag(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sel.csv")
-	mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "30", "-features", "bless", "-m", "8", "-sigma", "3",
+	mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "30", "-features", "bless", "-m", "8", "-sigma", "3", "-standardize=false",
 		"-lambda", "0.01", "-seed", "2", "-exclude", "id", "-quiet", "-out", out)
 	pool, err := frames.LoadCSV("testdata/pool.csv")
 	if err != nil {

@@ -14,10 +14,10 @@ import (
 
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", "sweep -data FILE.csv -target COL -out FILE.csv [-method M] [-svg FILE.svg] [flags]", stderr)
-	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the training rows (required)")
+	data := fs.String("data", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the training rows (required)")
 	out := fs.String("out", "", "output CSV: one row per setting and lambda, iteration or pass (-method auto: per sigma, lambda and m its search evaluated), with train_rmse, val_rmse, criterion, score and best (required)")
 	svg := fs.String("svg", "", "also write the plot: a regularization path (lambda methods) or learning curves (iterative methods)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	var lf loadFlags
 	lf.register(fs)
 	var mf modelFlags
@@ -70,7 +70,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("sweep %s: %w", *data, err)
+		return fmt.Errorf("sweep %s: %w", *data, lf.locate(err, *data, df))
 	}
 	var fig *viz.Figure
 	if *svg != "" {
@@ -78,7 +78,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("sweep plot: %w", err)
 		}
 	}
-	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, sw) }); err != nil {
+	if err := writeFrame(ctx, *out, sw); err != nil {
 		return err
 	}
 	if fig != nil {
