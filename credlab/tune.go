@@ -791,9 +791,9 @@ func (t *tuner) run(ctx context.Context) error {
 		for m < min(nt, limit) {
 			t0 := time.Now()
 			m2 := min(2*m, nt, limit)
-			// A screen and an evaluation at twice the centers (4-8 times
-			// the last evaluation's cost), and a final fit of that size.
-			if !t.affords(12*t.lastEval, fmt.Sprintf("growing m to %d", m2)) {
+			// A screen and an evaluation at twice the centers: the Gram
+			// pass grows 4 times, the folds' reductions 8 times.
+			if !t.affords(8*t.lastEval, fmt.Sprintf("growing m to %d", m2)) {
 				break
 			}
 			ev, err := t.nystromEval(ctx, m2, nil)
