@@ -54,7 +54,7 @@ func TestDefaultsTable(t *testing.T) {
 	defaults := map[string]map[string]string{}
 	for _, r := range rows {
 		name, want := strings.TrimPrefix(r[1], "-"), strings.Trim(r[2], `"`)
-		if want == "false" {
+		if want == "false" || want == "0" || want == "0s" { // flag -h omits zero defaults
 			want = ""
 		}
 		for _, cmd := range strings.Split(r[3], ", ") {
