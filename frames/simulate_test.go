@@ -1,0 +1,73 @@
+package frames
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/series"
+)
+
+func TestSimulate(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(600, 2, 0.1, 1)
+	df, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	spec := SimulateSpec{Target: "y", Methods: []string{"uniform", "lcmd", "maxdet", "cred"}, Budgets: []int{20, 40, 80}, Seeds: 2, M: 60}
+	res, err := Simulate(context.Background(), df, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Curves.Nrow(); r != 2*4*3 {
+		t.Fatalf("%d curve rows, want 24", r)
+	}
+	if r := res.Ratios.Nrow(); r != 4*3 {
+		t.Fatalf("%d ratio rows, want 12", r)
+	}
+	ratio, _ := Column(res.Ratios, "ratio")
+	method := res.Ratios.Col("method").Records()
+	for i, m := range method {
+		if m == "uniform" && ratio[i] != 1 {
+			t.Errorf("uniform's ratio %g, want 1", ratio[i])
+		}
+		if !(ratio[i] > 0) || math.IsInf(ratio[i], 0) {
+			t.Errorf("%s: ratio %g", m, ratio[i])
+		}
+	}
+	// The RMSE falls with more labels for uniform labeling on a smooth task.
+	rmse, _ := Column(res.Ratios, "rmse")
+	if !(rmse[0] > rmse[2]) {
+		t.Errorf("uniform RMSE %v does not fall from 20 to 80 labels", rmse[:3])
+	}
+	again, err := Simulate(context.Background(), df, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := Column(again.Curves, "rmse")
+	r1, _ := Column(res.Curves, "rmse")
+	for i := range r1 {
+		if r1[i] != r2[i] {
+			t.Fatalf("not reproducible at row %d: %g, %g", i, r1[i], r2[i])
+		}
+	}
+	var pe *credlab.ParamError
+	for _, bad := range []SimulateSpec{
+		{Target: "y", Methods: []string{"best"}},
+		{Target: "y", Budgets: []int{20, 10}},
+		{Target: "y", Budgets: []int{20, 1000}},
+		{Target: "y", TestShare: 1},
+		{},
+	} {
+		if _, err := Simulate(context.Background(), df, bad); !errors.As(err, &pe) {
+			t.Errorf("%+v: %v, want a *credlab.ParamError", bad, err)
+		}
+	}
+	var ce *ColumnError
+	if _, err := Simulate(context.Background(), df, SimulateSpec{Target: "z"}); !errors.As(err, &ce) {
+		t.Errorf("missing target: %v", err)
+	}
+}
