@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
@@ -69,5 +70,58 @@ func TestSimulate(t *testing.T) {
 	var ce *ColumnError
 	if _, err := Simulate(context.Background(), df, SimulateSpec{Target: "z"}); !errors.As(err, &ce) {
 		t.Errorf("missing target: %v", err)
+	}
+}
+
+// A batch method continues labeled rows: without labels it reports the
+// median-distance kernel, with labels the kernel tuned on them.
+func TestSelectBatchMethod(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(400, 2, 0.1, 3)
+	pool, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	spec := SelectSpec{Method: "lcmd", Seed: 1, M: 50, Target: "y", Report: func(l string) { lines = append(lines, l) }}
+	first, err := Select(pool, 30, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "median distance") {
+		t.Errorf("report without labels: %q", lines)
+	}
+	rows, _ := first.Col(RowColumn).Int()
+	labels := make([]float64, len(rows))
+	for i, r := range rows {
+		labels[i] = y[r]
+	}
+	labeled := first.Mutate(series.New(labels, series.Float, "y"))
+	spec.Labeled = &labeled
+	next, err := Select(pool, 20, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 2 || !strings.Contains(lines[1], "tuned on the 30 labeled rows") {
+		t.Errorf("report with labels: %q", lines)
+	}
+	all, _ := next.Col(RowColumn).Int()
+	seen := map[int]bool{}
+	for i, r := range all {
+		if seen[r] || (i < 30 && r != rows[i]) {
+			t.Fatalf("rows %v do not continue %v with distinct rows", all, rows)
+		}
+		seen[r] = true
+	}
+	if len(all) != 50 {
+		t.Errorf("%d rows, want 50", len(all))
+	}
+	labels[3] = math.NaN()
+	part := first.Mutate(series.New(labels, series.Float, "y"))
+	spec.Labeled = &part
+	if _, err := Select(pool, 20, spec); err == nil || !strings.Contains(err.Error(), "row 3") {
+		t.Errorf("a label missing in row 3: %v", err)
+	}
+	if _, err := Select(pool, 5, SelectSpec{Method: "best"}); err == nil || !strings.Contains(err.Error(), "lcmd") {
+		t.Errorf("unknown method: %v", err)
 	}
 }
