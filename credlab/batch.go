@@ -41,10 +41,16 @@ const (
 	// its nearest labeled or chosen row, and takes, in the cluster of
 	// largest summed squared distance, the row farthest from its center.
 	MethodLCMD = "lcmd"
+	// MethodHerding is kernel herding (the Frank-Wolfe method with step
+	// 1/(t+1)): each next row maximises phi(x).(mean over the pool of phi
+	// - mean over the t labeled and chosen rows of phi), so that the
+	// labels' kernel mean follows the pool's, a space-filling sample of
+	// the pool's density.
+	MethodHerding = "herding"
 )
 
 // BatchMethods lists BatchSelector's methods.
-var BatchMethods = []string{MethodLCMD, MethodKMeansPP, MethodMaxDist, MethodMaxDet, MethodMaxDiag, MethodBAIT}
+var BatchMethods = []string{MethodLCMD, MethodKMeansPP, MethodMaxDist, MethodMaxDet, MethodMaxDiag, MethodBAIT, MethodHerding}
 
 // DefaultBatchM is BatchSelector's default number of Nyström features.
 const DefaultBatchM = 256
@@ -139,6 +145,8 @@ func (b BatchSelector) Select(ctx context.Context, pool *mat.Dense, budget int, 
 	switch method {
 	case MethodMaxDiag, MethodMaxDet, MethodBAIT:
 		idx, err = posteriorGreedy(ctx, phi, start, budget, noise, method)
+	case MethodHerding:
+		idx, err = herding(ctx, phi, start, budget)
 	default:
 		idx, err = distanceGreedy(ctx, phi, start, budget, method, seed)
 	}
@@ -503,4 +511,57 @@ func nearestOf(phi *mat.Dense, centers []int, minD []float64, owner []int) {
 			}
 		}
 	})
+}
+
+// herding runs kernel herding on the features phi: with mu the pool's mean
+// feature and c the sum of the t labeled and chosen rows' features, the
+// next row maximises phi_i.(mu - c/(t+1)). Each step costs O(N m).
+func herding(ctx context.Context, phi *mat.Dense, start []int, budget int) ([]int, error) {
+	n, m := phi.Dims()
+	pr := phi.RawMatrix()
+	row := func(i int) []float64 { return pr.Data[i*pr.Stride : i*pr.Stride+m] }
+	mu, c, v := make([]float64, m), make([]float64, m), make([]float64, m)
+	for i := 0; i < n; i++ {
+		for k, x := range row(i) {
+			mu[k] += x
+		}
+	}
+	for k := range mu {
+		mu[k] /= float64(n)
+	}
+	chosen := make([]bool, n)
+	for _, j := range start {
+		chosen[j] = true
+		for k, x := range row(j) {
+			c[k] += x
+		}
+	}
+	t := len(start)
+	score := make([]float64, n)
+	var idx []int
+	for len(idx) < budget {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for k := range v {
+			v[k] = mu[k] - c[k]/float64(t+1)
+		}
+		parallelChunks(n, 2048, func(lo, hi int) {
+			blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
+				blas64.Vector{N: m, Inc: 1, Data: v}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: score[lo:hi]})
+		})
+		best, bv := -1, math.Inf(-1)
+		for i, s := range score {
+			if !chosen[i] && s > bv {
+				best, bv = i, s
+			}
+		}
+		chosen[best] = true
+		idx = append(idx, best)
+		for k, x := range row(best) {
+			c[k] += x
+		}
+		t++
+	}
+	return idx, nil
 }

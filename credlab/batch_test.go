@@ -94,6 +94,20 @@ func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, meth
 				}
 			}
 		}
+		var herd []float64
+		if method == MethodHerding {
+			k := mat.NewDense(n, n, nil)
+			k.Mul(phi, phi.T())
+			herd = make([]float64, n)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					herd[i] += k.At(i, j) / float64(n)
+				}
+				for _, j := range s {
+					herd[i] -= k.At(i, j) / float64(len(s)+1)
+				}
+			}
+		}
 		var size []float64
 		if method == MethodLCMD {
 			size = make([]float64, len(s))
@@ -116,6 +130,8 @@ func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, meth
 				v = dot(col, col) / (c.At(i, i) + noise)
 			case MethodMaxDist:
 				v = dist[i]
+			case MethodHerding:
+				v = herd[i]
 			case MethodLCMD:
 				if size[owner[i]] != slices.Max(size) {
 					continue
@@ -136,7 +152,7 @@ func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, meth
 func TestBatchSelectorAgainstReference(t *testing.T) {
 	_, rf, phi := batchPool(t, 70, 3, 25, 3)
 	x, _, _ := batchPool(t, 70, 3, 25, 3)
-	for _, method := range []string{MethodMaxDiag, MethodMaxDet, MethodBAIT, MethodMaxDist, MethodLCMD} {
+	for _, method := range []string{MethodMaxDiag, MethodMaxDet, MethodBAIT, MethodMaxDist, MethodLCMD, MethodHerding} {
 		for _, labeled := range [][]int{{4, 17, 30}, {1, 2, 3, 5, 8, 13, 21, 34, 55, 60, 61, 62}} {
 			for _, noise := range []float64{1e-3, 0.1} {
 				want := referenceBatch(phi, labeled, 12, noise, method)

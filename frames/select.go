@@ -26,7 +26,7 @@ type SelectSpec struct {
 	// leverage scores), "uniform", "greedy" (GSx, greedy sampling in
 	// input space, credlab.GreedySelector: distinct rows, weights 1), or
 	// a batch active-learning method of credlab.BatchSelector ("lcmd",
-	// "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait": distinct rows,
+	// "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait", "herding": distinct rows,
 	// weights 1, on M Nyström features, default credlab.DefaultBatchM).
 	Method string
 	// Target names the label column of Labeled. When Labeled has it filled

@@ -18,7 +18,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	data := fs.String("data", "", "fully labeled data file (CSV, TSV, ARFF, LIBSVM or IDX) whose labels the simulation hides (required)")
 	target := fs.String("target", "", "label column (required)")
 	out := fs.String("out", "", "output directory: curves.csv (every fit), ratios.csv (test RMSE against uniform labeling) and curves.svg (required)")
-	methods := fs.String("methods", "", "comma-separated methods: uniform, cred, lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait (default: all)")
+	methods := fs.String("methods", "", "comma-separated methods: uniform, cred, lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait, herding (default: all)")
 	initial := fs.Int("initial", 256, "size of the random first batch")
 	batch := fs.Int("batch", 256, "size of each next batch")
 	final := fs.Int("final", 4352, "final number of labels (capped by the pool)")
