@@ -22,12 +22,16 @@ const (
 
 // SelectSpec says how Select chooses rows to label.
 type SelectSpec struct {
-	// Method is "cred" (default: the CRED paper's importance sampling by
-	// leverage scores), "uniform", "greedy" (GSx, greedy sampling in
+	// Method is "cred" (the CRED paper's importance sampling by leverage
+	// scores), "uniform", "greedy" (GSx, greedy sampling in
 	// input space, credlab.GreedySelector: distinct rows, weights 1), or
 	// a batch active-learning method of credlab.BatchSelector ("lcmd",
 	// "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait", "herding": distinct rows,
 	// weights 1, on M Nyström features, default credlab.DefaultBatchM).
+	// The default, "", is DefaultBatchMethod when Labeled rows all have
+	// weight 1 (a uniform or batch-method selection) and carry their
+	// Target labels: the batch loop, where it measured best
+	// (docs/labeling.md); otherwise "cred".
 	Method string
 	// Target names the label column of Labeled. When Labeled has it filled
 	// in, a batch method selects with the kernel and noise (n lambda) that
@@ -253,14 +257,20 @@ func selectorOf(ctx context.Context, spec SelectSpec, what string, p *prepared, 
 	if err != nil {
 		return nil, err
 	}
-	switch strings.ToLower(spec.Method) {
+	method := strings.ToLower(spec.Method)
+	if method == "" && prev != nil && unitWeights(prev) {
+		if y, err := labeledTargets(spec); err == nil && y != nil {
+			method = DefaultBatchMethod
+		}
+	}
+	switch method {
 	case "uniform":
 		return credlab.UniformSelector{Design: d, Previous: prev}, nil
 	case "greedy", "gsx":
 		return credlab.GreedySelector{Previous: prev}, nil
 	case "", "cred":
 	default:
-		m, err := credlab.ParseBatchMethod(spec.Method)
+		m, err := credlab.ParseBatchMethod(method)
 		if err != nil {
 			return nil, &credlab.ParamError{Name: what + ".Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform, greedy or " + strings.Join(credlab.BatchMethods, ", ")}
 		}
@@ -355,4 +365,18 @@ func labeledTargets(spec SelectSpec) ([]float64, error) {
 		}
 	}
 	return y, nil
+}
+
+// DefaultBatchMethod is the method SelectSpec's default uses for a next
+// batch after labeled rows of weight 1 (docs/labeling.md).
+const DefaultBatchMethod = credlab.MethodLCMD
+
+// unitWeights reports whether every labeled row has weight 1.
+func unitWeights(prev *credlab.Selection) bool {
+	for _, w := range prev.Weight {
+		if w != 1 {
+			return false
+		}
+	}
+	return true
 }

@@ -125,3 +125,47 @@ func TestSelectBatchMethod(t *testing.T) {
 		t.Errorf("unknown method: %v", err)
 	}
 }
+
+// The default method continues a uniform first batch with labels by
+// DefaultBatchMethod, and a CRED one by CRED; a uniform one without labels
+// is continued by CRED, which is an error (not its design).
+func TestSelectDefaultMethod(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 4)
+	pool, _ := FromMatrix(x, "a", "b")
+	for _, c := range []struct {
+		first  string
+		labels bool
+		batch  bool
+	}{{"uniform", true, true}, {"uniform", false, false}, {"cred", true, false}} {
+		first, err := Select(pool, 30, SelectSpec{Method: c.first, Design: "without", Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.labels {
+			rows, _ := first.Col(RowColumn).Int()
+			v := make([]float64, len(rows))
+			for i, r := range rows {
+				v[i] = y[r]
+			}
+			first = first.Mutate(series.New(v, series.Float, "y"))
+		}
+		var lines []string
+		next, err := Select(pool, 10, SelectSpec{Design: "without", Seed: 2, Labeled: &first, Target: "y", Report: func(l string) { lines = append(lines, l) }})
+		if !c.labels && c.first == "uniform" {
+			if err == nil {
+				t.Errorf("%+v: continued by CRED without an error", c)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		w, _ := Column(next, WeightColumn)
+		if got := len(lines) == 1 && strings.HasPrefix(lines[0], DefaultBatchMethod); got != c.batch {
+			t.Errorf("%+v: report %q", c, lines)
+		}
+		if c.first == "uniform" && w[len(w)-1] != 1 {
+			t.Errorf("%+v: weight %g of a new row", c, w[len(w)-1])
+		}
+	}
+}

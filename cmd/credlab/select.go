@@ -16,7 +16,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("select", "select -pool FILE -budget N -method cred|uniform|greedy -seed S -target COL -out FILE.csv [flags]", stderr)
 	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM or IDX) of the unlabeled pool (required; .gz is decompressed)")
 	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
-	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform, greedy (GSx: each next row farthest from those chosen), or a batch method on -m Nyström features (default 256), rows in -labeled counting as chosen, with the kernel tuned on their -target labels when filled in: lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait or herding (docs/labeling.md)")
+	method := fs.String("method", "", "selection (default: lcmd after -labeled rows of weight 1 whose -target labels are filled in, the batch loop where it measured best; cred otherwise): cred (importance sampling by leverage scores), uniform, greedy (GSx: each next row farthest from those chosen), or a batch method on -m Nyström features (default 256), rows in -labeled counting as chosen, with the kernel tuned on their -target labels when filled in: lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait or herding (docs/labeling.md)")
 	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
 	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool with the same flags and -seed: its rows are kept, the next batch continues the design, and -out gets the union with a batch column, the same rows and weights as one select of the total budget")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
@@ -48,7 +48,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch strings.ToLower(*method) {
-	case "cred", "uniform", "greedy", "lcmd", "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait", "herding":
+	case "", "cred", "uniform", "greedy", "lcmd", "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait", "herding":
 	default:
 		return usagef("select: flag -method %q: choose cred, uniform, greedy, lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait or herding", *method)
 	}
@@ -103,7 +103,11 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := writeAtomic(ctx, *out, func(w io.Writer) error { return frames.WriteCSV(w, chosen) }); err != nil {
 		return err
 	}
-	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
+	how := strings.ToLower(*method)
+	if how == "" {
+		how = "the default method"
+	}
+	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, how, *out))
 	return nil
 }
 

@@ -59,3 +59,30 @@ func TestSimulateCLI(t *testing.T) {
 		}
 	}
 }
+
+// The batch loop from the shell: a uniform first batch, labeled, then the
+// default method continues it with LCMD on the kernel tuned on the labels.
+func TestSelectBatchLoopCLI(t *testing.T) {
+	dir := t.TempDir()
+	pool := filepath.Join(dir, "pool.csv")
+	var b strings.Builder
+	b.WriteString("x1,x2,y\n")
+	for i := 0; i < 300; i++ {
+		x1, x2 := math.Sin(float64(i)*0.37)*2, math.Cos(float64(i)*1.3)
+		fmt.Fprintf(&b, "%.6f,%.6f,%.6f\n", x1, x2, math.Sin(x1)+0.1*math.Cos(float64(i)*7.1))
+	}
+	if err := os.WriteFile(pool, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first, labeled, next := filepath.Join(dir, "first.csv"), filepath.Join(dir, "labeled.csv"), filepath.Join(dir, "next.csv")
+	mustRun(t, "select", "-pool", pool, "-target", "y", "-budget", "40", "-method", "uniform", "-design", "without", "-quiet", "-out", first)
+	mustRun(t, "label", "-in", first, "-from", pool, "-target", "y", "-quiet", "-out", labeled)
+	_, errs, code := runBin(t, "select", "-pool", pool, "-target", "y", "-budget", "20", "-design", "without", "-labeled", labeled, "-out", next)
+	if code != 0 || !strings.Contains(errs, "select: lcmd on gaussian(sigma=") || !strings.Contains(errs, "tuned on the 40 labeled rows") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+	_, recs := readCSV(t, next)
+	if len(recs) != 60 {
+		t.Errorf("%d rows, want 60", len(recs))
+	}
+}
