@@ -41,6 +41,10 @@ type SimulateSpec struct {
 	// default 1; repetition r uses seed Seed + r.
 	Seeds int
 	Seed  uint64
+	// OneShot makes each batch method choose the first batch too, with no
+	// labels (the median-distance Gaussian kernel), as a one-shot
+	// selection does; by default the first batch is random.
+	OneShot bool
 	// M is the number of Nyström features the batch methods select on;
 	// default credlab.DefaultBatchM.
 	M int
@@ -211,6 +215,14 @@ func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []floa
 		}
 		secs = time.Since(t0).Seconds()
 		labeled, w = sel.Index, sel.Weight
+	} else if spec.OneShot && method != "uniform" {
+		t0 := time.Now()
+		s, err := credlab.BatchSelector{Method: method, M: min(spec.M, n)}.Select(ctx, xp, budgets[0], seed)
+		if err != nil {
+			return nil, err
+		}
+		secs = time.Since(t0).Seconds()
+		labeled = s.Index
 	}
 	var out []simRow
 	for bi, b := range budgets {

@@ -169,3 +169,21 @@ func TestSelectDefaultMethod(t *testing.T) {
 		}
 	}
 }
+
+// OneShot: a batch method chooses the first batch itself, so its first
+// fit differs from uniform labeling's; without it they share the batch.
+func TestSimulateOneShot(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 5)
+	df, _ := FromMatrix(x, "a", "b")
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	for _, one := range []bool{false, true} {
+		res, err := Simulate(context.Background(), df, SimulateSpec{Target: "y", Methods: []string{"uniform", "maxdist"}, Budgets: []int{25}, M: 40, OneShot: one})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := Column(res.Ratios, "ratio")
+		if (r[1] != 1) != one {
+			t.Errorf("OneShot %v: maxdist's first ratio %g", one, r[1])
+		}
+	}
+}

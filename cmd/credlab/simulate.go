@@ -27,6 +27,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	test := fs.Float64("test", 0.2, "share of the rows held out to measure the test RMSE")
 	seeds := fs.Int("seeds", 1, "number of repetitions (test splits and first batches)")
 	seed := fs.Uint64("seed", 1, "seed of the first repetition")
+	oneShot := fs.Bool("one-shot", false, "each batch method chooses the first batch too, without labels (median-distance kernel), as select -budget N does on an unlabeled pool; default: a random first batch")
 	m := fs.Int("m", 256, "Nyström features the batch methods select on")
 	columns := fs.String("columns", "", "comma-separated feature columns (default: every numeric column but the target)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
@@ -58,7 +59,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	spec := frames.SimulateSpec{Target: *target, Features: splitList(*columns), Exclude: splitList(*exclude), DropNA: *dropNA,
 		Methods: splitList(*methods), Initial: *initial, Batch: *batch, Final: *final, Budgets: budgets,
-		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m}
+		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot}
 	if !*quiet {
 		spec.Progress = func(line string) { fmt.Fprintln(stderr, "credlab: simulate: "+line) }
 	}
