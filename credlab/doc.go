@@ -77,6 +77,13 @@
 // elimination.go; batches through Previous add up to a one-shot draw);
 // budget diagnostics (budget.go: EffectiveDimensions, SummarizeScores,
 // ProjectLearningCurve);
+// Batch active learning (batch.go): BatchSelector with the methods of
+// Holzmüller et al. (JMLR 2023) in "train + pool" mode, rows already
+// labeled counting as chosen: MaxDiag, MaxDet, BAIT (forward), MaxDist,
+// KMeansPP, LCMD and kernel herding, on Nyström or given features in
+// O(N m B); GreedySelector is its MaxDist on the raw columns.
+// EstimatePoolRMSE (audit.go) estimates a model's pool RMSE with a
+// confidence interval from audit rows of known inclusion probabilities.
 // LeverageScores and FeatureLeverageScores; CREDDistribution turns scores
 // into the sampling distribution and DrawSelection draws from it;
 // GatherRows picks the chosen rows. Fit the labels with the Selection's

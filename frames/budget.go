@@ -83,7 +83,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err != nil {
 		return nil, err
 	}
-	sel, err := selectorOf(SelectSpec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M,
+	sel, err := selectorOf(ctx, SelectSpec{Method: "cred", Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M,
 		Widths: spec.Widths, LambdaQ: spec.LambdaQ, Seed: spec.Seed}, "BudgetSpec", p, nil)
 	if err != nil {
 		return nil, err

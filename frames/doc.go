@@ -28,14 +28,20 @@
 //     and the intercept.
 //   - Predict(model, df) returns df with a "prediction" column.
 //   - Select(pool, budget, SelectSpec) chooses rows to label (CRED,
-//     uniform or greedy GSx; SelectSpec.Design: with replacement, distinct
-//     rows or without replacement; SelectSpec.Labeled continues a design
-//     from rows already labeled) and returns them with their pool index
+//     uniform, greedy GSx, or a batch active-learning method of
+//     credlab.BatchSelector such as "lcmd", selecting with the kernel tuned
+//     on SelectSpec.Labeled's Target labels; SelectSpec.Design: with
+//     replacement, distinct rows or without replacement;
+//     SelectSpec.Labeled continues a design from rows already labeled)
+//     and returns them with their pool index
 //     ("row"), sampling probability ("prob") and importance weight
 //     ("weight"); label them, and Fit with Spec.Weight = "weight".
 //     Budget(ctx, pool, BudgetSpec) reports, before labeling, the effective
 //     dimension, how concentrated the leverage scores are, CRED's variance
 //     gain over uniform labeling and learning curves projected from a pilot.
+//     Simulate(ctx, table, SimulateSpec) hides the labels of a labeled
+//     table and runs the batch labeling loop for every method: learning
+//     curves and test RMSE against uniform labeling (docs/labeling.md).
 //   - Sweep(df, Spec, Grid) returns one row per parameter setting and
 //     lambda or iteration, with training and validation RMSE, the selection
 //     criterion and its value, time, and the optimum marked; a lambda path,

@@ -22,10 +22,26 @@ const (
 
 // SelectSpec says how Select chooses rows to label.
 type SelectSpec struct {
-	// Method is "cred" (default: the CRED paper's importance sampling by
-	// leverage scores), "uniform" or "greedy" (GSx, greedy sampling in
-	// input space, credlab.GreedySelector: distinct rows, weights 1).
+	// Method is "cred" (the CRED paper's importance sampling by leverage
+	// scores), "uniform", "greedy" (GSx, greedy sampling in
+	// input space, credlab.GreedySelector: distinct rows, weights 1), or
+	// a batch active-learning method of credlab.BatchSelector ("lcmd",
+	// "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait", "herding": distinct rows,
+	// weights 1, on M Nyström features, default credlab.DefaultBatchM).
+	// The default, "", is DefaultBatchMethod when Labeled rows all have
+	// weight 1 (a uniform or batch-method selection) and carry their
+	// Target labels: the batch loop, where it measured best
+	// (docs/labeling.md); otherwise "cred".
 	Method string
+	// Target names the label column of Labeled. When Labeled has it filled
+	// in, a batch method selects with the kernel and noise (n lambda) that
+	// credlab.Tune, the default fit's tuner, chooses on those labels;
+	// otherwise with the Gaussian kernel of bandwidth Sigma (default the
+	// median distance) and noise credlab.DefaultBatchNoise.
+	Target string
+	// Report, if not nil, receives a line saying which kernel a batch
+	// method selected with and where it came from.
+	Report func(line string)
 	// Design is how rows are drawn from the sampling distribution
 	// (credlab.Design): "replacement" (default, the paper's: budget draws,
 	// a row drawn twice appears twice), "distinct" (the same draws, each
@@ -153,7 +169,7 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 	}
 	sel := spec.Selector
 	if sel == nil {
-		if sel, err = selectorOf(spec, "SelectSpec", p, prev); err != nil {
+		if sel, err = selectorOf(ctx, spec, "SelectSpec", p, prev); err != nil {
 			return nil, nil, err
 		}
 	} else if prev != nil {
@@ -244,19 +260,29 @@ func labeledSelection(df *dataframe.DataFrame, rows []int, n int) (*credlab.Sele
 // selectorOf builds the credlab selector of spec.
 // what names the settings in a *credlab.ParamError: "SelectSpec" or
 // "BudgetSpec".
-func selectorOf(spec SelectSpec, what string, p *prepared, prev *credlab.Selection) (credlab.Selector, error) {
+func selectorOf(ctx context.Context, spec SelectSpec, what string, p *prepared, prev *credlab.Selection) (credlab.Selector, error) {
 	d, err := designOf(spec, what)
 	if err != nil {
 		return nil, err
 	}
-	switch strings.ToLower(spec.Method) {
+	method := strings.ToLower(spec.Method)
+	if method == "" && prev != nil && unitWeights(prev) {
+		if y, err := labeledTargets(spec); err == nil && y != nil {
+			method = DefaultBatchMethod
+		}
+	}
+	switch method {
 	case "uniform":
 		return credlab.UniformSelector{Design: d, Previous: prev}, nil
 	case "greedy", "gsx":
 		return credlab.GreedySelector{Previous: prev}, nil
 	case "", "cred":
 	default:
-		return nil, &credlab.ParamError{Name: what + ".Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform or greedy"}
+		m, err := credlab.ParseBatchMethod(method)
+		if err != nil {
+			return nil, &credlab.ParamError{Name: what + ".Method", Value: strconv.Quote(spec.Method), Want: "cred, uniform, greedy or " + strings.Join(credlab.BatchMethods, ", ")}
+		}
+		return batchSelectorOf(ctx, spec, m, p, prev)
 	}
 	var approx *credlab.BLESSConfig
 	fm := scoreMap(spec.FeatureMap, what, p)
@@ -278,4 +304,87 @@ func selectorOf(spec SelectSpec, what string, p *prepared, prev *credlab.Selecti
 		c.Features = r.fm
 	}
 	return c, nil
+}
+
+// batchSelectorOf builds the credlab.BatchSelector of method m, with the
+// kernel tuned on the labeled rows when they carry spec.Target's labels.
+func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared, prev *credlab.Selection) (credlab.Selector, error) {
+	if spec.M < 0 {
+		return nil, &credlab.ParamError{Name: "SelectSpec.M", Value: spec.M, Want: "a positive number of Nyström features (or zero for the default)"}
+	}
+	n, _ := p.x.Dims()
+	b := credlab.BatchSelector{Method: m, M: min(spec.M, n), Previous: prev}
+	report := func(format string, args ...any) {
+		if spec.Report != nil {
+			spec.Report(fmt.Sprintf(format, args...))
+		}
+	}
+	y, err := labeledTargets(spec)
+	if err != nil {
+		return nil, err
+	}
+	if y == nil {
+		sigma, how := spec.Sigma, "given"
+		if sigma == 0 {
+			sigma, how = credlab.MedianDistance(p.x), "the median distance between rows; no labels yet"
+		}
+		b.Kernel = credlab.GaussianKernel{Sigma: sigma}
+		report("%s on %s, noise %g (sigma %s)", m, b.Kernel, credlab.DefaultBatchNoise, how)
+		return b, nil
+	}
+	xl, err := credlab.GatherRows(p.x, prev.Index)
+	if err != nil {
+		return nil, err
+	}
+	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed})
+	if err != nil {
+		return nil, fmt.Errorf("frames: tuning the kernel on the %d labeled rows: %w", len(y), err)
+	}
+	ch := fit.Choice
+	b.Kernel = ch.Kernel
+	b.Noise = math.Min(math.Max(float64(len(y))*ch.Lambda, 1e-6), 1)
+	report("%s on %s, noise %.3g: tuned on the %d labeled rows (%s, lambda %.3g, cross-validated RMSE %.4g)", m, ch.Kernel, b.Noise, len(y), ch.Method, ch.Lambda, ch.ValRMSE)
+	return b, nil
+}
+
+// labeledTargets returns the labels of spec.Labeled's rows in
+// spec.Target, nil when there is no such column or it is empty; a column
+// filled only in part is an error naming the first empty row.
+func labeledTargets(spec SelectSpec) ([]float64, error) {
+	if spec.Labeled == nil || spec.Target == "" || FindColumn(*spec.Labeled, spec.Target, "target") != nil {
+		return nil, nil
+	}
+	y, err := Column(*spec.Labeled, spec.Target)
+	if err != nil {
+		return nil, fmt.Errorf("frames: labeled rows: %w", err)
+	}
+	missing := 0
+	for _, v := range y {
+		if math.IsNaN(v) {
+			missing++
+		}
+	}
+	if missing == len(y) {
+		return nil, nil
+	}
+	for i, v := range y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, problem(spec.Target, "target", "has no finite label in row %d of the labeled rows: label every row, or none", i)
+		}
+	}
+	return y, nil
+}
+
+// DefaultBatchMethod is the method SelectSpec's default uses for a next
+// batch after labeled rows of weight 1 (docs/labeling.md).
+const DefaultBatchMethod = credlab.MethodLCMD
+
+// unitWeights reports whether every labeled row has weight 1.
+func unitWeights(prev *credlab.Selection) bool {
+	for _, w := range prev.Weight {
+		if w != 1 {
+			return false
+		}
+	}
+	return true
 }

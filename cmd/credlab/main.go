@@ -86,6 +86,10 @@ Usage:
   credlab budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL]
         before labeling: effective dimension, how uneven the leverage scores are,
         CRED's variance gain, and learning curves projected from a pilot batch
+  credlab simulate -data FILE -target COL -out DIR [-budgets 64,128,256]
+        on a fully labeled table: hide the labels and run the batch labeling loop
+        for every selection method; learning curves and test RMSE against
+        uniform labeling
   credlab fit -data FILE.csv -target COL -method krls|kols|gd|nkrls|nytro|sgm|... -out MODEL.json
         fit a model, choosing its parameter on a hold-out split; a file written
         by select is fitted with its weight column
@@ -117,6 +121,7 @@ var commands = map[string]func(ctx context.Context, args []string, stdout, stder
 	"demo":      demo,
 	"select":    selectCmd,
 	"budget":    budgetCmd,
+	"simulate":  simulateCmd,
 	"fit":       fitCmd,
 	"predict":   predictCmd,
 	"sweep":     sweepCmd,

@@ -16,7 +16,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("select", "select -pool FILE -budget N -method cred|uniform|greedy -seed S -target COL -out FILE.csv [flags]", stderr)
 	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the unlabeled pool (required; .gz is decompressed)")
 	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
-	method := fs.String("method", "cred", "selection: cred (importance sampling by leverage scores), uniform or greedy (GSx: each next row farthest from those chosen)")
+	method := fs.String("method", "", "selection (default: lcmd after -labeled rows of weight 1 whose -target labels are filled in, the batch loop where it measured best; cred otherwise): cred (importance sampling by leverage scores), uniform, greedy (GSx: each next row farthest from those chosen), or a batch method on -m Nyström features (default 256), rows in -labeled counting as chosen, with the kernel tuned on their -target labels when filled in: lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait or herding (docs/labeling.md)")
 	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
 	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool with the same flags and -seed: its rows are kept, the next batch continues the design, and -out gets the union with a batch column, the same rows and weights as one select of the total budget")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
@@ -50,9 +50,9 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	switch strings.ToLower(*method) {
-	case "cred", "uniform", "greedy":
+	case "", "cred", "uniform", "greedy", "lcmd", "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait", "herding":
 	default:
-		return usagef("select: flag -method %q: choose cred, uniform or greedy", *method)
+		return usagef("select: flag -method %q: choose cred, uniform, greedy, lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait or herding", *method)
 	}
 	switch strings.ToLower(*design) {
 	case "replacement", "distinct", "without":
@@ -65,7 +65,10 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
 		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
-		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design}
+		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design, Target: *target}
+	if !*quiet {
+		spec.Report = func(line string) { fmt.Fprintln(stderr, "credlab: select: "+line) }
+	}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
@@ -105,13 +108,17 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := writeFrame(ctx, *out, chosen); err != nil {
 		return err
 	}
+	how := strings.ToLower(*method)
+	if how == "" {
+		how = "the default method"
+	}
 	if *asJSON {
-		if err := writeJSON(stdout, map[string]any{"command": "select", "pool": *pool, "out": *out, "method": strings.ToLower(*method),
+		if err := writeJSON(stdout, map[string]any{"command": "select", "pool": *pool, "out": *out, "method": how,
 			"design": strings.ToLower(*design), "budget": *budget, "rows": chosen.Nrow(), "pool_rows": df.Nrow(), "seed": *seed}); err != nil {
 			return err
 		}
 	}
-	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, strings.ToLower(*method), *out))
+	p.done(fmt.Sprintf("select: %d of %d rows of %s by %s, written to %s", chosen.Nrow(), df.Nrow(), *pool, how, *out))
 	return nil
 }
 

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/credlab/credlab/frames"
+	"github.com/credlab/credlab/viz"
+)
+
+func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("simulate", "simulate -data FILE -target COL -out DIR [-methods LIST] [-initial N -batch N -final N | -budgets LIST] [flags]", stderr)
+	data := fs.String("data", "", "fully labeled data file (CSV, TSV, ARFF, LIBSVM or IDX) whose labels the simulation hides (required)")
+	target := fs.String("target", "", "label column (required)")
+	out := fs.String("out", "", "output directory: curves.csv (every fit), ratios.csv (test RMSE against uniform labeling) and curves.svg (required)")
+	methods := fs.String("methods", "", "comma-separated methods: uniform, cred, lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait, herding (default: all)")
+	initial := fs.Int("initial", 256, "size of the random first batch")
+	batch := fs.Int("batch", 256, "size of each next batch")
+	final := fs.Int("final", 4352, "final number of labels (capped by the pool)")
+	var budgets intList
+	fs.Var(&budgets, "budgets", "comma-separated label counts after each batch, replacing -initial, -batch and -final (for example 64,128,256,512,1024)")
+	test := fs.Float64("test", 0.2, "share of the rows held out to measure the test RMSE")
+	seeds := fs.Int("seeds", 1, "number of repetitions (test splits and first batches)")
+	seed := fs.Uint64("seed", 1, "seed of the first repetition")
+	oneShot := fs.Bool("one-shot", false, "each batch method chooses the first batch too, without labels (median-distance kernel), as select -budget N does on an unlabeled pool; default: a random first batch")
+	m := fs.Int("m", 256, "Nyström features the batch methods select on")
+	columns := fs.String("columns", "", "comma-separated feature columns (default: every numeric column but the target)")
+	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
+	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
+	var lf loadFlags
+	lf.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := lf.apply(stderr, *quiet); err != nil {
+		return err
+	}
+	if err := required(fs, "data", "target", "out"); err != nil {
+		return err
+	}
+	if *initial <= 0 || *batch <= 0 || *final <= 0 || *seeds <= 0 || *m <= 0 {
+		return usagef("simulate: flags -initial, -batch, -final, -seeds and -m must be positive")
+	}
+	if !(*test > 0 && *test < 1) {
+		return usagef("simulate: flag -test must be a share between 0 and 1 (got %g)", *test)
+	}
+	df, err := lf.load("data", *data)
+	if err != nil {
+		return err
+	}
+	if err := hasColumn(df, *data, "target", *target); err != nil {
+		return err
+	}
+	spec := frames.SimulateSpec{Target: *target, Features: splitList(*columns), Exclude: splitList(*exclude), DropNA: *dropNA,
+		Methods: splitList(*methods), Initial: *initial, Batch: *batch, Final: *final, Budgets: budgets,
+		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot}
+	if !*quiet {
+		spec.Progress = func(line string) { fmt.Fprintln(stderr, "credlab: simulate: "+line) }
+	}
+	p := newProgress(stderr, true, 0)
+	r, err := frames.Simulate(ctx, df, spec)
+	if err != nil {
+		return fmt.Errorf("simulate %s: %w", *data, err)
+	}
+	fig, err := simulateFigure(r)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	for name, f := range map[string]func(w io.Writer) error{
+		"curves.csv": func(w io.Writer) error { return frames.WriteCSV(w, r.Curves) },
+		"ratios.csv": func(w io.Writer) error { return frames.WriteCSV(w, r.Ratios) },
+		"curves.svg": func(w io.Writer) error { _, err := fig.WriteTo(w); return err },
+	} {
+		if err := writeAtomic(ctx, filepath.Join(*out, name), f); err != nil {
+			return err
+		}
+	}
+	writeRatioTable(stdout, r)
+	p.done(fmt.Sprintf("simulate: %d rows of %s, written to %s", df.Nrow(), *data, *out))
+	return nil
+}
+
+// simulateFigure plots each method's test RMSE (geometric mean over
+// repetitions) against the number of labels, on log-log axes.
+func simulateFigure(r *frames.SimulateResult) (*viz.Figure, error) {
+	meth := r.Ratios.Col("method").Records()
+	labels, _ := frames.Column(r.Ratios, "labels")
+	rmse, _ := frames.Column(r.Ratios, "rmse")
+	var series []viz.Series
+	at := map[string]int{}
+	for i, m := range meth {
+		k, ok := at[m]
+		if !ok {
+			k = len(series)
+			at[m] = k
+			series = append(series, viz.Series{Name: m})
+		}
+		series[k].X = append(series[k].X, labels[i])
+		series[k].Y = append(series[k].Y, rmse[i])
+	}
+	return viz.Lines(series, viz.Options{Title: "Labeling simulation: test RMSE against labels", XLabel: "labels", YLabel: "test RMSE", LogX: true, LogY: true})
+}
+
+// writeRatioTable prints test RMSE over uniform labeling's, one row per
+// method and one column per budget.
+func writeRatioTable(w io.Writer, r *frames.SimulateResult) {
+	meth := r.Ratios.Col("method").Records()
+	labels, _ := frames.Column(r.Ratios, "labels")
+	ratio, _ := frames.Column(r.Ratios, "ratio")
+	var budgets []int
+	seen := map[int]bool{}
+	cell := map[string]map[int]float64{}
+	var order []string
+	for i, m := range meth {
+		b := int(labels[i])
+		if !seen[b] {
+			seen[b] = true
+			budgets = append(budgets, b)
+		}
+		if cell[m] == nil {
+			cell[m] = map[int]float64{}
+			order = append(order, m)
+		}
+		cell[m][b] = ratio[i]
+	}
+	sort.Ints(budgets)
+	fmt.Fprintf(w, "%-10s", "method")
+	for _, b := range budgets {
+		fmt.Fprintf(w, " %7d", b)
+	}
+	fmt.Fprintln(w, "   (test RMSE / uniform labeling's)")
+	for _, m := range order {
+		fmt.Fprintf(w, "%-10s", m)
+		for _, b := range budgets {
+			v, ok := cell[m][b]
+			if !ok || math.IsNaN(v) {
+				fmt.Fprintf(w, " %7s", "-")
+				continue
+			}
+			fmt.Fprintf(w, " %7.3f", v)
+		}
+		fmt.Fprintln(w)
+	}
+}

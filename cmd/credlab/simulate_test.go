@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// simulate end to end on a small labeled table: the table of ratios, the
+// files, and bad flags.
+func TestSimulateCLI(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.csv")
+	var b strings.Builder
+	b.WriteString("x1,x2,y\n")
+	for i := 0; i < 300; i++ {
+		x1, x2 := math.Sin(float64(i)*0.37)*2, math.Cos(float64(i)*1.3)
+		fmt.Fprintf(&b, "%.6f,%.6f,%.6f\n", x1, x2, math.Sin(x1)+0.1*math.Cos(float64(i)*7.1))
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "sim")
+	stdout := mustRun(t, "simulate", "-data", data, "-target", "y", "-methods", "uniform,lcmd,cred", "-budgets", "20,40", "-m", "40", "-quiet", "-out", out)
+	for _, want := range []string{"uniform      1.000   1.000", "lcmd ", "cred ", "test RMSE / uniform"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	head, recs := readCSV(t, filepath.Join(out, "curves.csv"))
+	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds" || len(recs) != 6 {
+		t.Errorf("curves.csv: %v, %d rows", head, len(recs))
+	}
+	for _, f := range []string{"ratios.csv", "curves.svg"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-methods", "best", "-budgets", "20,40"}, 1, "SimulateSpec.Methods"},
+		{[]string{"-budgets", "20,400"}, 1, "SimulateSpec.Budgets[1]"},
+		{[]string{"-test", "1.5"}, 2, "-test"},
+	} {
+		bad := filepath.Join(dir, "bad")
+		args := append([]string{"simulate", "-data", data, "-target", "y", "-quiet", "-out", bad}, c.args...)
+		_, errs, code := runBin(t, args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %s", c.args, code, errs)
+		}
+		if _, err := os.Stat(bad); err == nil {
+			t.Errorf("%v: output written on failure", c.args)
+		}
+	}
+}
+
+// The batch loop from the shell: a uniform first batch, labeled, then the
+// default method continues it with LCMD on the kernel tuned on the labels.
+func TestSelectBatchLoopCLI(t *testing.T) {
+	dir := t.TempDir()
+	pool := filepath.Join(dir, "pool.csv")
+	var b strings.Builder
+	b.WriteString("x1,x2,y\n")
+	for i := 0; i < 300; i++ {
+		x1, x2 := math.Sin(float64(i)*0.37)*2, math.Cos(float64(i)*1.3)
+		fmt.Fprintf(&b, "%.6f,%.6f,%.6f\n", x1, x2, math.Sin(x1)+0.1*math.Cos(float64(i)*7.1))
+	}
+	if err := os.WriteFile(pool, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first, labeled, next := filepath.Join(dir, "first.csv"), filepath.Join(dir, "labeled.csv"), filepath.Join(dir, "next.csv")
+	mustRun(t, "select", "-pool", pool, "-target", "y", "-budget", "40", "-method", "uniform", "-design", "without", "-quiet", "-out", first)
+	mustRun(t, "label", "-in", first, "-from", pool, "-target", "y", "-quiet", "-out", labeled)
+	_, errs, code := runBin(t, "select", "-pool", pool, "-target", "y", "-budget", "20", "-design", "without", "-labeled", labeled, "-out", next)
+	if code != 0 || !strings.Contains(errs, "select: lcmd on gaussian(sigma=") || !strings.Contains(errs, "tuned on the 40 labeled rows") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+	_, recs := readCSV(t, next)
+	if len(recs) != 60 {
+		t.Errorf("%d rows, want 60", len(recs))
+	}
+}

@@ -1,0 +1,567 @@
+package credlab
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Batch selection methods of BatchSelector, after Holzmüller et al., "A
+// Framework and Benchmark for Deep Batch Active Learning for Regression"
+// (JMLR 2023), all in their "train + pool" mode: rows already labeled
+// count as chosen.
+const (
+	// MethodMaxDiag takes the budget rows of largest posterior variance
+	// given the labeled rows, without updating it within the batch.
+	MethodMaxDiag = "maxdiag"
+	// MethodMaxDet greedily takes the row of largest posterior variance
+	// given the labeled and chosen rows (greedy determinant maximisation,
+	// a pivoted Cholesky of the posterior kernel plus noise).
+	MethodMaxDet = "maxdet"
+	// MethodBAIT greedily takes the row whose label most reduces the
+	// pool's summed posterior variance (BAIT's forward step, without its
+	// backward pass).
+	MethodBAIT = "bait"
+	// MethodMaxDist greedily takes the row farthest in feature space from
+	// every labeled and chosen row.
+	MethodMaxDist = "maxdist"
+	// MethodKMeansPP draws each next row with probability proportional to
+	// its squared feature distance to the nearest labeled or chosen row
+	// (k-means++ seeding).
+	MethodKMeansPP = "kmeanspp"
+	// MethodLCMD (largest cluster maximum distance) assigns every row to
+	// its nearest labeled or chosen row, and takes, in the cluster of
+	// largest summed squared distance, the row farthest from its center.
+	MethodLCMD = "lcmd"
+	// MethodHerding is kernel herding (the Frank-Wolfe method with step
+	// 1/(t+1)): each next row maximises phi(x).(mean over the pool of phi
+	// - mean over the t labeled and chosen rows of phi), so that the
+	// labels' kernel mean follows the pool's, a space-filling sample of
+	// the pool's density.
+	MethodHerding = "herding"
+)
+
+// BatchMethods lists BatchSelector's methods.
+var BatchMethods = []string{MethodLCMD, MethodKMeansPP, MethodMaxDist, MethodMaxDet, MethodMaxDiag, MethodBAIT, MethodHerding}
+
+// DefaultBatchM is BatchSelector's default number of Nyström features.
+const DefaultBatchM = 256
+
+// DefaultBatchNoise is BatchSelector's default noise variance, relative to
+// the kernel's unit prior variance, when no fit gave one.
+const DefaultBatchNoise = 1e-2
+
+// BatchSelector chooses a batch of distinct rows to label by one of the
+// batch active-learning methods (Method*) in a feature space phi of a
+// kernel: f(x) = phi(x).beta with beta ~ N(0, I) and label noise of
+// variance Noise, so that the posterior covariance of beta given the
+// labeled set S is Sigma = (I + Phi_S^T Phi_S / Noise)^-1 and a row's
+// posterior variance is phi(x)^T Sigma phi(x). Rows in Previous are
+// labeled: the posterior is conditioned on them and the distance methods
+// start with them as centers. Every weight and Prob is 1: these are not
+// probability samples.
+//
+// Cost: the features, O(N m d + N m^2) for m Nyström centers, then
+// O(N m B) for a batch of B (and O(N m L) for distance methods with L
+// labeled rows, by blocked matrix products); memory O(N m), never N x N.
+type BatchSelector struct {
+	// Method is one of BatchMethods; default MethodLCMD.
+	Method string
+	// Kernel is the kernel whose features are used; default the Gaussian
+	// kernel with the median-distance bandwidth (MedianDistance). Ignored
+	// when Features is set.
+	Kernel Kernel
+	// Features, when set, is the feature map (for example RawFeatures{}
+	// for the input space, or a *RandomFourier); otherwise Nyström
+	// features of Kernel on M uniformly drawn pool rows (exact when M is
+	// the pool size).
+	Features FeatureMap
+	// M is the number of Nyström centers, default min(DefaultBatchM, N).
+	M int
+	// Noise is the label noise variance of the posterior (MaxDiag, MaxDet,
+	// BAIT) relative to the kernel's prior variance; default
+	// DefaultBatchNoise. A kernel ridge fit with lambda on n rows
+	// corresponds to Noise = n lambda.
+	Noise float64
+	// Previous, when set, holds the rows already labeled; Select returns
+	// them first, then the new batch, with Batch numbers.
+	Previous *Selection
+}
+
+// ParseBatchMethod returns the canonical name of a batch method, or a
+// *ParamError listing them.
+func ParseBatchMethod(s string) (string, error) {
+	m := strings.ToLower(strings.TrimSpace(s))
+	if m == "" {
+		return MethodLCMD, nil
+	}
+	for _, v := range BatchMethods {
+		if m == v {
+			return v, nil
+		}
+	}
+	return "", &ParamError{Name: "BatchSelector.Method", Value: strconv.Quote(s), Want: strings.Join(BatchMethods, ", ")}
+}
+
+// Select implements Selector. The seed draws the Nyström centers and the
+// k-means++ draws; the other methods are deterministic given the features
+// (ties go to the lowest row).
+func (b BatchSelector) Select(ctx context.Context, pool *mat.Dense, budget int, seed uint64) (*Selection, error) {
+	n, err := checkPool(pool, budget)
+	if err != nil {
+		return nil, err
+	}
+	method, err := ParseBatchMethod(b.Method)
+	if err != nil {
+		return nil, err
+	}
+	noise := b.Noise
+	if noise == 0 {
+		noise = DefaultBatchNoise
+	}
+	if err := checkPositive("BatchSelector.Noise", noise); err != nil {
+		return nil, err
+	}
+	start, startBatch, err := labeledStart(b.Previous, n, budget)
+	if err != nil {
+		return nil, err
+	}
+	phi, err := b.features(ctx, pool, seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var idx []int
+	switch method {
+	case MethodMaxDiag, MethodMaxDet, MethodBAIT:
+		idx, err = posteriorGreedy(ctx, phi, start, budget, noise, method)
+	case MethodHerding:
+		idx, err = herding(ctx, phi, start, budget)
+	default:
+		idx, err = distanceGreedy(ctx, phi, start, budget, method, seed)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return batchSelection(b.Previous, start, startBatch, idx), nil
+}
+
+// features returns the pool's features under b.
+func (b BatchSelector) features(ctx context.Context, pool *mat.Dense, seed uint64) (*mat.Dense, error) {
+	if b.Features != nil {
+		return mapFeatures(b.Features, pool, 0)
+	}
+	n, _ := pool.Dims()
+	k := b.Kernel
+	if k == nil {
+		k = GaussianKernel{Sigma: MedianDistance(pool)}
+	}
+	m := b.M
+	if m == 0 {
+		m = min(DefaultBatchM, n)
+	}
+	if m < 0 || m > n {
+		return nil, &ParamError{Name: "BatchSelector.M", Value: m, Want: fmt.Sprintf("1 to %d, the pool's rows (Nyström centers)", n)}
+	}
+	if err := checkAllocHint("batch selection features (N x m)", n, m, nystromHint(m)); err != nil {
+		return nil, err
+	}
+	idx, err := nystromCenters(ctx, pool, m, UniformCenters{}, seed)
+	if err != nil {
+		return nil, err
+	}
+	ny, err := NewNystrom(k, pool, idx, 0)
+	if err != nil {
+		return nil, err
+	}
+	return ny.Features(pool)
+}
+
+// labeledStart returns the distinct labeled rows of prev in order with
+// their batch numbers, and checks that budget more distinct rows remain.
+func labeledStart(prev *Selection, n, budget int) (start, batch []int, err error) {
+	if err := checkPrevious(prev, n, false); err != nil {
+		return nil, nil, err
+	}
+	if prev != nil {
+		seen := make([]bool, n)
+		pb := prevBatch(prev)
+		for i, j := range prev.Index {
+			if !seen[j] {
+				seen[j] = true
+				start = append(start, j)
+				batch = append(batch, pb[i])
+			}
+		}
+	}
+	if left := n - len(start); budget > left {
+		return nil, nil, &ParamError{Name: "budget", Value: budget, Want: fmt.Sprintf("at most the %d rows not yet labeled (the batch is of distinct rows)", left)}
+	}
+	return start, batch, nil
+}
+
+// batchSelection assembles the Selection of the labeled rows start and the
+// new rows idx, with weights and probabilities 1.
+func batchSelection(prev *Selection, start, startBatch, idx []int) *Selection {
+	sel := &Selection{Index: idx}
+	if len(start) > 0 {
+		sel.Batch = startBatch
+		b := prevBatches(prev)
+		for range idx {
+			sel.Batch = append(sel.Batch, b)
+		}
+		sel.Index = append(append([]int(nil), start...), idx...)
+	}
+	sel.Prob = make([]float64, len(sel.Index))
+	sel.Weight = make([]float64, len(sel.Index))
+	for i := range sel.Index {
+		sel.Prob[i], sel.Weight[i] = 1, 1
+	}
+	return sel
+}
+
+// posteriorGreedy runs MaxDiag, MaxDet or BAIT on the features phi (N x m).
+// With Sigma = (I + Phi_S^T Phi_S/noise)^-1 = R^-1 R^-T, psi_i = R^-T phi_i
+// has identity prior; the batch then updates S (m x m, starting at I) by
+// S <- S - u u^T/c with u = S psi_j and c = noise + d_j, and the posterior
+// variances d_i = psi_i^T S psi_i by d_i -= (psi_i.u)^2/c. BAIT's score is
+// psi_i^T S G S psi_i / (d_i + noise), G = Psi^T Psi over the pool, updated
+// by the rank-two change of S G S. Each step costs O(N m + m^2).
+func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int, noise float64, method string) ([]int, error) {
+	n, m := phi.Dims()
+	psi := mat.DenseCopyOf(phi)
+	if len(start) > 0 {
+		a := mat.NewDense(m, m, nil)
+		fl := gatherRows(phi, start)
+		blas64.Syrk(blas.Trans, 1/noise, fl.RawMatrix(), 0, blas64.Symmetric{N: m, Stride: m, Data: a.RawMatrix().Data, Uplo: blas.Upper})
+		ar := a.RawMatrix()
+		for i := 0; i < m; i++ {
+			ar.Data[i*m+i]++
+		}
+		if _, ok := lapack64.Potrf(blas64.Symmetric{N: m, Stride: m, Data: ar.Data, Uplo: blas.Upper}); !ok {
+			return nil, fmt.Errorf("credlab: batch selection: the posterior precision is not positive definite")
+		}
+		// Psi = Phi R^-1, so that psi_i^T psi_i = phi_i^T Sigma phi_i.
+		blas64.Trsm(blas.Right, blas.NoTrans, 1, blas64.Triangular{N: m, Stride: m, Data: ar.Data, Uplo: blas.Upper, Diag: blas.NonUnit}, psi.RawMatrix())
+	}
+	pr := psi.RawMatrix()
+	row := func(i int) []float64 { return pr.Data[i*pr.Stride : i*pr.Stride+m] }
+	d := make([]float64, n)
+	parallelChunks(n, 4096, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d[i] = dot(row(i), row(i))
+		}
+	})
+	chosen := make([]bool, n)
+	for _, j := range start {
+		chosen[j] = true
+	}
+	argmax := func(score func(i int) float64) int {
+		best, bv := -1, math.Inf(-1)
+		for i := 0; i < n; i++ {
+			if v := score(i); !chosen[i] && v > bv {
+				best, bv = i, v
+			}
+		}
+		return best
+	}
+	var idx []int
+	if method == MethodMaxDiag {
+		for len(idx) < budget {
+			j := argmax(func(i int) float64 { return d[i] })
+			chosen[j] = true
+			idx = append(idx, j)
+		}
+		return idx, nil
+	}
+	s := mat.NewDense(m, m, nil)
+	for i := 0; i < m; i++ {
+		s.Set(i, i, 1)
+	}
+	var g *mat.Dense
+	var q []float64
+	if method == MethodBAIT {
+		g = mat.NewDense(m, m, nil)
+		g.Mul(psi.T(), psi)
+		pg := mat.NewDense(n, m, nil)
+		pg.Mul(psi, g)
+		q = make([]float64, n)
+		pgr := pg.RawMatrix()
+		parallelChunks(n, 4096, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				q[i] = dot(row(i), pgr.Data[i*pgr.Stride:i*pgr.Stride+m])
+			}
+		})
+	}
+	u, w, gu := make([]float64, m), make([]float64, m), make([]float64, m)
+	t, tw := make([]float64, n), make([]float64, n)
+	sv := blas64.General{Rows: m, Cols: m, Stride: m, Data: s.RawMatrix().Data}
+	for len(idx) < budget {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var j int
+		if method == MethodBAIT {
+			j = argmax(func(i int) float64 { return q[i] / (d[i] + noise) })
+		} else {
+			j = argmax(func(i int) float64 { return d[i] })
+		}
+		chosen[j] = true
+		idx = append(idx, j)
+		c := noise + max(d[j], 0)
+		blas64.Gemv(blas.NoTrans, 1, sv, blas64.Vector{N: m, Inc: 1, Data: row(j)}, 0, blas64.Vector{N: m, Inc: 1, Data: u})
+		parallelChunks(n, 2048, func(lo, hi int) {
+			blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
+				blas64.Vector{N: m, Inc: 1, Data: u}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: t[lo:hi]})
+		})
+		if method == MethodBAIT {
+			// w = S G u, ugu = u^T G u.
+			blas64.Gemv(blas.NoTrans, 1, g.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: u}, 0, blas64.Vector{N: m, Inc: 1, Data: gu})
+			blas64.Gemv(blas.NoTrans, 1, sv, blas64.Vector{N: m, Inc: 1, Data: gu}, 0, blas64.Vector{N: m, Inc: 1, Data: w})
+			ugu := dot(u, gu)
+			parallelChunks(n, 2048, func(lo, hi int) {
+				blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
+					blas64.Vector{N: m, Inc: 1, Data: w}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: tw[lo:hi]})
+			})
+			for i := range q {
+				q[i] += (ugu*t[i]/c - 2*tw[i]) * t[i] / c
+			}
+		}
+		for i := range d {
+			d[i] -= t[i] * t[i] / c
+		}
+		blas64.Ger(-1/c, blas64.Vector{N: m, Inc: 1, Data: u}, blas64.Vector{N: m, Inc: 1, Data: u}, sv)
+	}
+	return idx, nil
+}
+
+// distanceGreedy runs MaxDist, KMeansPP or LCMD on the features phi with
+// the labeled rows start as the first centers. With no labeled rows the
+// first center is the row nearest the features' mean (MaxDist, LCMD) or a
+// uniformly drawn row (KMeansPP).
+func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int, method string, seed uint64) ([]int, error) {
+	n, m := phi.Dims()
+	pr := phi.RawMatrix()
+	row := func(i int) []float64 { return pr.Data[i*pr.Stride : i*pr.Stride+m] }
+	minD := make([]float64, n)
+	owner := make([]int, n) // index of the nearest center, in center order
+	chosen := make([]bool, n)
+	for i := range minD {
+		minD[i] = math.Inf(1)
+	}
+	centers := 0
+	centerRows := append(make([]int, 0, len(start)+budget), start...)
+	if len(start) > 0 {
+		nearestOf(phi, start, minD, owner)
+		for _, j := range start {
+			chosen[j] = true
+		}
+		centers = len(start)
+	}
+	// add makes row c a center. By the triangle inequality a row i whose
+	// own center o is at ||c - o||^2 > 4 minD_i from c cannot be nearer to
+	// c, so only the other rows are measured.
+	cd := make([]float64, 0, len(start)+budget)
+	add := func(c int) {
+		xc := row(c)
+		k := centers
+		cd = cd[:k]
+		for o, r := range centerRows {
+			cd[o] = sqDist(row(r), xc)
+		}
+		parallelChunks(n, 4096, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if k > 0 && cd[owner[i]] > 4.000001*minD[i] {
+					continue
+				}
+				if v := sqDist(row(i), xc); v < minD[i] {
+					minD[i], owner[i] = v, k
+				}
+			}
+		})
+		centers++
+		centerRows = append(centerRows, c)
+		chosen[c] = true
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6b6d7070))
+	var idx []int
+	if centers == 0 {
+		var first int
+		if method == MethodKMeansPP {
+			first = rng.IntN(n)
+		} else {
+			mean := make([]float64, m)
+			for i := 0; i < n; i++ {
+				for k, v := range row(i) {
+					mean[k] += v
+				}
+			}
+			for k := range mean {
+				mean[k] /= float64(n)
+			}
+			bd := math.Inf(1)
+			for i := 0; i < n; i++ {
+				if v := sqDist(row(i), mean); v < bd {
+					first, bd = i, v
+				}
+			}
+		}
+		idx = append(idx, first)
+		add(first)
+	}
+	for len(idx) < budget {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		best := -1
+		switch method {
+		case MethodMaxDist:
+			bv := -1.0
+			for i, v := range minD {
+				if !chosen[i] && v > bv {
+					best, bv = i, v
+				}
+			}
+		case MethodKMeansPP:
+			total := 0.0
+			for i, v := range minD {
+				if !chosen[i] {
+					total += v
+				}
+			}
+			if total > 0 {
+				r := rng.Float64() * total
+				for i, v := range minD {
+					if chosen[i] || v <= 0 {
+						continue
+					}
+					best = i
+					if r -= v; r < 0 {
+						break
+					}
+				}
+			}
+		case MethodLCMD:
+			size := make([]float64, centers)
+			for i, v := range minD {
+				size[owner[i]] += v
+			}
+			big := 0
+			for k, v := range size {
+				if v > size[big] {
+					big = k
+				}
+			}
+			bv := -1.0
+			for i, v := range minD {
+				if !chosen[i] && owner[i] == big && v > bv {
+					best, bv = i, v
+				}
+			}
+		}
+		if best < 0 { // every remaining row coincides with a center
+			for i := range chosen {
+				if !chosen[i] {
+					best = i
+					break
+				}
+			}
+		}
+		idx = append(idx, best)
+		add(best)
+	}
+	return idx, nil
+}
+
+// nearestOf sets minD and owner to each row's squared distance to, and
+// position in centers of, its nearest row among centers, by blocked
+// products: ||a-b||^2 = ||a||^2 + ||b||^2 - 2 a.b (ties to the first).
+func nearestOf(phi *mat.Dense, centers []int, minD []float64, owner []int) {
+	n, m := phi.Dims()
+	fc := gatherRows(phi, centers)
+	pr, cr := phi.RawMatrix(), fc.RawMatrix()
+	cn := make([]float64, len(centers))
+	for k := range cn {
+		r := cr.Data[k*cr.Stride : k*cr.Stride+m]
+		cn[k] = dot(r, r)
+	}
+	const blk = 256
+	parallelChunks(n, blk, func(lo, hi int) {
+		g := make([]float64, (hi-lo)*len(centers))
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
+			cr, 0, blas64.General{Rows: hi - lo, Cols: len(centers), Stride: len(centers), Data: g})
+		for i := lo; i < hi; i++ {
+			r := pr.Data[i*pr.Stride : i*pr.Stride+m]
+			ni := dot(r, r)
+			gi := g[(i-lo)*len(centers) : (i-lo+1)*len(centers)]
+			for k, v := range gi {
+				if dv := max(ni+cn[k]-2*v, 0); dv < minD[i] {
+					minD[i], owner[i] = dv, k
+				}
+			}
+		}
+	})
+}
+
+// herding runs kernel herding on the features phi: with mu the pool's mean
+// feature and c the sum of the t labeled and chosen rows' features, the
+// next row maximises phi_i.(mu - c/(t+1)). Each step costs O(N m).
+func herding(ctx context.Context, phi *mat.Dense, start []int, budget int) ([]int, error) {
+	n, m := phi.Dims()
+	pr := phi.RawMatrix()
+	row := func(i int) []float64 { return pr.Data[i*pr.Stride : i*pr.Stride+m] }
+	mu, c, v := make([]float64, m), make([]float64, m), make([]float64, m)
+	for i := 0; i < n; i++ {
+		for k, x := range row(i) {
+			mu[k] += x
+		}
+	}
+	for k := range mu {
+		mu[k] /= float64(n)
+	}
+	chosen := make([]bool, n)
+	for _, j := range start {
+		chosen[j] = true
+		for k, x := range row(j) {
+			c[k] += x
+		}
+	}
+	t := len(start)
+	score := make([]float64, n)
+	var idx []int
+	for len(idx) < budget {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for k := range v {
+			v[k] = mu[k] - c[k]/float64(t+1)
+		}
+		parallelChunks(n, 2048, func(lo, hi int) {
+			blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
+				blas64.Vector{N: m, Inc: 1, Data: v}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: score[lo:hi]})
+		})
+		best, bv := -1, math.Inf(-1)
+		for i, s := range score {
+			if !chosen[i] && s > bv {
+				best, bv = i, s
+			}
+		}
+		chosen[best] = true
+		idx = append(idx, best)
+		for k, x := range row(best) {
+			c[k] += x
+		}
+		t++
+	}
+	return idx, nil
+}

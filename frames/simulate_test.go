@@ -1,0 +1,189 @@
+package frames
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/series"
+)
+
+func TestSimulate(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(600, 2, 0.1, 1)
+	df, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	spec := SimulateSpec{Target: "y", Methods: []string{"uniform", "lcmd", "maxdet", "cred"}, Budgets: []int{20, 40, 80}, Seeds: 2, M: 60}
+	res, err := Simulate(context.Background(), df, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Curves.Nrow(); r != 2*4*3 {
+		t.Fatalf("%d curve rows, want 24", r)
+	}
+	if r := res.Ratios.Nrow(); r != 4*3 {
+		t.Fatalf("%d ratio rows, want 12", r)
+	}
+	ratio, _ := Column(res.Ratios, "ratio")
+	method := res.Ratios.Col("method").Records()
+	for i, m := range method {
+		if m == "uniform" && ratio[i] != 1 {
+			t.Errorf("uniform's ratio %g, want 1", ratio[i])
+		}
+		if !(ratio[i] > 0) || math.IsInf(ratio[i], 0) {
+			t.Errorf("%s: ratio %g", m, ratio[i])
+		}
+	}
+	// The RMSE falls with more labels for uniform labeling on a smooth task.
+	rmse, _ := Column(res.Ratios, "rmse")
+	if !(rmse[0] > rmse[2]) {
+		t.Errorf("uniform RMSE %v does not fall from 20 to 80 labels", rmse[:3])
+	}
+	again, err := Simulate(context.Background(), df, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := Column(again.Curves, "rmse")
+	r1, _ := Column(res.Curves, "rmse")
+	for i := range r1 {
+		if r1[i] != r2[i] {
+			t.Fatalf("not reproducible at row %d: %g, %g", i, r1[i], r2[i])
+		}
+	}
+	var pe *credlab.ParamError
+	for _, bad := range []SimulateSpec{
+		{Target: "y", Methods: []string{"best"}},
+		{Target: "y", Budgets: []int{20, 10}},
+		{Target: "y", Budgets: []int{20, 1000}},
+		{Target: "y", TestShare: 1},
+		{},
+	} {
+		if _, err := Simulate(context.Background(), df, bad); !errors.As(err, &pe) {
+			t.Errorf("%+v: %v, want a *credlab.ParamError", bad, err)
+		}
+	}
+	var ce *ColumnError
+	if _, err := Simulate(context.Background(), df, SimulateSpec{Target: "z"}); !errors.As(err, &ce) {
+		t.Errorf("missing target: %v", err)
+	}
+}
+
+// A batch method continues labeled rows: without labels it reports the
+// median-distance kernel, with labels the kernel tuned on them.
+func TestSelectBatchMethod(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(400, 2, 0.1, 3)
+	pool, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	spec := SelectSpec{Method: "lcmd", Seed: 1, M: 50, Target: "y", Report: func(l string) { lines = append(lines, l) }}
+	first, err := Select(pool, 30, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "median distance") {
+		t.Errorf("report without labels: %q", lines)
+	}
+	rows, _ := first.Col(RowColumn).Int()
+	labels := make([]float64, len(rows))
+	for i, r := range rows {
+		labels[i] = y[r]
+	}
+	labeled := first.Mutate(series.New(labels, series.Float, "y"))
+	spec.Labeled = &labeled
+	next, err := Select(pool, 20, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 2 || !strings.Contains(lines[1], "tuned on the 30 labeled rows") {
+		t.Errorf("report with labels: %q", lines)
+	}
+	all, _ := next.Col(RowColumn).Int()
+	seen := map[int]bool{}
+	for i, r := range all {
+		if seen[r] || (i < 30 && r != rows[i]) {
+			t.Fatalf("rows %v do not continue %v with distinct rows", all, rows)
+		}
+		seen[r] = true
+	}
+	if len(all) != 50 {
+		t.Errorf("%d rows, want 50", len(all))
+	}
+	labels[3] = math.NaN()
+	part := first.Mutate(series.New(labels, series.Float, "y"))
+	spec.Labeled = &part
+	if _, err := Select(pool, 20, spec); err == nil || !strings.Contains(err.Error(), "row 3") {
+		t.Errorf("a label missing in row 3: %v", err)
+	}
+	if _, err := Select(pool, 5, SelectSpec{Method: "best"}); err == nil || !strings.Contains(err.Error(), "lcmd") {
+		t.Errorf("unknown method: %v", err)
+	}
+}
+
+// The default method continues a uniform first batch with labels by
+// DefaultBatchMethod, and a CRED one by CRED; a uniform one without labels
+// is continued by CRED, which is an error (not its design).
+func TestSelectDefaultMethod(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 4)
+	pool, _ := FromMatrix(x, "a", "b")
+	for _, c := range []struct {
+		first  string
+		labels bool
+		batch  bool
+	}{{"uniform", true, true}, {"uniform", false, false}, {"cred", true, false}} {
+		first, err := Select(pool, 30, SelectSpec{Method: c.first, Design: "without", Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.labels {
+			rows, _ := first.Col(RowColumn).Int()
+			v := make([]float64, len(rows))
+			for i, r := range rows {
+				v[i] = y[r]
+			}
+			first = first.Mutate(series.New(v, series.Float, "y"))
+		}
+		var lines []string
+		next, err := Select(pool, 10, SelectSpec{Design: "without", Seed: 2, Labeled: &first, Target: "y", Report: func(l string) { lines = append(lines, l) }})
+		if !c.labels && c.first == "uniform" {
+			if err == nil {
+				t.Errorf("%+v: continued by CRED without an error", c)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		w, _ := Column(next, WeightColumn)
+		if got := len(lines) == 1 && strings.HasPrefix(lines[0], DefaultBatchMethod); got != c.batch {
+			t.Errorf("%+v: report %q", c, lines)
+		}
+		if c.first == "uniform" && w[len(w)-1] != 1 {
+			t.Errorf("%+v: weight %g of a new row", c, w[len(w)-1])
+		}
+	}
+}
+
+// OneShot: a batch method chooses the first batch itself, so its first
+// fit differs from uniform labeling's; without it they share the batch.
+func TestSimulateOneShot(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 5)
+	df, _ := FromMatrix(x, "a", "b")
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	for _, one := range []bool{false, true} {
+		res, err := Simulate(context.Background(), df, SimulateSpec{Target: "y", Methods: []string{"uniform", "maxdist"}, Budgets: []int{25}, M: 40, OneShot: one})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := Column(res.Ratios, "ratio")
+		if (r[1] != 1) != one {
+			t.Errorf("OneShot %v: maxdist's first ratio %g", one, r[1])
+		}
+	}
+}
