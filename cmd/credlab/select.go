@@ -109,8 +109,11 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	how := strings.ToLower(*method)
-	if how == "" {
-		how = "the default method"
+	switch {
+	case how == "" && *labeled == "":
+		how = "cred" // the default's first batch
+	case how == "":
+		how = "the default method" // lcmd or cred, reported above
 	}
 	if *asJSON {
 		if err := writeJSON(stdout, map[string]any{"command": "select", "pool": *pool, "out": *out, "method": how,
