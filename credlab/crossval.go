@@ -148,6 +148,12 @@ func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly
 		if !bad[i] {
 			out[i].score = sse[i] / float64(rows)
 			out[i].train = math.Sqrt(trainSSE[i] / float64(len(scored)))
+			if !firstOnly {
+				out[i].folds = make([]float64, len(parts))
+				for f, fs := range parts {
+					out[i].folds[f] = math.Sqrt(fs.sse[i] / fs.rows)
+				}
+			}
 		}
 	}
 	return out, f0, nil

@@ -3,6 +3,7 @@ package credlab
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -172,8 +173,11 @@ func TestCVScoresReuseFold0(t *testing.T) {
 	}
 	least := math.Inf(1)
 	for i := range grid {
-		if reused[i] != fresh[i] {
+		if !reflect.DeepEqual(reused[i], fresh[i]) {
 			t.Errorf("lambda %g: reusing fold 0 gives %+v, scoring every fold %+v", grid[i], reused[i], fresh[i])
+		}
+		if want := math.Sqrt(g0.sse[i] / float64(folds[0].Rows)); len(fresh[i].folds) != len(folds) || fresh[i].folds[0] != want {
+			t.Errorf("lambda %g: fold RMSEs %v, want %d of them, fold 0's %g", grid[i], fresh[i].folds, len(folds), want)
 		}
 		if want := g0.sse[i] / float64(folds[0].Rows); math.Abs(screen[i].score-want) > 1e-12*want {
 			t.Errorf("lambda %g: screen score %g, fold 0's mean squared error %g", grid[i], screen[i].score, want)

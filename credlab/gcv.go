@@ -20,6 +20,9 @@ type lambdaScore struct {
 	lambda float64
 	score  float64 // mean squared error estimate; NaN when the solve failed, +Inf when GCV's denominator is not positive
 	train  float64 // training RMSE
+	// folds holds each fold's held-out RMSE (cross-validation over every
+	// fold only; nil otherwise).
+	folds []float64
 }
 
 // scorePath evaluates crit at every lambda of grid on the reduced problem

@@ -179,8 +179,11 @@ type Choice struct {
 	Criterion Criterion
 	Score     float64
 	// ValRMSE is the criterion's estimate of the prediction RMSE: the
-	// hold-out RMSE for CriterionHoldout, sqrt(Score) otherwise.
-	ValRMSE float64
+	// hold-out RMSE for CriterionHoldout, sqrt(Score) otherwise; FoldRMSE
+	// the held-out RMSE of each fold at the choice (CriterionCV; nil
+	// otherwise), whose spread says how much ValRMSE can be trusted.
+	ValRMSE  float64
+	FoldRMSE []float64
 	// Intercept is the (weighted) mean of the target; 0 with NoIntercept.
 	Intercept float64
 	// Edges lists grid ends the search hit and could not extend past
@@ -1122,6 +1125,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	ls := best.scores[best.best]
 	ch.Sigma, ch.Lambda, ch.Kernel = best.sigma, ls.lambda, t.fam(best.sigma)
 	ch.Score, ch.ValRMSE = ls.score, math.Sqrt(ls.score)
+	ch.FoldRMSE = ls.folds
 	t0 := time.Now()
 	if !t.exact && best.m >= t.n && best.centers == nil {
 		// Every row is a center: the Nyström model is exact KRLS, which

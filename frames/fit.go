@@ -77,6 +77,9 @@ type Choice struct {
 	// largest.
 	Scales    []float64 `json:"scales,omitempty"`
 	OutOfTime bool      `json:"out_of_time,omitempty"` // the time budget stopped the search
+	// FoldRMSE is each cross-validation fold's held-out RMSE at the choice
+	// (credlab.Choice.FoldRMSE; nil for other criteria).
+	FoldRMSE  []float64 `json:"fold_rmse,omitempty"`
 	Criterion string    `json:"criterion"`
 	Score     float64   `json:"score"`
 	ValRMSE   float64   `json:"val_rmse"`
@@ -238,7 +241,7 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	}
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
-		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime,
+		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime, FoldRMSE: c.FoldRMSE,
 			Criterion: string(c.Criterion), Score: c.Score, ValRMSE: c.ValRMSE, Stages: c.Stages, Seconds: c.Elapsed.Seconds()},
 		Warnings: warns, Lambda: c.Lambda, ValRMSE: c.ValRMSE, Rows: len(p.rows),
 		Predictor: tf.Fit.Model, Fit: tf.Fit, Tuning: tf,
@@ -753,6 +756,15 @@ func (m *Model) Summary() string {
 		}
 	}
 	fmt.Fprintf(&b, "validation RMSE %s\n", val)
+	if c := m.Choice; c != nil && len(c.FoldRMSE) > 1 {
+		lo, hi := c.FoldRMSE[0], c.FoldRMSE[0]
+		parts := make([]string, len(c.FoldRMSE))
+		for i, v := range c.FoldRMSE {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+			parts[i] = strconv.FormatFloat(v, 'g', 4, 64)
+		}
+		fmt.Fprintf(&b, "cross-validation RMSE per fold %s (spread %.3g to %.3g)\n", strings.Join(parts, ", "), lo, hi)
+	}
 	scale := "standardized"
 	if m.Mean == nil {
 		scale = "unscaled"

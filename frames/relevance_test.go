@@ -41,6 +41,9 @@ func TestFitRelevance(t *testing.T) {
 	if top := []string{rel[0].Column, rel[1].Column}; !(top[0] == "a" && top[1] == "b" || top[0] == "b" && top[1] == "a") {
 		t.Errorf("most relevant columns %v, want a and b; relevance %v", top, rel)
 	}
+	if len(m.Choice.FoldRMSE) != 5 || !strings.Contains(m.Summary(), "cross-validation RMSE per fold") {
+		t.Errorf("fold RMSEs %v, summary:\n%s", m.Choice.FoldRMSE, m.Summary())
+	}
 	if s := m.Summary(); !strings.Contains(s, "relevance (kernel scale per column") {
 		t.Errorf("summary without the relevance:\n%s", s)
 	}
