@@ -124,6 +124,11 @@ type TuneConfig struct {
 // fits of up to 50,000 rows and 50 columns under two minutes on two cores.
 const DefaultTimeBudget = 100 * time.Second
 
+// zeroBudget is the budget of a zero TuneConfig.TimeBudget:
+// DefaultTimeBudget, or none in this package's tests (TestMain), whose
+// searches must not depend on the machine's speed.
+var zeroBudget = DefaultTimeBudget
+
 // TuneStatus is a progress report of Tune.
 type TuneStatus struct {
 	Stage string // "relevance", "coarse", "refine", "exact", "grow", "centers"
@@ -306,7 +311,7 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	t := &tuner{cfg: cfg, x: x, w: cfg.Weights, n: len(y), out: &TuneFit{}, start: time.Now(), bestScore: math.Inf(1)}
 	switch {
 	case cfg.TimeBudget == 0:
-		t.budget = DefaultTimeBudget
+		t.budget = zeroBudget
 	case cfg.TimeBudget > 0:
 		t.budget = cfg.TimeBudget
 	}
