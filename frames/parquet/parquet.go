@@ -104,6 +104,9 @@ func Read(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err error) {
 		return none, &credlab.TooLargeError{What: fmt.Sprintf("the Parquet file %s, a table", name), Rows: int(rows), Cols: cols,
 			Bytes: need, Limit: lim, Hint: "raise the memory limit, or read fewer columns or rows"}
 	}
+	if err := checkDictionaries(pf, name); err != nil {
+		return none, err
+	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
 		return none, &frames.ParseError{File: name, Msg: "reading the Parquet schema", Err: err}
@@ -160,6 +163,31 @@ func Read(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err error) {
 		return none, &frames.ParseError{File: name, Msg: "building the frame", Err: df.Err}
 	}
 	return df, nil
+}
+
+// checkDictionaries refuses a dictionary page that declares more values
+// than it has bytes (each value takes at least one): Arrow allocates the
+// declared count before decoding, so a corrupt header of a few bytes would
+// take gigabytes. It reads the first page of each column chunk, where a
+// dictionary page is.
+func checkDictionaries(pf *file.Reader, name string) error {
+	for i := 0; i < pf.NumRowGroups(); i++ {
+		rg := pf.RowGroup(i)
+		for j := 0; j < rg.NumColumns(); j++ {
+			pr, err := rg.GetColumnPageReader(j)
+			if err != nil {
+				return &frames.ParseError{File: name, Msg: fmt.Sprintf("row group %d, column chunk %d: reading its pages (truncated or corrupt file?)", i+1, j+1), Err: err}
+			}
+			if !pr.Next() {
+				continue // no page, or an error the column's reader reports
+			}
+			if p := pr.Page(); p.Type() == file.PageTypeDictionaryPage && (p.NumValues() < 0 || int(p.NumValues()) > len(p.Data())) {
+				return &frames.ParseError{File: name, Msg: fmt.Sprintf("row group %d, column chunk %d: a dictionary page declares %d values in %d bytes (corrupt file?)",
+					i+1, j+1, p.NumValues(), len(p.Data()))}
+			}
+		}
+	}
+	return nil
 }
 
 // Load reads the Parquet file at path (a ".gz" name is decompressed into

@@ -227,6 +227,12 @@ func TestParquetErrors(t *testing.T) {
 	dup := array.NewInt64Builder(memory.DefaultAllocator)
 	dup.AppendValues([]int64{1}, nil)
 	d := dup.NewArray()
+	// Found by FuzzReadParquet: a dictionary page header declares 1.2e9
+	// values in 8 bytes (Arrow would allocate 9 GB for it).
+	dictCount, err := os.ReadFile("testdata/dictionary-count.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
 	twice := arrowParquet(t, []arrow.Field{{Name: "a", Type: d.DataType()}, {Name: "a", Type: d.DataType()}}, []arrow.Array{d, d})
 	for _, c := range []struct {
 		name string
@@ -240,6 +246,7 @@ func TestParquetErrors(t *testing.T) {
 		{"footer only", pq[len(pq)-200:], 0, "Parquet"},
 		{"list column", withList, 1, `column "tags": has the type list`},
 		{"repeated name", twice, 2, "appears twice"},
+		{"dictionary count", dictCount, 0, "a dictionary page declares 1200561724 values in 8 bytes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Read(bytes.NewReader(c.data), "bad.parquet")
