@@ -54,13 +54,6 @@ var missingTokens = map[string]bool{"": true, "NA": true, "N/A": true, "NaN": tr
 // values instead.
 type CellError = datasets.CellError
 
-func cut(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
-}
-
 // ReadCSV reads a CSV table whose first line names the columns; name
 // labels errors (usually the file name). It never drops, renames or
 // reinterprets data silently:
@@ -142,7 +135,7 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		header = h
 		header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	}
-	if err := checkHeader(name, header); err != nil {
+	if err := datasets.CheckHeader(name, header); err != nil {
 		return none, err
 	}
 	p := len(header)
@@ -202,7 +195,7 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 			for i, c := range cells {
 				if datasets.HasControl(c) {
 					return none, &ParseError{File: name, Line: lines[i], Column: j + 1, Name: cname,
-						Msg: fmt.Sprintf("row %d: the value %s contains a control character (is this a binary file?)", i, strconv.Quote(cut(c, 40)))}
+						Msg: fmt.Sprintf("row %d: the value %s contains a control character (is this a binary file?)", i, strconv.Quote(datasets.Cut(c, 40)))}
 				}
 			}
 		}
@@ -254,32 +247,6 @@ func looksLikeData(header []string, cols []series.Series) bool {
 
 // csvCellBytes is the memory a CSV cell takes while the file is read.
 const csvCellBytes = 64
-
-// checkHeader refuses empty, repeated and unprintable column names.
-func checkHeader(file string, header []string) error {
-	seen := make(map[string]int, len(header))
-	for j, h := range header {
-		pe := &ParseError{File: file, Line: 1, Column: j + 1}
-		problem := datasets.NameProblem(h)
-		switch {
-		case strings.TrimSpace(h) == "":
-			pe.Msg = "empty column name in the header"
-		case !utf8.ValidString(h):
-			pe.Msg = fmt.Sprintf("column name %s is not valid UTF-8", strconv.Quote(cut(h, 40)))
-		case problem != "":
-			pe.Msg = fmt.Sprintf("column name %s %s", strconv.Quote(cut(h, 40)), problem)
-		default:
-			if k, ok := seen[h]; ok {
-				pe.Msg = fmt.Sprintf("column name %q appears twice, in columns %d and %d: rename one", h, k+1, j+1)
-			} else {
-				seen[h] = j
-				continue
-			}
-		}
-		return pe
-	}
-	return nil
-}
 
 // typedColumn builds the series of one column from its cells.
 func typedColumn(name string, cells []string, forceString, badAsMissing bool) (series.Series, error) {

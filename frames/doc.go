@@ -55,17 +55,23 @@
 // Model files (modelfile.go): Model.Save and LoadModel, versioned JSON
 // (FormatVersion; ErrCorruptModel).
 //
-// Loading and writing (load.go, csv.go, arff.go, parquet.go, write.go):
-// ReadCSV, ReadARFF, ReadLIBSVM, ReadIDX and ReadParquet (Apache Arrow's
-// Go reader), their Load variants, which read ".gz" files transparently,
-// and LoadData, which picks the format by name. A CSV first line that
-// reads as data is an error naming CSVOptions.NoHeader.
+// Loading and writing (load.go, csv.go, arff.go, format.go, write.go):
+// ReadCSV, ReadARFF, ReadLIBSVM and ReadIDX, their Load variants, which
+// read ".gz" files transparently, and LoadData, which picks the format by
+// name. A CSV first line that reads as data is an error naming
+// CSVOptions.NoHeader.
 // Loading never drops or renames data: a cell that is not a number in a
 // numeric column is a *CellError with file, line, column and row (or a
 // missing value with CSVOptions.BadAsMissing); duplicated, empty or
 // control-character column names are errors; a UTF-8 BOM is stripped.
-// WriteCSV writes every float at full precision; WriteParquet writes
-// Parquet.
+// WriteCSV writes every float at full precision.
+//
+// Parquet is read and written by package
+// github.com/credlab/credlab/frames/parquet (Read, Load, Write, with Apache
+// Arrow's Go module), kept apart so that programs importing frames (the
+// notebook kernel among them) do not link Arrow's dependencies. Importing
+// it registers the format with LoadData (RegisterFormat); without it a
+// Parquet file is a *FormatNotLinkedError saying what to import.
 //
 // Scores (score.go): Score returns a frame of RMSE, MAE and R^2 of a model
 // on rows with the target; PredictWith predicts with a missing-value

@@ -136,8 +136,10 @@ func labeledFrame(label string, y []float64, x *mat.Dense, prefix string, first 
 // LoadOptions configures LoadData. The zero value infers the format from
 // the file name and reads CSV with the zero CSVOptions.
 type LoadOptions struct {
-	// Format is "csv", "tsv", "arff", "libsvm", "idx" or "parquet"; empty:
-	// from the name (see DataFormat).
+	// Format is "csv", "tsv", "arff", "libsvm", "idx" or "parquet" (read
+	// when package github.com/credlab/credlab/frames/parquet is imported),
+	// or a format RegisterFormat added; empty: from the name (see
+	// DataFormat).
 	Format string
 	// CSV configures CSV and TSV files (Comma is set for "tsv").
 	CSV CSVOptions
@@ -153,31 +155,29 @@ type LoadOptions struct {
 	BadAsMissing bool
 }
 
-// Formats lists the formats LoadData reads.
+// Formats lists the formats LoadData reads: "parquet" (and any format
+// RegisterFormat adds) when its package is imported.
 var Formats = []string{"csv", "tsv", "arff", "libsvm", "idx", "parquet"}
 
 // DataFormat returns the format of a data file from its name, ignoring a
 // ".gz" suffix: ".csv" is csv, ".tsv" and ".tab" tsv, ".arff" arff,
 // ".libsvm", ".svm" and ".svmlight" libsvm, "-ubyte" or ".idx" names
-// (such as train-images-idx3-ubyte) idx, and ".parquet" and ".parq"
-// parquet. Other names return "".
+// (such as train-images-idx3-ubyte) idx, ".parquet" and ".parq" parquet,
+// and the extensions of formats added by RegisterFormat theirs. Other
+// names return "".
 func DataFormat(path string) string {
 	base := strings.ToLower(filepath.Base(strings.TrimSuffix(path, ".gz")))
-	switch ext := filepath.Ext(base); {
-	case ext == ".csv":
-		return "csv"
-	case ext == ".tsv" || ext == ".tab":
-		return "tsv"
-	case ext == ".arff":
-		return "arff"
-	case ext == ".libsvm" || ext == ".svm" || ext == ".svmlight":
-		return "libsvm"
-	case ext == ".parquet" || ext == ".parq":
-		return "parquet"
-	case ext == ".idx" || strings.HasSuffix(base, "-ubyte") || strings.HasSuffix(base, ".ubyte"):
+	ext := filepath.Ext(base)
+	if f := builtinExts[ext]; f != "" {
+		return f
+	}
+	if strings.HasSuffix(base, "-ubyte") || strings.HasSuffix(base, ".ubyte") {
 		return "idx"
 	}
-	return ""
+	if ext == "" {
+		return ""
+	}
+	return registeredFormat(ext)
 }
 
 // LoadData reads the data file at path in any format of Formats, chosen by
@@ -185,7 +185,9 @@ func DataFormat(path string) string {
 // tell the format, or an unknown Format, is a *credlab.ParamError naming
 // LoadOptions.Format. opt.BadAsMissing (or opt.CSV.BadAsMissing) applies
 // to CSV, TSV, ARFF and LIBSVM files; IDX and Parquet files hold typed
-// values, no text to misread.
+// values, no text to misread. Parquet files are read by package
+// github.com/credlab/credlab/frames/parquet: without it imported, they are
+// a *FormatNotLinkedError saying to import it.
 func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
 	bad := opt.BadAsMissing || opt.CSV.BadAsMissing
 	opt.CSV.BadAsMissing = bad
@@ -211,8 +213,9 @@ func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
 		return LoadLIBSVM(path, opt.Dim, LIBSVMOptions{BadAsMissing: bad})
 	case "idx":
 		return LoadIDX(path, opt.Labels)
-	case "parquet":
-		return LoadParquet(path)
+	}
+	if df, ok, err := loadRegistered(path, f); ok {
+		return df, err
 	}
 	return dataframe.DataFrame{}, &credlab.ParamError{Name: "LoadOptions.Format", Value: strconv.Quote(opt.Format), Want: "one of " + strings.Join(Formats, ", ")}
 }

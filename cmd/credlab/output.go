@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/frames"
+	"github.com/credlab/credlab/frames/parquet"
 	"github.com/go-gota/gota/dataframe"
 )
 
@@ -263,7 +264,7 @@ func (p *progress) clear() {
 // name ends in .parquet or .parq, as CSV otherwise.
 func writeFrame(ctx context.Context, path string, df dataframe.DataFrame) error {
 	if frames.DataFormat(path) == "parquet" && !strings.HasSuffix(path, ".gz") {
-		return writeAtomic(ctx, path, func(w io.Writer) error { return frames.WriteParquet(w, df) })
+		return writeAtomic(ctx, path, func(w io.Writer) error { return parquet.Write(w, df) })
 	}
 	return writeAtomic(ctx, path, func(w io.Writer) error { return frames.WriteCSV(w, df) })
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/frames"
+	"github.com/credlab/credlab/frames/parquet"
 )
 
 // TestParquetCommands runs select, fit and predict on Parquet copies of the
@@ -23,7 +24,7 @@ func TestParquetCommands(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := frames.WriteParquet(&buf, df); err != nil {
+		if err := parquet.Write(&buf, df); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(dir, name+".parquet")
@@ -54,7 +55,7 @@ func TestParquetCommands(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := frames.LoadParquet(filepath.Join(dir, "parquet-"+name+".parquet"))
+		b, err := parquet.Load(filepath.Join(dir, "parquet-"+name+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/frames"
+	"github.com/credlab/credlab/frames/parquet"
 	"github.com/go-gota/gota/dataframe"
 )
 
@@ -130,7 +131,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func loadOutputCSV(flagName, path string) (dataframe.DataFrame, error) {
 	load := func(p string) (dataframe.DataFrame, error) { return frames.LoadCSV(p) }
 	if frames.DataFormat(path) == "parquet" {
-		load = frames.LoadParquet
+		load = parquet.Load
 	}
 	df, err := load(path)
 	if err != nil {

@@ -27,7 +27,7 @@ func main() {
 
 func run(dir string) error {
 	// README: begin
-	x, y, _ := credlab.SmoothRegression(5000, 2, 0.1, 1) // or frames.LoadData("pool.parquet", frames.LoadOptions{})
+	x, y, _ := credlab.SmoothRegression(5000, 2, 0.1, 1) // or frames.LoadData("pool.csv", frames.LoadOptions{})
 	pool, err := frames.FromMatrix(x, "a", "b")
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/credlab/credlab/internal/errs"
 	"github.com/credlab/credlab/internal/memlimit"
@@ -275,4 +276,39 @@ func NameProblem(name string) string {
 		return "contains an invisible character (a byte-order mark or a zero-width space): remove it"
 	}
 	return ""
+}
+
+// Cut shortens s to n bytes and "..." for an error message.
+func Cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// CheckHeader refuses empty, repeated and unprintable column names (a
+// *ParseError of line 1 and the column's position).
+func CheckHeader(file string, header []string) error {
+	seen := make(map[string]int, len(header))
+	for j, h := range header {
+		pe := &ParseError{File: file, Line: 1, Column: j + 1}
+		problem := NameProblem(h)
+		switch {
+		case strings.TrimSpace(h) == "":
+			pe.Msg = "empty column name in the header"
+		case !utf8.ValidString(h):
+			pe.Msg = fmt.Sprintf("column name %s is not valid UTF-8", strconv.Quote(Cut(h, 40)))
+		case problem != "":
+			pe.Msg = fmt.Sprintf("column name %s %s", strconv.Quote(Cut(h, 40)), problem)
+		default:
+			if k, ok := seen[h]; ok {
+				pe.Msg = fmt.Sprintf("column name %q appears twice, in columns %d and %d: rename one", h, k+1, j+1)
+			} else {
+				seen[h] = j
+				continue
+			}
+		}
+		return pe
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package frames
+package parquet
 
 import (
 	"bytes"
@@ -15,24 +15,33 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
+	arrowpq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/frames"
 	"github.com/credlab/credlab/internal/datasets"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
 
-// ReaderAtSeeker is what ReadParquet reads from: Parquet keeps its schema at
-// the end of the file, so the reader needs random access (an *os.File or a
+// init registers the format with frames.LoadData.
+func init() {
+	if err := frames.RegisterFormat("parquet", []string{".parquet", ".parq"}, Load); err != nil {
+		panic(err)
+	}
+}
+
+// ReaderAtSeeker is what Read reads from: Parquet keeps its schema at the
+// end of the file, so the reader needs random access (an *os.File or a
 // *bytes.Reader).
 type ReaderAtSeeker interface {
 	io.ReaderAt
 	io.Seeker
 }
 
-// ReadParquet reads a Parquet file (with Apache Arrow's Go reader, pqarrow)
+// Read reads a Parquet file (with Apache Arrow's Go reader, pqarrow)
 // into a frame, one column per top-level field; name labels errors. The
 // file's types are kept, not guessed from text:
 //
@@ -51,51 +60,56 @@ type ReaderAtSeeker interface {
 //     file holds them;
 //   - a column of the null type is a float column of NaN;
 //   - nested types (lists, structs, maps) and binary values that are not
-//     text are a *ParseError naming the column and its type.
+//     text are a *frames.ParseError naming the column and its type.
 //
 // Column names are checked as CSV headers are (empty, repeated or
-// control-character names are a *ParseError with the column's position).
-// A file that is not Parquet, or is truncated or corrupt, is a *ParseError
-// saying so, never a panic. The table is checked against the memory limit
+// control-character names are a *frames.ParseError with the column's
+// position). A file that is not Parquet, or is truncated or corrupt, is a
+// *frames.ParseError saying so, never a panic. The table is checked against the memory limit
 // (credlab.EffectiveMemoryLimit) from the file's metadata before it is
 // read: a *credlab.TooLargeError refuses it.
-func ReadParquet(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err error) {
+func Read(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err error) {
 	defer func() {
 		// Arrow's reader can panic on a corrupt file; the caller gets an
 		// error naming the file instead.
 		if p := recover(); p != nil {
-			df, err = dataframe.DataFrame{}, &ParseError{File: name, Msg: fmt.Sprintf("corrupt Parquet file (%v)", p)}
+			df, err = dataframe.DataFrame{}, &frames.ParseError{File: name, Msg: fmt.Sprintf("corrupt Parquet file (%v)", p)}
 		}
 	}()
 	var none dataframe.DataFrame
 	pf, err := file.NewParquetReader(r)
 	if err != nil {
-		return none, &ParseError{File: name, Msg: "not a Parquet file, or a truncated or corrupt one", Err: err}
+		return none, &frames.ParseError{File: name, Msg: "not a Parquet file, or a truncated or corrupt one", Err: err}
 	}
 	defer pf.Close()
 	meta := pf.MetaData()
 	sc := meta.Schema
 	if sc == nil || sc.Root() == nil || sc.Root().NumFields() == 0 {
-		return none, &ParseError{File: name, Msg: "the Parquet file has no columns"}
+		return none, &frames.ParseError{File: name, Msg: "the Parquet file has no columns"}
 	}
 	rows, cols := meta.GetNumRows(), sc.Root().NumFields()
 	if rows <= 0 {
-		return none, &ParseError{File: name, Msg: "the Parquet file has no rows"}
+		return none, &frames.ParseError{File: name, Msg: "the Parquet file has no rows"}
 	}
 	if rows > datasets.MaxElements || rows*int64(cols) > datasets.MaxElements {
-		return none, &ParseError{File: name, Msg: fmt.Sprintf("%d rows x %d columns exceed the limit of %d values", rows, cols, datasets.MaxElements)}
+		return none, &frames.ParseError{File: name, Msg: fmt.Sprintf("%d rows x %d columns exceed the limit of %d values", rows, cols, datasets.MaxElements)}
 	}
-	// Arrow's columns and the frame's are alive together at the peak.
+	// Arrow's columns and the frame's (floatColumnBytes a value) are alive
+	// together at the peak.
 	need := float64(rows) * float64(cols) * (floatColumnBytes + 16)
 	for i := 0; i < meta.NumRowGroups(); i++ {
 		need += float64(max(meta.RowGroup(i).TotalByteSize(), 0))
 	}
-	if err := checkMemory(fmt.Sprintf("the Parquet file %s, a table", name), int(rows), cols, need, "raise the memory limit, or read fewer columns or rows"); err != nil {
+	if lim, _ := credlab.EffectiveMemoryLimit(); need > float64(lim) {
+		return none, &credlab.TooLargeError{What: fmt.Sprintf("the Parquet file %s, a table", name), Rows: int(rows), Cols: cols,
+			Bytes: need, Limit: lim, Hint: "raise the memory limit, or read fewer columns or rows"}
+	}
+	if err := checkDictionaries(pf, name); err != nil {
 		return none, err
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
-		return none, &ParseError{File: name, Msg: "reading the Parquet schema", Err: err}
+		return none, &frames.ParseError{File: name, Msg: "reading the Parquet schema", Err: err}
 	}
 	// Column by column on this goroutine (ReadTable builds its readers on
 	// others, where a corrupt file's panic could not be recovered).
@@ -104,8 +118,8 @@ func ReadParquet(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err err
 	for j := range fields {
 		names[j] = fields[j].Field.Name
 	}
-	if err := checkHeader(name, names); err != nil {
-		pe := err.(*ParseError)
+	if err := datasets.CheckHeader(name, names); err != nil {
+		pe := err.(*frames.ParseError)
 		pe.Line = 0
 		pe.Msg = strings.Replace(pe.Msg, "in the header", "in the Parquet schema", 1)
 		return none, pe
@@ -113,16 +127,16 @@ func ReadParquet(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err err
 	out := make([]series.Series, len(names))
 	for j, cname := range names {
 		if _, err := kindOf(fields[j].Field.Type); err != nil {
-			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: err.Error()}
+			return none, &frames.ParseError{File: name, Column: j + 1, Name: cname, Msg: err.Error()}
 		}
 		cr, err := fr.GetColumn(context.Background(), j)
 		if err != nil {
-			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: "reading the Parquet column (truncated or corrupt file?)", Err: err}
+			return none, &frames.ParseError{File: name, Column: j + 1, Name: cname, Msg: "reading the Parquet column (truncated or corrupt file?)", Err: err}
 		}
 		c, err := cr.NextBatch(rows)
 		cr.Release()
 		if err != nil {
-			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: "reading the Parquet column (truncated or corrupt file?)", Err: err}
+			return none, &frames.ParseError{File: name, Column: j + 1, Name: cname, Msg: "reading the Parquet column (truncated or corrupt file?)", Err: err}
 		}
 		var cc columnCells
 		for _, chunk := range c.Chunks() {
@@ -132,42 +146,71 @@ func ReadParquet(r ReaderAtSeeker, name string) (df dataframe.DataFrame, err err
 		}
 		c.Release()
 		if err != nil {
-			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: err.Error()}
+			return none, &frames.ParseError{File: name, Column: j + 1, Name: cname, Msg: err.Error()}
 		}
 		if int64(cc.len()) != rows {
-			return none, &ParseError{File: name, Column: j + 1, Name: cname, Msg: fmt.Sprintf("%d values for %d rows (corrupt file?)", cc.len(), rows)}
+			return none, &frames.ParseError{File: name, Column: j + 1, Name: cname, Msg: fmt.Sprintf("%d values for %d rows (corrupt file?)", cc.len(), rows)}
 		}
 		s, row := cc.series(cname)
 		if row >= 0 {
-			return none, &ParseError{File: name, Column: j + 1, Name: cname,
-				Msg: fmt.Sprintf("row %d: the value %s contains a control character (is this binary data?)", row, strconv.Quote(cut(cc.strs[row], 40)))}
+			return none, &frames.ParseError{File: name, Column: j + 1, Name: cname,
+				Msg: fmt.Sprintf("row %d: the value %s contains a control character (is this binary data?)", row, strconv.Quote(datasets.Cut(cc.strs[row], 40)))}
 		}
 		out[j] = s
 	}
 	df = dataframe.New(out...)
 	if df.Err != nil {
-		return none, &ParseError{File: name, Msg: "building the frame", Err: df.Err}
+		return none, &frames.ParseError{File: name, Msg: "building the frame", Err: df.Err}
 	}
 	return df, nil
 }
 
-// LoadParquet reads the Parquet file at path (a ".gz" name is decompressed
-// into memory first); see ReadParquet.
-func LoadParquet(path string) (dataframe.DataFrame, error) {
+// checkDictionaries refuses a dictionary page that declares more values
+// than it has bytes (each value takes at least one): Arrow allocates the
+// declared count before decoding, so a corrupt header of a few bytes would
+// take gigabytes. It reads the first page of each column chunk, where a
+// dictionary page is.
+func checkDictionaries(pf *file.Reader, name string) error {
+	for i := 0; i < pf.NumRowGroups(); i++ {
+		rg := pf.RowGroup(i)
+		for j := 0; j < rg.NumColumns(); j++ {
+			pr, err := rg.GetColumnPageReader(j)
+			if err != nil {
+				return &frames.ParseError{File: name, Msg: fmt.Sprintf("row group %d, column chunk %d: reading its pages (truncated or corrupt file?)", i+1, j+1), Err: err}
+			}
+			if !pr.Next() {
+				continue // no page, or an error the column's reader reports
+			}
+			if p := pr.Page(); p.Type() == file.PageTypeDictionaryPage && (p.NumValues() < 0 || int(p.NumValues()) > len(p.Data())) {
+				return &frames.ParseError{File: name, Msg: fmt.Sprintf("row group %d, column chunk %d: a dictionary page declares %d values in %d bytes (corrupt file?)",
+					i+1, j+1, p.NumValues(), len(p.Data()))}
+			}
+		}
+	}
+	return nil
+}
+
+// Load reads the Parquet file at path (a ".gz" name is decompressed into
+// memory first); see Read.
+func Load(path string) (dataframe.DataFrame, error) {
 	rc, err := datasets.Open(path)
 	if err != nil {
 		return dataframe.DataFrame{}, err
 	}
 	defer rc.Close()
 	if r, ok := rc.(ReaderAtSeeker); ok {
-		return ReadParquet(r, path)
+		return Read(r, path)
 	}
 	b, err := io.ReadAll(rc)
 	if err != nil {
-		return dataframe.DataFrame{}, &ParseError{File: path, Msg: "read error", Err: err}
+		return dataframe.DataFrame{}, &frames.ParseError{File: path, Msg: "read error", Err: err}
 	}
-	return ReadParquet(bytes.NewReader(b), path)
+	return Read(bytes.NewReader(b), path)
 }
+
+// floatColumnBytes is the memory of a float in a frame: a series element
+// (16 bytes), twice, since dataframe.New copies its series (as in frames).
+const floatColumnBytes = 32
 
 // cellKind is the frame type of a Parquet column.
 type cellKind int
@@ -391,14 +434,14 @@ func (c *columnCells) series(name string) (series.Series, int) {
 	return series.New(c.floats, series.Float, name), -1
 }
 
-// WriteParquet writes df as a Parquet file (Apache Arrow's Go writer,
+// Write writes df as a Parquet file (Apache Arrow's Go writer,
 // snappy-compressed): float columns as doubles and int columns as 64-bit
 // integers, both with missing values (NaN) as nulls, bool columns as
-// booleans and string columns as UTF-8 strings. ReadParquet, pandas and
+// booleans and string columns as UTF-8 strings. Read, pandas and
 // any Parquet reader read it back.
-func WriteParquet(w io.Writer, df dataframe.DataFrame) error {
+func Write(w io.Writer, df dataframe.DataFrame) error {
 	if df.Err != nil {
-		return fmt.Errorf("frames: writing Parquet: %w", df.Err)
+		return fmt.Errorf("frames/parquet: writing: %w", df.Err)
 	}
 	names := df.Names()
 	fields := make([]arrow.Field, len(names))
@@ -473,9 +516,9 @@ func WriteParquet(w io.Writer, df dataframe.DataFrame) error {
 	defer rec.Release()
 	tbl := array.NewTableFromRecords(rec.Schema(), []arrow.Record{rec})
 	defer tbl.Release()
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy))
+	props := arrowpq.NewWriterProperties(arrowpq.WithCompression(compress.Codecs.Snappy))
 	if err := pqarrow.WriteTable(tbl, w, max(int64(df.Nrow()), 1), props, pqarrow.DefaultWriterProps()); err != nil {
-		return fmt.Errorf("frames: writing Parquet: %w", err)
+		return fmt.Errorf("frames/parquet: writing: %w", err)
 	}
 	return nil
 }
