@@ -180,13 +180,14 @@ pin=$cache/gomodcache
 (cd "$repo" && GOMODCACHE=$pin GOFLAGS=-modcacherw go mod download all)
 # The kernels' modules, from copies: "go mod download" may add lines to a
 # go.sum, and this script leaves the tracked files alone.
-for m in kernel gonb; do
+for m in kernel gonb gopls; do
 	mkdir -p "$tmp/mod-$m" && cp "$repo/notebooks/$m/go.mod" "$repo/notebooks/$m/go.sum" "$tmp/mod-$m/"
 done
 (cd "$tmp/mod-kernel" && GOMODCACHE=$pin GOFLAGS=-modcacherw go mod download all)
 # GoNB's: only the modules its build needs (not all of go-rod, plotly, ...).
 (cd "$tmp/mod-gonb" && GOMODCACHE=$pin GOFLAGS=-modcacherw go list -deps \
 	github.com/janpfeifer/gonb github.com/janpfeifer/gonb/gonbui golang.org/x/tools/cmd/goimports >/dev/null)
+(cd "$tmp/mod-gopls" && GOMODCACHE=$pin GOFLAGS=-modcacherw go list -deps golang.org/x/tools/gopls >/dev/null)
 link "$pin/cache/download" "$offline/goproxy"
 du -sh "$offline/go" "$offline/goproxy"
 
