@@ -20,7 +20,12 @@
 #  7. opens every notebook of that server in headless Chromium
 #     (docker/browser/check.js): trusted, every stored figure drawn as SVG, no
 #     raw SVG text, the HTML export keeps the figures; screenshots in out/browser;
-#  8. stops the daemon and cleans up, keeping the caches; prints the image size
+#  8. runs README's run command with a work folder of root and of uid 1234
+#     (the server runs as that uid); as uid 1234 makes a notebook per kernel in
+#     the browser, restarts the container and reopens it (trusted, figures
+#     drawn), then without its signature (untrusted, figures still drawn)
+#     (docker/browser/usernb.js; screenshots in out/browser-usernb);
+#  9. stops the daemon and cleans up, keeping the caches; prints the image size
 #     and the time of every step.
 #
 # Needs root (apt, dockerd, debootstrap) and Go on PATH or in /usr/local/go.
