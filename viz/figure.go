@@ -361,8 +361,12 @@ func (b *builder) legendColumns(cw vg.Length) ([][]int, vg.Length) {
 		cols[i%n] = append(cols[i%n], i)
 	}
 	rows := (b.entries + n - 1) / n
-	row := b.legend.TextStyle.Height("M") + b.legend.Padding
-	return cols, vg.Length(rows)*row + vg.Points(12)
+	// Every row as tall as the tallest entry (an entry may span lines).
+	row := b.legend.TextStyle.Height("M")
+	for _, name := range b.names {
+		row = max(row, b.legend.TextStyle.Height(name))
+	}
+	return cols, vg.Length(rows)*(row+b.legend.Padding) + vg.Points(12)
 }
 
 // drawLegendColumns draws the columns of legendColumns in the bottom
