@@ -76,7 +76,8 @@ func (f *Figure) SVG() string {
 }
 
 // PNG returns the figure as a PNG image of PNGDPI dots per inch, drawn at
-// the first call (about 30 ms for an 8 x 5 inch figure).
+// the first call (about 0.1 s for an 8 x 5 inch figure, 30 KB, measured
+// on a busy 2-core machine).
 func (f *Figure) PNG() []byte {
 	if f == nil {
 		return nilFigure().PNG()
