@@ -55,13 +55,24 @@ const (
 // inputs give the same bytes. A nil *Figure displays as a message saying
 // that the function which made it returned an error.
 type Figure struct {
-	svg  []byte
+	svg []byte
+	// raster is a *raster. An interface, so that the gophernotes
+	// interpreter, which imports the types reachable from viz's exported
+	// ones and cannot convert gonum/plot's drawing API (generics), never
+	// meets them.
+	raster any
+}
+
+// raster draws a figure again for its PNG, once.
+type raster struct {
 	w, h vg.Length
-	// paint draws the figure on a canvas of size w x h (for PNG).
+	// paint draws the figure on a canvas of size w x h.
 	paint func(draw.Canvas)
 	once  sync.Once
 	png   []byte
 }
+
+func (f *Figure) r() *raster { return f.raster.(*raster) }
 
 // PNGDPI is the resolution of Figure.PNG: an 8-inch figure is 960 pixels
 // wide, about a notebook's width.
@@ -82,16 +93,17 @@ func (f *Figure) PNG() []byte {
 	if f == nil {
 		return nilFigure().PNG()
 	}
-	f.once.Do(func() {
+	r := f.r()
+	r.once.Do(func() {
 		defer func() { _ = recover() }() // a drawing that panicked gives no PNG
-		c := vgimg.NewWith(vgimg.UseWH(f.w, f.h), vgimg.UseDPI(PNGDPI))
-		f.paint(draw.New(c))
+		c := vgimg.NewWith(vgimg.UseWH(r.w, r.h), vgimg.UseDPI(PNGDPI))
+		r.paint(draw.New(c))
 		var buf bytes.Buffer
 		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err == nil {
-			f.png = buf.Bytes()
+			r.png = buf.Bytes()
 		}
 	})
-	return f.png
+	return r.png
 }
 
 // String describes the figure in words: the plain-text form a notebook
@@ -100,7 +112,8 @@ func (f *Figure) String() string {
 	if f == nil {
 		return nilMessage
 	}
-	return fmt.Sprintf("viz.Figure %.3g x %.3g in (SVG, %d bytes)", float64(f.w/vg.Inch), float64(f.h/vg.Inch), len(f.svg))
+	r := f.r()
+	return fmt.Sprintf("viz.Figure %.3g x %.3g in (SVG, %d bytes)", float64(r.w/vg.Inch), float64(r.h/vg.Inch), len(f.svg))
 }
 
 // WriteTo writes the SVG document to w.
@@ -141,7 +154,7 @@ func newFigure(w, h vg.Length, paint func(draw.Canvas)) (*Figure, error) {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
-	return &Figure{svg: fitWidth(fixFonts(buf.Bytes())), w: w, h: h, paint: paint}, nil
+	return &Figure{svg: fitWidth(fixFonts(buf.Bytes())), raster: &raster{w: w, h: h, paint: paint}}, nil
 }
 
 // fillBackground paints the canvas white.

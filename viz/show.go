@@ -43,15 +43,15 @@ func Show(figs ...*Figure) *Figure {
 	if len(figs) == 1 && figs[0] != nil {
 		return figs[0]
 	}
-	parts := make([]*Figure, len(figs))
+	parts := make([]*raster, len(figs))
 	var w, h vg.Length
 	for i, f := range figs {
 		if f == nil {
 			f = messageFigure(fmt.Sprintf("figure %d of %d: %s", i+1, len(figs), nilMessage))
 		}
-		parts[i] = f
-		w = max(w, f.w)
-		h += f.h
+		parts[i] = f.r()
+		w = max(w, parts[i].w)
+		h += parts[i].h
 	}
 	f, err := newFigure(w, h, func(dc draw.Canvas) {
 		fillBackground(dc)
