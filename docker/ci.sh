@@ -20,7 +20,12 @@
 #  7. opens every notebook of that server in headless Chromium
 #     (docker/browser/check.js): trusted, every stored figure drawn as SVG, no
 #     raw SVG text, the HTML export keeps the figures; screenshots in out/browser;
-#  8. stops the daemon and cleans up, keeping the caches; prints the image size
+#  8. runs README's run command with a work folder of root and of uid 1234
+#     (the server runs as that uid); as uid 1234 makes a notebook per kernel in
+#     the browser, restarts the container and reopens it (trusted, figures
+#     drawn), then without its signature (untrusted, figures still drawn)
+#     (docker/browser/usernb.js; screenshots in out/browser-usernb);
+#  9. stops the daemon and cleans up, keeping the caches; prints the image size
 #     and the time of every step.
 #
 # Needs root (apt, dockerd, debootstrap) and Go on PATH or in /usr/local/go.
@@ -180,13 +185,14 @@ pin=$cache/gomodcache
 (cd "$repo" && GOMODCACHE=$pin GOFLAGS=-modcacherw go mod download all)
 # The kernels' modules, from copies: "go mod download" may add lines to a
 # go.sum, and this script leaves the tracked files alone.
-for m in kernel gonb; do
+for m in kernel gonb gopls; do
 	mkdir -p "$tmp/mod-$m" && cp "$repo/notebooks/$m/go.mod" "$repo/notebooks/$m/go.sum" "$tmp/mod-$m/"
 done
 (cd "$tmp/mod-kernel" && GOMODCACHE=$pin GOFLAGS=-modcacherw go mod download all)
 # GoNB's: only the modules its build needs (not all of go-rod, plotly, ...).
 (cd "$tmp/mod-gonb" && GOMODCACHE=$pin GOFLAGS=-modcacherw go list -deps \
 	github.com/janpfeifer/gonb github.com/janpfeifer/gonb/gonbui golang.org/x/tools/cmd/goimports >/dev/null)
+(cd "$tmp/mod-gopls" && GOMODCACHE=$pin GOFLAGS=-modcacherw go list -deps golang.org/x/tools/gopls >/dev/null)
 link "$pin/cache/download" "$offline/goproxy"
 du -sh "$offline/go" "$offline/goproxy"
 
@@ -221,6 +227,7 @@ chmod 0755 "$nbout"
 # folder, two kernels importing at once, a build error's message in the cell,
 # an interrupt that keeps the state, GoNB's display of a figure and a table.
 "$docker" run --rm --network none "$image" /opt/credlab/notebooks/check-kernels
+"$docker" run --rm --network none "$image" python3 /opt/credlab/notebooks/jupyter/check_cell_ids.py
 
 step "notebook server on 127.0.0.1 (token required)"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -301,6 +308,73 @@ if "$docker" run --rm --network none "$image" notebook --NotebookApp.token= >/de
 	say "the entry point started a server with an empty token"; exit 1
 fi
 say "an empty token is refused by the entry point"
+
+step "README's run command as root and as uid 1234; your own notebooks across restarts"
+# README's command, as written, except: detached instead of --rm -it (no
+# terminal here; the token is given), and on the host's loopback with
+# --network host and LAB_IP/LAB_PORT instead of -p (this daemon has no bridge).
+readme=$(grep -m1 '^mkdir -p work data && docker run ' "$repo/README.md" || true)
+[ -n "$readme" ] || { say "README.md shows no 'mkdir -p work data && docker run' command"; exit 1; }
+grep -qF -- "$readme" "$repo/docker/README.md" || { say "docker/README.md shows another run command than README.md"; exit 1; }
+readme_run() { # DIR NAME PORT TOKEN
+	local cmd=${readme/--rm -it /-d --name $2 -e JUPYTER_TOKEN=$4 }
+	cmd=${cmd/-p 127.0.0.1:8888:8888 /--network host -e LAB_IP=127.0.0.1 -e LAB_PORT=$3 }
+	cmd=${cmd/docker run /"$docker" run }
+	case "$cmd" in *" -d --name "*"--network host"*) ;; *) say "cannot adapt README's command: $readme"; exit 1 ;; esac
+	(cd "$1" && eval "$cmd" >/dev/null)
+}
+usernb=$repo/out/browser-usernb
+rm -rf "$usernb"
+for who in 0 1234; do
+	dir=$tmp/readme-$who
+	mkdir -p "$dir/work"
+	[ "$who" = 0 ] || chown "$who:$who" "$dir/work"
+	port=$(free_port)
+	token=$(python3 -c 'import secrets; print(secrets.token_hex(24))')
+	name=credlab-ci-readme-$who-$$
+	containers+=("$name")
+	restart() {
+		"$docker" rm -f "$name" >/dev/null 2>&1 || true
+		readme_run "$dir" "$name" "$port" "$token"
+		wait_up "$port" "$name"
+	}
+	restart
+	"$docker" logs "$name" 2>&1 | grep -q "running as uid $who, gid $who" ||
+		{ say "the server does not run as uid $who:"; "$docker" logs "$name" 2>&1 | tail -n 20; exit 1; }
+	owner=$(stat -c %u:%g "$dir/work/00-quickstart.ipynb")
+	[ "$owner" = "$who:$who" ] || { say "copied notebooks owned by $owner, want $who:$who"; exit 1; }
+	say "README's command with a work folder of uid $who: runs as uid $who, notebooks copied as $owner"
+	if [ "$who" = 0 ]; then
+		# Saving through the server, as root.
+		curl -fsS -X PUT -H "Authorization: token $token" -H 'Content-Type: application/json' \
+			-d '{"type": "notebook", "content": {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}}' \
+			"http://127.0.0.1:$port/api/contents/saved.ipynb" >/dev/null
+		[ "$(stat -c %u "$dir/work/saved.ipynb")" = 0 ] || { say "saved.ipynb is not root's"; exit 1; }
+	else
+		# A notebook per kernel made in the browser, saved, reopened after a
+		# restart (trusted, SVG), and after losing its signature (PNG).
+		NODE_PATH=$npmdir/node_modules node "$repo/docker/browser/usernb.js" "http://127.0.0.1:$port" "$token" "$usernb" create /usr/bin/chromium
+		for f in $(python3 -c 'import json, sys; print(" ".join(m["name"] for m in json.load(open(sys.argv[1]))))' "$usernb/usernb.json"); do
+			[ "$(stat -c %u "$dir/work/$f")" = "$who" ] || { say "$f is not owned by uid $who"; exit 1; }
+		done
+		restart
+		NODE_PATH=$npmdir/node_modules node "$repo/docker/browser/usernb.js" "http://127.0.0.1:$port" "$token" "$usernb" reopen /usr/bin/chromium
+		rm -f "$dir/work/.credlab-lab/nbsignatures.db"
+		restart
+		NODE_PATH=$npmdir/node_modules node "$repo/docker/browser/usernb.js" "http://127.0.0.1:$port" "$token" "$usernb" untrusted /usr/bin/chromium
+	fi
+	"$docker" rm -f "$name" >/dev/null
+done
+# Started with --user and a folder it cannot write: a clear error, and the
+# container stays long enough to read it (no --rm).
+mkdir -p "$tmp/ro" && chmod 0755 "$tmp/ro"
+name=credlab-ci-ro-$$
+containers+=("$name")
+if "$docker" run --name "$name" --network none --user 4321 -v "$tmp/ro:/opt/credlab/work" "$image" >/dev/null 2>&1; then
+	say "a server started on a folder it cannot write"; exit 1
+fi
+"$docker" logs "$name" 2>&1 | grep -q "cannot write to /opt/credlab/work" || { say "no clear error for an unwritable folder"; exit 1; }
+say "an unwritable work folder under --user is a clear error"
 
 step "stop dockerd and clean up"
 trap - EXIT

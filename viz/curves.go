@@ -18,8 +18,9 @@ type Curve struct {
 	// X holds the iterations, passes or lambdas; Train and Val the errors
 	// at each (either may be nil; NaN points are skipped).
 	X, Train, Val []float64
-	// Chosen, when not zero, is the X of the selected model, marked on the
-	// validation curve.
+	// Chosen, when not zero, is the X of the selected model. Of all the
+	// curves' chosen models, the one with the least validation error is
+	// ringed and named in the default title.
 	Chosen float64
 }
 
@@ -56,15 +57,17 @@ func CurveFromFit(name string, fit *credlab.Fit) Curve {
 }
 
 // LearningCurves plots training (dashed) and validation (solid) error
-// against iterations or passes, one color per curve. Defaults: title
-// "Learning curves", x "iteration", y "RMSE"; log axes on request.
+// against iterations or passes, one color per curve, with the best chosen
+// model ringed. Defaults: title "Learning curves" (on Options.Data) and a
+// line naming the best model, x "iteration", y "RMSE"; log axes on request.
 func LearningCurves(curves []Curve, opt Options) (*Figure, error) {
 	return curveFigure(curves, opt, "Learning curves", "iteration")
 }
 
 // RegularizationPath plots training (dashed) and validation (solid) error
-// against lambda, on a log lambda axis, with the chosen lambda marked.
-// Defaults: title "Regularization path", x "λ", y "RMSE".
+// against lambda, on a log lambda axis, with the best chosen lambda
+// ringed. Defaults: title "Regularization path" (on Options.Data) and a
+// line naming the best model, x "λ", y "RMSE".
 func RegularizationPath(curves []Curve, opt Options) (*Figure, error) {
 	opt.LogX = true
 	return curveFigure(curves, opt, "Regularization path", "λ")
@@ -73,6 +76,25 @@ func RegularizationPath(curves []Curve, opt Options) (*Figure, error) {
 func curveFigure(curves []Curve, opt Options, title, xlabel string) (*Figure, error) {
 	if len(curves) == 0 {
 		return nil, fmt.Errorf("viz: no curves to plot")
+	}
+	best, bestX, bestY := -1, 0.0, math.Inf(1)
+	for i, c := range curves {
+		if c.Chosen == 0 || len(c.Val) != len(c.X) {
+			continue
+		}
+		for j, x := range c.X {
+			if x == c.Chosen && finite(c.Val[j]) && c.Val[j] < bestY {
+				best, bestX, bestY = i, x, c.Val[j]
+			}
+		}
+	}
+	if best >= 0 {
+		name := pick(curves[best].Name, fmt.Sprintf("curve %d", best+1))
+		at := pick(opt.XLabel, xlabel) + " "
+		if len([]rune(at)) <= 3 { // a symbol such as λ
+			at += "= "
+		}
+		title += fmt.Sprintf("\nbest: %s at %s%.3g, validation RMSE %.3g", name, at, bestX, bestY)
 	}
 	b := newBuilder(opt, title, xlabel, "RMSE")
 	drawn := false
@@ -109,7 +131,7 @@ func curveFigure(curves []Curve, opt Options, title, xlabel string) (*Figure, er
 			}
 			b.add(label, th...)
 			drawn = true
-			if c.Chosen != 0 {
+			if i == best {
 				if err := b.markChosen(c, col); err != nil {
 					return nil, err
 				}

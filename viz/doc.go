@@ -1,9 +1,18 @@
 // Package viz draws credlab's figures as SVG with gonum.org/v1/plot.
 //
 // Every constructor returns a *Figure, whose SVG method returns the
-// document: a notebook kernel (gophernotes) displays a value with an
-// SVG() string method as an image, and WriteSVG or WriteTo save it. The
-// same inputs give the same bytes.
+// document and PNG a 120-dpi image of it: the gophernotes kernel displays
+// a cell's value with SVG() and PNG() methods as both, and Jupyter shows
+// the SVG in a trusted notebook and the PNG in one that is not (so a
+// figure never disappears). WriteSVG, WritePNG or WriteTo save it. The same
+// inputs give the same bytes. Show stacks several figures into one (the
+// way to display figures made in a loop); a nil *Figure displays as a
+// message saying that its constructor returned an error.
+//
+// Figures read at a glance: at least four labeled ticks per axis, the
+// best chosen model ringed once and named in the title with
+// Options.Data, legends beside the plot or, when wider than a quarter of
+// the figure, in columns below it.
 //
 // Figures, each with readable defaults at notebook width (8 x 5 inches,
 // text of 11 points and more, legends beside the plot) that Options

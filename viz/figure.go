@@ -2,6 +2,7 @@ package viz
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html"
 	"image/color"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -17,6 +20,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -31,6 +35,9 @@ type Options struct {
 	// Width and Height are the size in inches; default 8 x 5, which reads
 	// well at notebook width.
 	Width, Height float64
+	// Data names the data shown, for the default title ("Learning curves
+	// on USPS, 2,000 rows"); empty leaves it out.
+	Data string
 }
 
 // Font sizes, in points: readable when an 8-inch figure is shown at
@@ -42,29 +49,118 @@ const (
 	legendSize = 11
 )
 
-// Figure is a rendered plot. It is displayed by a notebook kernel through
-// SVG and can be written to a file. The same inputs give the same bytes.
+// Figure is a rendered plot. A notebook kernel displays it through SVG,
+// with PNG beside it for notebooks that are not trusted (Jupyter hides an
+// untrusted SVG but shows a PNG); it can be written to a file. The same
+// inputs give the same bytes. A nil *Figure displays as a message saying
+// that the function which made it returned an error.
 type Figure struct {
 	svg []byte
+	// raster is a *raster. An interface, so that the gophernotes
+	// interpreter, which imports the types reachable from viz's exported
+	// ones and cannot convert gonum/plot's drawing API (generics), never
+	// meets them.
+	raster any
 }
+
+// raster draws a figure again for its PNG, once.
+type raster struct {
+	w, h vg.Length
+	// paint draws the figure on a canvas of size w x h.
+	paint func(draw.Canvas)
+	once  sync.Once
+	png   []byte
+}
+
+func (f *Figure) r() *raster { return f.raster.(*raster) }
+
+// PNGDPI is the resolution of Figure.PNG: an 8-inch figure is 960 pixels
+// wide, about a notebook's width.
+const PNGDPI = 120
 
 // SVG returns the figure as an SVG document.
 func (f *Figure) SVG() string {
 	if f == nil {
-		return ""
+		return nilFigure().SVG()
 	}
 	return string(f.svg)
 }
 
+// PNG returns the figure as a PNG image of PNGDPI dots per inch, drawn at
+// the first call (about 0.1 s for an 8 x 5 inch figure, 30 KB, measured
+// on a busy 2-core machine).
+func (f *Figure) PNG() []byte {
+	if f == nil {
+		return nilFigure().PNG()
+	}
+	r := f.r()
+	r.once.Do(func() {
+		defer func() { _ = recover() }() // a drawing that panicked gives no PNG
+		c := vgimg.NewWith(vgimg.UseWH(r.w, r.h), vgimg.UseDPI(PNGDPI))
+		r.paint(draw.New(c))
+		var buf bytes.Buffer
+		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err == nil {
+			r.png = buf.Bytes()
+		}
+	})
+	return r.png
+}
+
+// String describes the figure in words: the plain-text form a notebook
+// stores beside the image.
+func (f *Figure) String() string {
+	if f == nil {
+		return nilMessage
+	}
+	r := f.r()
+	return fmt.Sprintf("viz.Figure %.3g x %.3g in (SVG, %d bytes)", float64(r.w/vg.Inch), float64(r.h/vg.Inch), len(f.svg))
+}
+
 // WriteTo writes the SVG document to w.
 func (f *Figure) WriteTo(w io.Writer) (int64, error) {
+	if f == nil {
+		return 0, errors.New(nilMessage)
+	}
 	n, err := w.Write(f.svg)
 	return int64(n), err
 }
 
 // WriteSVG writes the SVG document to the file path.
 func (f *Figure) WriteSVG(path string) error {
+	if f == nil {
+		return errors.New(nilMessage)
+	}
 	return os.WriteFile(path, f.svg, 0o644)
+}
+
+// WritePNG writes the PNG image to the file path.
+func (f *Figure) WritePNG(path string) error {
+	if f == nil {
+		return errors.New(nilMessage)
+	}
+	b := f.PNG()
+	if b == nil {
+		return fmt.Errorf("viz: cannot encode the figure as PNG for %s", path)
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// newFigure renders paint on a w x h canvas as SVG; PNG renders it again
+// on demand.
+func newFigure(w, h vg.Length, paint func(draw.Canvas)) (*Figure, error) {
+	c := vgsvg.New(w, h)
+	paint(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return &Figure{svg: fitWidth(fixFonts(buf.Bytes())), raster: &raster{w: w, h: h, paint: paint}}, nil
+}
+
+// fillBackground paints the canvas white.
+func fillBackground(dc draw.Canvas) {
+	r := dc.Rectangle
+	dc.FillPolygon(color.White, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
 }
 
 // palette10 is the matplotlib "tab10" palette: one color per method.
@@ -94,12 +190,13 @@ type builder struct {
 	legend  plot.Legend
 	entries int
 	names   []string
+	thumbs  [][]plot.Thumbnailer
 	bar     *plot.Plot // color bar, drawn at the right
 	opt     Options
 	// margin widens the axes by 4% of the data range on each side, so
 	// that markers do not sit on the axes.
 	margin bool
-	// chosen is set when a chosen model is ringed; the legend explains it.
+	// chosen is set when the best model is ringed; the legend explains it.
 	chosen bool
 }
 
@@ -116,7 +213,7 @@ func newBuilder(opt Options, title, xlabel, ylabel string) *builder {
 // newPlainBuilder starts a figure with the defaults, overridden by opt.
 func newPlainBuilder(opt Options, title, xlabel, ylabel string) *builder {
 	p := plot.New()
-	p.Title.Text = pick(opt.Title, title)
+	p.Title.Text = pick(opt.Title, onData(title, opt.Data))
 	p.X.Label.Text = pick(opt.XLabel, xlabel)
 	p.Y.Label.Text = pick(opt.YLabel, ylabel)
 	p.Title.TextStyle.Font = sans(titleSize)
@@ -126,6 +223,7 @@ func newPlainBuilder(opt Options, title, xlabel, ylabel string) *builder {
 		a.Tick.Label.Font = sans(tickSize)
 		a.Padding = vg.Points(4)
 	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = linTicks{}, linTicks{}
 	if opt.LogX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
@@ -142,6 +240,18 @@ func newPlainBuilder(opt Options, title, xlabel, ylabel string) *builder {
 	return &builder{p: p, legend: l, opt: opt}
 }
 
+// onData appends " on DATA" to the first line of a default title.
+func onData(title, data string) string {
+	if data == "" {
+		return title
+	}
+	first, rest, two := strings.Cut(title, "\n")
+	if two {
+		return first + " on " + data + "\n" + rest
+	}
+	return title + " on " + data
+}
+
 func pick(s, def string) string {
 	if s != "" {
 		return s
@@ -155,6 +265,7 @@ func (b *builder) add(name string, thumbs ...plot.Thumbnailer) {
 	}
 	b.legend.Add(name, thumbs...)
 	b.names = append(b.names, name)
+	b.thumbs = append(b.thumbs, thumbs)
 	b.entries++
 }
 
@@ -177,10 +288,6 @@ func (b *builder) render() (fig *Figure, err error) {
 		return nil, fmt.Errorf("viz: figure size %g x %g inches: each side must be in [1, 100]", w, h)
 	}
 	cw, ch := vg.Length(w)*vg.Inch, vg.Length(h)*vg.Inch
-	c := vgsvg.New(cw, ch)
-	dc := draw.New(c)
-	// White background for the whole figure.
-	dc.FillPolygon(color.White, []vg.Point{{X: 0, Y: 0}, {X: cw, Y: 0}, {X: cw, Y: ch}, {X: 0, Y: ch}})
 	if b.chosen {
 		b.addChosenEntry()
 	}
@@ -196,25 +303,32 @@ func (b *builder) render() (fig *Figure, err error) {
 		widen(&b.p.X, b.opt.LogX)
 		widen(&b.p.Y, b.opt.LogY)
 	}
-	main := draw.Crop(dc, 0, -(right + barW), 0, 0)
-	b.p.Draw(main)
 	top := vg.Length(0)
 	if b.p.Title.Text != "" {
 		top = b.p.Title.TextStyle.Height(b.p.Title.Text) + b.p.Title.Padding
 	}
-	if b.bar != nil {
-		bc := draw.Crop(dc, cw-right-barW+vg.Points(16), -right-vg.Points(12), 0, -top)
-		b.bar.Draw(bc)
+	// A legend wider than a quarter of the figure goes below the plot, in
+	// columns.
+	var below vg.Length
+	var cols [][]int
+	if b.entries > 0 && right > cw/4 {
+		cols, below = b.legendColumns(cw)
+		right = 0
 	}
-	if b.entries > 0 {
-		lc := draw.Crop(dc, cw-right+vg.Points(6), -vg.Points(legendPad), 0, -top-vg.Points(4))
-		b.legend.Draw(lc)
+	paint := func(dc draw.Canvas) {
+		fillBackground(dc)
+		b.p.Draw(draw.Crop(dc, 0, -(right + barW), below, 0))
+		if b.bar != nil {
+			b.bar.Draw(draw.Crop(dc, cw-right-barW+vg.Points(16), -right-vg.Points(12), below, -top))
+		}
+		switch {
+		case cols != nil:
+			b.drawLegendColumns(dc, cols, below)
+		case b.entries > 0:
+			b.legend.Draw(draw.Crop(dc, cw-right+vg.Points(6), -vg.Points(legendPad), 0, -top-vg.Points(4)))
+		}
 	}
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return &Figure{svg: fitWidth(fixFonts(buf.Bytes()))}, nil
+	return newFigure(cw, ch, paint)
 }
 
 // barWidth is the width in points of a heatmap's color bar column (strip,
@@ -224,19 +338,19 @@ const (
 	legendPad = 10
 )
 
-// addChosenEntry explains the ring drawn around a chosen model's point.
+// addChosenEntry explains the ring drawn around the best model's point.
 func (b *builder) addChosenEntry() {
 	s, err := plotter.NewScatter(plotter.XYs{{}})
 	if err != nil {
 		return
 	}
 	s.GlyphStyle = chosenGlyph(color.Gray{0x40})
-	b.add("chosen model", s)
+	b.add("best setting", s)
 }
 
-// chosenGlyph is the hollow circle that marks a chosen model.
+// chosenGlyph is the hollow circle that marks the best model.
 func chosenGlyph(c color.Color) draw.GlyphStyle {
-	return draw.GlyphStyle{Color: c, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+	return draw.GlyphStyle{Color: c, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
 }
 
 // legendWidth is the width the legend needs: the thumbnail, a gap and the
@@ -248,6 +362,40 @@ func (b *builder) legendWidth() vg.Length {
 		wmax = max(wmax, sty.Width(n))
 	}
 	return b.legend.ThumbnailWidth + sty.Width(" ") + wmax + vg.Points(14+legendPad)
+}
+
+// legendColumns lays the legend out below the plot in as many columns of
+// equal width as fit in width cw, entries left to right; it returns the
+// entries of each column and the height the legend needs.
+func (b *builder) legendColumns(cw vg.Length) ([][]int, vg.Length) {
+	entry := b.legendWidth() - vg.Points(legendPad)
+	n := max(1, min(b.entries, int((cw-vg.Points(2*legendPad))/entry)))
+	cols := make([][]int, n)
+	for i := 0; i < b.entries; i++ {
+		cols[i%n] = append(cols[i%n], i)
+	}
+	rows := (b.entries + n - 1) / n
+	// Every row as tall as the tallest entry (an entry may span lines).
+	row := b.legend.TextStyle.Height("M")
+	for _, name := range b.names {
+		row = max(row, b.legend.TextStyle.Height(name))
+	}
+	return cols, vg.Length(rows)*(row+b.legend.Padding) + vg.Points(12)
+}
+
+// drawLegendColumns draws the columns of legendColumns in the bottom
+// strip of height h.
+func (b *builder) drawLegendColumns(dc draw.Canvas, cols [][]int, h vg.Length) {
+	w := (dc.Max.X - dc.Min.X - vg.Points(2*legendPad)) / vg.Length(len(cols))
+	for c, idx := range cols {
+		l := b.legend
+		l = plot.Legend{TextStyle: l.TextStyle, Padding: l.Padding, ThumbnailWidth: l.ThumbnailWidth, Top: true, Left: true}
+		for _, i := range idx {
+			l.Add(b.names[i], b.thumbs[i]...)
+		}
+		x0 := vg.Points(legendPad) + vg.Length(c)*w
+		l.Draw(draw.Crop(dc, x0, -(dc.Max.X - dc.Min.X - x0 - w), 0, -(dc.Max.Y - dc.Min.Y - h + vg.Points(4))))
+	}
 }
 
 // legendNames are kept alongside the legend, whose entries are private.
@@ -406,9 +554,57 @@ func widen(a *plot.Axis, log bool) {
 	a.Min, a.Max = lo-d, hi+d
 }
 
+// minLabels is the fewest labeled ticks an axis gets (when its range is
+// not a single value).
+const minLabels = 4
+
+// linTicks marks a linear axis with at least minLabels labeled ticks at a
+// round step (1, 2, 2.5 or 5 times a power of ten: the largest such step
+// that gives minLabels), and unlabeled ticks halfway between them.
+type linTicks struct{}
+
+func (linTicks) Ticks(a, b float64) []plot.Tick {
+	if !finite(a) || !finite(b) || !(b > a) {
+		return plot.DefaultTicks{}.Ticks(a, b)
+	}
+	e := math.Floor(math.Log10(b - a))
+	var step float64
+	var prec int
+	for ; step == 0; e-- {
+		for _, m := range []float64{5, 2.5, 2, 1} {
+			st := m * math.Pow(10, e)
+			if math.Floor(b/st+1e-9)-math.Ceil(a/st-1e-9)+1 >= minLabels {
+				step, prec = st, max(0, int(-e))
+				if m == 2.5 && e <= 0 {
+					prec++
+				}
+				break
+			}
+		}
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(a/step - 1e-9); k*step <= b+step*1e-9; k++ {
+		v := k * step
+		if v == 0 {
+			v = 0 // not -0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', prec, 64)})
+		if h := v + step/2; h <= b {
+			ticks = append(ticks, plot.Tick{Value: h})
+		}
+	}
+	if h := math.Ceil(a/step-1e-9)*step - step/2; h >= a {
+		ticks = append(ticks, plot.Tick{Value: h})
+	}
+	return ticks
+}
+
 // logTicks marks a log axis: a labeled tick at each power of ten (every
 // k-th one when the range spans more than eight decades) and unlabeled
-// ticks at 2..9 times each; over a short range 2 and 5 are labeled too.
+// ticks at 2..9 times each. When that labels fewer than minLabels ticks,
+// 2 and 5 times each power are labeled too, then 2, 3 and 5, then every
+// multiple; a range
+// within a factor of a few gets linTicks' round steps.
 type logTicks struct{}
 
 func (logTicks) Ticks(a, b float64) []plot.Tick {
@@ -431,7 +627,29 @@ func (logTicks) Ticks(a, b float64) []plot.Tick {
 			ticks = append(ticks, t)
 		}
 	}
-	short := labeled < 2
+	count := func(label func(i int) bool) int {
+		n := labeled
+		for k := lo; k <= hi; k++ {
+			for i := 2; i < 10; i++ {
+				if in(float64(i)*math.Pow10(k)) && label(i) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	label := func(int) bool { return false }
+	switch {
+	case labeled >= minLabels:
+	case count(func(i int) bool { return i == 2 || i == 5 }) >= minLabels:
+		label = func(i int) bool { return i == 2 || i == 5 }
+	case count(func(i int) bool { return i == 2 || i == 3 || i == 5 }) >= minLabels:
+		label = func(i int) bool { return i == 2 || i == 3 || i == 5 }
+	case count(func(int) bool { return true }) >= minLabels:
+		label = func(int) bool { return true }
+	default:
+		return linTicks{}.Ticks(a, b)
+	}
 	for k := lo; k <= hi; k++ {
 		for i := 2; i < 10; i++ {
 			v := float64(i) * math.Pow10(k)
@@ -439,7 +657,7 @@ func (logTicks) Ticks(a, b float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if short && (i == 2 || i == 5) {
+			if label(i) {
 				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
 			}
 			ticks = append(ticks, t)

@@ -187,6 +187,7 @@ func colorBar(cm palette.ColorMap, name string, logZ bool) *plot.Plot {
 	p.Y.Label.TextStyle.Font = sans(tickSize)
 	p.Y.Tick.Label.Font = sans(tickSize)
 	p.Y.Padding = 0
+	p.Y.Tick.Marker = linTicks{}
 	p.Add(colorStrip{cm: cm, n: 64})
 	return p
 }

@@ -3,7 +3,7 @@ package viz
 import (
 	"bytes"
 	"flag"
-	"github.com/credlab/credlab/frames"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/frames"
 )
 
 var regen = flag.Bool("regen", false, "rewrite the golden SVG files in testdata/")
@@ -172,8 +173,77 @@ func TestWrite(t *testing.T) {
 	if err := f.WriteSVG(filepath.Join(t.TempDir(), "no", "such", "dir.svg")); err == nil {
 		t.Error("write into a missing directory succeeded")
 	}
-	if (*Figure)(nil).SVG() != "" {
-		t.Error("nil figure has an SVG")
+	var nilFig *Figure
+	if !strings.Contains(nilFig.SVG(), "nil *Figure") || !strings.Contains(nilFig.String(), "returned an error") {
+		t.Errorf("a nil figure does not say what happened: %q", nilFig.String())
+	}
+	if err := nilFig.WriteSVG(filepath.Join(t.TempDir(), "nil.svg")); err == nil {
+		t.Error("writing a nil figure succeeded")
+	}
+}
+
+// A figure's PNG is a PNG image of its size at PNGDPI, the same bytes at
+// every call; a nil figure's PNG is the message.
+func TestPNG(t *testing.T) {
+	f, err := Lines([]Series{{Name: "a", X: []float64{1, 2, 3}, Y: []float64{1, 3, 2}}}, Options{Width: 6, Height: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(f.PNG()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 6*PNGDPI || b.Dy() != 4*PNGDPI {
+		t.Errorf("PNG is %v, want %d x %d", b, 6*PNGDPI, 4*PNGDPI)
+	}
+	if !bytes.Equal(f.PNG(), f.PNG()) {
+		t.Error("two calls give two PNGs")
+	}
+	// Not a blank page: the line's color is there.
+	blue := 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if r>>8 == 0x1f && g>>8 == 0x77 && b>>8 == 0xb4 {
+				blue++
+			}
+		}
+	}
+	if blue < 100 {
+		t.Errorf("%d pixels of the line's color in the PNG", blue)
+	}
+	var nilFig *Figure
+	if _, err := png.Decode(bytes.NewReader(nilFig.PNG())); err != nil {
+		t.Errorf("a nil figure's PNG: %v", err)
+	}
+}
+
+// Show stacks figures, names a nil one by its position, and gives a nil
+// figure for nothing.
+func TestShow(t *testing.T) {
+	a, err := Lines([]Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1, 3}}}, Options{Width: 6, Height: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Show(a) != a {
+		t.Error("Show of one figure is not that figure")
+	}
+	if Show() != nil {
+		t.Error("Show of nothing is not nil")
+	}
+	s := Show(a, nil, a)
+	if !strings.Contains(s.SVG(), `viewBox="0 0 576 612"`) {
+		t.Errorf("stacked size: %.300s", s.SVG())
+	}
+	if !strings.Contains(s.SVG(), "figure 2 of 3: viz: no figure") || strings.Contains(s.SVG(), "figure 1 of 3") {
+		t.Error("the nil figure is not named by its position")
+	}
+	if strings.Count(s.SVG(), ">a<") != 2 {
+		t.Errorf("%d legend entries a, want 2", strings.Count(s.SVG(), ">a<"))
+	}
+	img, err := png.Decode(bytes.NewReader(s.PNG()))
+	if err != nil || img.Bounds().Dy() != 612*PNGDPI/72 {
+		t.Errorf("stacked PNG: %v, %v", err, err == nil && img != nil)
 	}
 }
 
@@ -321,7 +391,10 @@ func TestLogTicks(t *testing.T) {
 		{1e-12, 1, "1e-12 1e-10 1e-8 1e-6 1e-4 0.01 1"},
 		{1, 1000, "1 10 100 1000"},
 		{0.003, 0.07, "0.01 0.005 0.02 0.05"},
-		{2.5, 7, "5"},
+		{0.1, 1, "0.1 1 0.2 0.5"},
+		{0.15, 0.95, "0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9"},
+		{2.5, 7, "3 4 5 6 7"},
+		{0.12, 0.18, "0.12 0.14 0.16 0.18"},
 	} {
 		if got := strings.Join(label(c.min, c.max), " "); got != c.want {
 			t.Errorf("ticks on [%v, %v]: %q, want %q", c.min, c.max, got, c.want)
@@ -329,5 +402,55 @@ func TestLogTicks(t *testing.T) {
 	}
 	if (logTicks{}).Ticks(0, 1) != nil {
 		t.Error("ticks for a non-positive range")
+	}
+}
+
+// A linear axis gets at least four labels at a round step, inside the range.
+func TestLinTicks(t *testing.T) {
+	for _, c := range []struct {
+		min, max float64
+		want     string
+	}{
+		{0, 60, "0 20 40 60"},
+		{1, 60, "10 20 30 40 50 60"},
+		{0, 1, "0.00 0.25 0.50 0.75 1.00"},
+		{-0.3, 0.3, "-0.3 -0.2 -0.1 0.0 0.1 0.2 0.3"},
+		{0.9, 1.1, "0.90 0.95 1.00 1.05 1.10"},
+		{100, 1000, "250 500 750 1000"},
+	} {
+		var got []string
+		for _, tk := range (linTicks{}).Ticks(c.min, c.max) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+			if tk.Value < c.min-1e-12 || tk.Value > c.max+1e-12 {
+				t.Errorf("[%v, %v]: tick %v outside", c.min, c.max, tk.Value)
+			}
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("ticks on [%v, %v]: %q, want %q", c.min, c.max, g, c.want)
+		}
+	}
+}
+
+// Of several curves' chosen models, only the one with the least validation
+// error is ringed and named in the title.
+func TestBestMarkedOnce(t *testing.T) {
+	curves := []Curve{
+		{Name: "a", X: []float64{1, 2, 3}, Val: []float64{0.5, 0.4, 0.45}, Chosen: 2},
+		{Name: "b", X: []float64{1, 2, 3}, Val: []float64{0.3, 0.2, 0.25}, Chosen: 3},
+	}
+	f, err := LearningCurves(curves, Options{Data: "toy data"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := f.SVG()
+	if !strings.Contains(svg, ">Learning curves on toy data<") || !strings.Contains(svg, ">best: b at iteration 3, validation RMSE 0.25<") {
+		t.Error("the title does not name the data and the best model")
+	}
+	// The ring is drawn once in the plot and once in the legend.
+	rings := regexp.MustCompile(`<path d="M[0-9.]+,[0-9.]+A7,7 0 1 1`).FindAllString(svg, -1)
+	if len(rings) != 2 {
+		t.Errorf("%d rings of radius 7, want 2 (the best point and its legend entry)", len(rings))
 	}
 }

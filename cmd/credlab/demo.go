@@ -257,8 +257,12 @@ func nytroPart(ctx context.Context, p *progress, n, d int, noise, sigma float64,
 		case fit.Method == "KOLS":
 			param = fmt.Sprintf("rank=%d", fit.Rank)
 		}
+		val := fmt.Sprintf("%.4f", fit.ValRMSE)
+		if math.IsNaN(fit.ValRMSE) {
+			val = "- (no holdout: nothing to tune)" // KOLS fits on all rows
+		}
 		tm := fit.Timing
-		t.rows = append(t.rows, []string{me.name, param, fmt.Sprintf("%.4f", fit.ValRMSE), fmt.Sprintf("%.4f", test),
+		t.rows = append(t.rows, []string{me.name, param, val, fmt.Sprintf("%.4f", test),
 			round(tm.Kernel).String(), round(tm.Solve).String(), round(tm.Select).String(), round(tm.Total()).String()})
 		tf := viz.TimedFromFit(me.name, fit)
 		tf.RMSE = test

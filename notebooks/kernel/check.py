@@ -3,7 +3,8 @@
 1. A notebook saved outside the repository imports the library by module path.
 2. Two credlab-go kernels importing at the same time both succeed.
 3. A failed plugin build shows the compiler's message in the notebook.
-4. Interrupting a running cell leaves the credlab-go kernel alive with its state.
+4. Interrupting a running cell stops it (the credlab-go cell says so at once)
+   and leaves the kernel alive with its state; GoNB stops within a second.
 5. GoNB displays a viz figure and a frames table with one call each.
 Run with JUPYTER_PATH set to the kernels' folder; exits 1 on a failure.
 """
@@ -101,21 +102,33 @@ def main():
     text, data, status = run(kc, 'fig, err := viz.Lines([]viz.Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1, 3}}}, viz.Options{})\nfig')
     check(status == "ok" and any("image/svg+xml" in d for d in data), "a viz figure as a cell's value displays as SVG")
 
-    # 4: interrupt a running cell; the kernel and its state survive.
+    # 4: interrupt a loop of one-second sleeps: the cell says at once that
+    # the interrupt was received, stops within a few seconds (the
+    # interpreter checks every 15 statements), and the kernel keeps its state.
     run(kc, "kept := 42")
-    msg_id = kc.execute('import "time"\ntime.Sleep(8 * time.Second)')
+    msg_id = kc.execute('import "time"\nfor i := 0; i < 30; i++ {\n\ttime.Sleep(time.Second)\n}')
     time.sleep(3)
+    t0 = time.time()
     km.interrupt_kernel()
-    time.sleep(1)
-    check(km.is_alive(), "the credlab-go kernel is alive after an interrupt")
-    deadline = time.time() + 60
-    while time.time() < deadline:
+    said, stopped, err = None, None, ""
+    while time.time() < t0 + 60 and stopped is None:
         try:
-            msg = kc.get_shell_msg(timeout=5)
-            if msg["parent_header"].get("msg_id") == msg_id:
-                break
-        except Exception:
-            pass
+            msg = kc.get_iopub_msg(timeout=5)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        t, c = msg["msg_type"], msg["content"]
+        if t == "stream" and "Interrupt received" in c["text"] and said is None:
+            said = time.time() - t0
+        elif t == "error":
+            err = c["evalue"]
+        elif t == "status" and c["execution_state"] == "idle":
+            stopped = time.time() - t0
+    check(said is not None and said < 1, "the cell shows that the interrupt was received (after %s s)" % (said if said is None else "%.2f" % said))
+    check(stopped is not None and stopped < 8 and "interrupt" in err,
+          "an interrupt stops a loop of sleeps in the credlab-go kernel (%s s, error %r)" % (stopped if stopped is None else "%.1f" % stopped, err))
+    check(km.is_alive(), "the credlab-go kernel is alive after an interrupt")
     text, data, status = run(kc, "kept + 1")
     shown = " ".join(d.get("text/plain", "") for d in data)
     check(status == "ok" and "43" in shown, "the kernel keeps its state after an interrupt (kept + 1 = %s)" % (shown or text[-300:]))
@@ -138,6 +151,21 @@ def main():
     check(status == "ok" and any("<svg" in d.get("text/html", "") for d in data) and any("<table" in d.get("text/html", "") for d in data),
           "GoNB displays a viz figure and a frames table (status %s, outputs %s)%s"
           % (status, [sorted(d) for d in data], "" if status == "ok" else ":\n" + text[-1500:]))
+    # GoNB stops a running cell within a second.
+    msg_id = kc.execute('%%\nfor i := 0; i < 30; i++ {\n\ttime.Sleep(time.Second)\n}')
+    time.sleep(6)  # past the compilation
+    t0 = time.time()
+    km.interrupt_kernel()
+    stopped = None
+    while time.time() < t0 + 60 and stopped is None:
+        try:
+            msg = kc.get_iopub_msg(timeout=5)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "status" \
+                and msg["content"]["execution_state"] == "idle":
+            stopped = time.time() - t0
+    check(stopped is not None and stopped < 1.5, "an interrupt stops a running GoNB cell (%s s)" % (stopped if stopped is None else "%.2f" % stopped))
     kc.stop_channels()
     km.shutdown_kernel(now=True)
 
