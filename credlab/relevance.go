@@ -110,8 +110,11 @@ func LearnScales(ctx context.Context, x *mat.Dense, y []float64, cfg RelevanceCo
 	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
-	if cfg.Rows < 0 || cfg.MaxIter < 0 {
-		return nil, &ParamError{Name: "RelevanceConfig.Rows", Value: cfg.Rows, Want: "a positive number of rows (and MaxIter >= 0), or zero for the defaults"}
+	if cfg.Rows < 0 {
+		return nil, &ParamError{Name: "RelevanceConfig.Rows", Value: cfg.Rows, Want: "a positive number of rows, or zero for the default"}
+	}
+	if cfg.MaxIter < 0 {
+		return nil, &ParamError{Name: "RelevanceConfig.MaxIter", Value: cfg.MaxIter, Want: "a positive number of iterations, or zero for the default"}
 	}
 	n, _ := x.Dims()
 	ns := cfg.Rows
