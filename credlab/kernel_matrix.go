@@ -189,8 +189,6 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 			}
 			if dk != nil {
 				fromSqDistRow(dk, d.Data[i*d.Stride:i*d.Stride+i])
-			}
-			if dk != nil {
 				d.Data[i*d.Stride+i] = dk.fromSqDist(0)
 			} else {
 				d.Data[i*d.Stride+i] = k.Eval(xi, xi)
