@@ -133,11 +133,14 @@ def main():
     shown = " ".join(d.get("text/plain", "") for d in data)
     check(status == "ok" and "43" in shown, "the kernel keeps its state after an interrupt (kept + 1 = %s)" % (shown or text[-300:]))
 
-    # 3: a failed plugin build shows the compiler's message. gota is imported
-    # beside the library, as notebooks/README.md says, so that its
-    # dependencies resolve to the library's pinned versions.
-    km2, kc2 = kernels[1]
-    text, _, status = run(kc2, 'import (\n\t"github.com/credlab/credlab/frames"\n\t"gonum.org/v1/gonum/mat"\n\t"github.com/go-gota/gota/dataframe"\n)')
+    # 3: a failed plugin build shows the compiler's message. In a new kernel,
+    # gota is imported beside the library in its first import block, as
+    # notebooks/README.md says, so that its dependencies resolve to the
+    # library's pinned versions (a kernel's later blocks fetch only what
+    # they add).
+    km3, kc3 = kernel("credlab-go", work)
+    kernels.append((km3, kc3))
+    text, _, status = run(kc3, 'import (\n\t"github.com/credlab/credlab/frames"\n\t"gonum.org/v1/gonum/mat"\n\t"github.com/go-gota/gota/dataframe"\n)')
     check(status == "error" and "redeclared" in text,
           "a failed plugin build shows the compiler's message (%s)" % ("redeclared" if "redeclared" in text else text[-600:]))
     for km_, kc_ in kernels:
