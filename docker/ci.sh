@@ -73,6 +73,10 @@ exec 9>"$cache/lock"
 if ! flock -n 9; then say "waiting for another docker/ci.sh run to finish"; flock 9; fi
 
 tmp=$(mktemp -d /tmp/credlab-ci.XXXXXX) # short: it holds unix sockets
+# A copy of everything printed, so that a failure can repeat its step's last
+# lines at the very end, where a CI log that keeps only its tail shows them.
+exec > >(tee -a "$tmp/out.log") 2>&1
+teepid=$!
 export DOCKER_HOST=unix://$tmp/docker.sock DOCKER_CONFIG=$tmp/client DOCKER_BUILDKIT=0
 docker=/usr/bin/docker # Debian's client, matching Debian's daemon
 containers=()
@@ -111,10 +115,18 @@ teardown() {
 on_exit() {
 	local rc=$?
 	trap - EXIT
-	if [ $rc -ne 0 ] && [ -s "$tmp/dockerd.log" ]; then
-		say "FAILED; last lines of the daemon's log:"; tail -n 20 "$tmp/dockerd.log"
+	if [ $rc -ne 0 ]; then
+		tail -n 60 "$tmp/out.log" >"$tmp/out.tail" 2>/dev/null || true
+		if [ -s "$tmp/dockerd.log" ]; then
+			say "FAILED; last lines of the daemon's log:"; tail -n 10 "$tmp/dockerd.log"
+		fi
+		say "FAILED (exit $rc) in step \"$step_name\"; its last lines of output:"
+		sed 's/^/  | /' "$tmp/out.tail" 2>/dev/null || true
+		say "FAILED (exit $rc) in step \"$step_name\""
 	fi
 	teardown || true
+	exec >&- 2>&-
+	wait "$teepid" 2>/dev/null || true
 	exit $rc
 }
 trap on_exit EXIT
