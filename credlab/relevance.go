@@ -153,10 +153,19 @@ func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int, s
 	}
 	p.stop = stop
 	out := &RelevanceFit{Rows: ns}
-	// Isotropic: one shared log-scale and log-lambda.
+	// Isotropic: one shared log-scale and log-lambda, found on screenRows
+	// rows and polished on all.
 	s0 := 1 / medianSigma(p.x)
-	iso, isoL, err := p.minimize(ctx, []float64{math.Log(s0), math.Log(1e-3)}, true, min(iters, 20))
-	if err != nil {
+	iso := []float64{math.Log(s0), math.Log(1e-3)}
+	var isoL float64
+	var err error
+	if q := p.screenRows(screenRows); q != p {
+		if iso, _, err = q.minimize(ctx, iso, true, min(iters, 20)); err != nil {
+			return nil, err
+		}
+		p.evals += q.evals
+	}
+	if iso, isoL, err = p.minimize(ctx, iso, true, min(iters, 20)); err != nil {
 		return nil, err
 	}
 	out.IsoScale, out.IsoLambda, out.IsoLOO = math.Exp(iso[0]), math.Exp(iso[1]), isoL
@@ -411,10 +420,10 @@ func (p *looProblem) objective(th, grad []float64, tied bool) float64 {
 	return f
 }
 
-// minimize runs a projected L-BFGS (memory 8, Armijo backtracking, the
+// minimize runs a projected L-BFGS (memory 8, Armijo backtracking by quadratic interpolation, the
 // log-parameters clamped to their bounds) from th0 for at most iters
 // iterations, and returns the optimum and its criterion; it stops when
-// the criterion improves by less than 1e-5 relative over 3 iterations.
+// the criterion improves by less than 1e-4 relative over 3 iterations.
 func (p *looProblem) minimize(ctx context.Context, th0 []float64, tied bool, iters int) ([]float64, float64, error) {
 	nv := len(th0)
 	d := p.d
@@ -463,11 +472,14 @@ func (p *looProblem) minimize(ctx context.Context, th0 []float64, tied bool, ite
 			q = append(q[:0], g...)
 			scalev(-1/math.Max(1, math.Sqrt(dot(g, g))), q)
 		}
+		if -dot(q, g) < 1e-6*math.Abs(f) {
+			break // a full step would gain less than the tolerance: converged
+		}
 		step, accepted := 1.0, false
 		xn := make([]float64, nv)
 		gn := make([]float64, nv)
 		var fn float64
-		for ls := 0; ls < 20; ls++ {
+		for ls := 0; ls < 10; ls++ {
 			for j := range xn {
 				xn[j] = x[j] + step*q[j]
 			}
@@ -481,7 +493,13 @@ func (p *looProblem) minimize(ctx context.Context, th0 []float64, tied bool, ite
 				accepted = true
 				break
 			}
-			step /= 2
+			// The minimum of the quadratic through f, its slope and fn,
+			// kept within a tenth and a half of the step.
+			next := step / 2
+			if curv := fn - f - dec; dec < 0 && curv > 0 && !math.IsInf(fn, 1) {
+				next = math.Min(math.Max(-dec*step/(2*curv), step/10), step/2)
+			}
+			step = next
 		}
 		if !accepted {
 			break
@@ -496,7 +514,7 @@ func (p *looProblem) minimize(ctx context.Context, th0 []float64, tied bool, ite
 				ss, ys, rho = ss[1:], ys[1:], rho[1:]
 			}
 		}
-		if f-fn < 1e-5*math.Abs(f) {
+		if f-fn < 1e-4*math.Abs(f) {
 			stall++
 		} else {
 			stall = 0
@@ -540,6 +558,7 @@ func (p *looProblem) screenRows(k int) *looProblem {
 	if q == nil {
 		return p
 	}
+	q.stop = p.stop
 	return q
 }
 

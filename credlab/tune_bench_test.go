@@ -147,3 +147,21 @@ func BenchmarkFoldPath(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLOOEval times one evaluation of LearnScales's criterion with
+// its gradient (d = 10): a kernel matrix, a Cholesky factorization and
+// inverse, one symmetric rank-n update and one product with the rows.
+func BenchmarkLOOEval(b *testing.B) {
+	for _, n := range []int{250, 500, 1000} {
+		x, y, _ := SmoothRegression(n, benchD, benchNoise, 1)
+		p := newLOOProblem(x, y, nil)
+		th := fullParams([]float64{0, -7}, benchD)
+		grad := make([]float64, benchD+1)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				p.eval(th, grad)
+			}
+			reportGFlops(b, 3*float64(n)*float64(n)*float64(n))
+		})
+	}
+}

@@ -27,7 +27,7 @@ const (
 // validation error by relevanceMargin.
 const (
 	minRelevanceRows = 40
-	minRelevanceVal  = 300
+	minRelevanceVal  = 1000
 	relevanceValRows = 2000
 	relevanceMargin  = 0.02
 	relevanceShare   = 0.25
@@ -57,7 +57,7 @@ func relevanceFor(cfg TuneConfig, n, d int) (bool, error) {
 //
 // Column scales (TuneConfig.Relevance, default "auto"): LearnScales learns
 // them with lambda on a seeded subsample of DefaultRelevanceRows rows, from
-// the exact leave-one-out error's gradients. With at least 300 other rows,
+// the exact leave-one-out error's gradients. With at least 1000 other rows,
 // exact KRLS with the learned scales and with the best shared scale (both
 // fitted on the subsample) predict up to 2000 held-out rows, and the scales
 // are kept when they lower the validation error by 2%; with fewer rows,
@@ -146,7 +146,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 	ns := min(n, DefaultRelevanceRows)
 	nv := min(n-ns, relevanceValRows)
 	if nv < minRelevanceVal {
-		ns, nv = n, 0
+		nv = 0
 	}
 	sIdx := append([]int(nil), perm[:ns]...)
 	sort.Ints(sIdx)

@@ -260,7 +260,7 @@ func TestTuneSigmaEdge(t *testing.T) {
 	rng := newRNG(6)
 	x := randData(rng, 200, 2, 1)
 	y := smoothTargets(rng, x, 0.1)
-	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Sigmas: []float64{0.02, 0.04}})
+	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Sigmas: []float64{0.02, 0.04}, Relevance: RelevanceOff})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestTuneSigmaEdge(t *testing.T) {
 	}
 	// A grid so narrow and so far below the optimum that the extensions
 	// (12 points of its spacing) cannot reach it.
-	res, err = Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Sigmas: []float64{0.03, 0.0306}})
+	res, err = Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionGCV, Sigmas: []float64{0.03, 0.0306}, Relevance: RelevanceOff})
 	if err != nil {
 		t.Fatal(err)
 	}
