@@ -28,7 +28,10 @@
 // Each returns a *Fit: the Model f(x) = sum_i Coef_i k(x, Centers_i), the
 // chosen Lambda or Iter, the validation Path, Timing.
 //
-// Model selection (tune.go, crossval.go, gcv.go, ridge.go, bandpath.go):
+// Model selection (tune.go the API, tuner.go the stages, tune_sigma.go
+// the sigma searches, tune_screen.go candidates screened on one fold,
+// tuneeval.go the paths scored per sigma; crossval.go, gcv.go, ridge.go,
+// bandpath.go):
 // Tune chooses the method (exact or Nyström KRLS), the kernel width,
 // lambda and the number of centers from a zero TuneConfig, by 5-fold
 // cross-validation (the default: on Nyström paths, from the folds' Gram
