@@ -105,3 +105,83 @@ func TestEstimatePoolRMSE(t *testing.T) {
 		t.Errorf("level 1.5: %v", err)
 	}
 }
+
+// TestTunePoolRMSE checks Choice.PoolRMSE against explicit refits of the
+// chosen model on each fold's complement.
+func TestTunePoolRMSE(t *testing.T) {
+	rng := newRNG(9)
+	x := randData(rng, 150, 2, 1)
+	y := smoothTargets(rng, x, 0.1)
+	w := make([]float64, len(y))
+	for i := range w {
+		w[i] = 0.5 + rng.Float64()
+	}
+	for _, weights := range [][]float64{nil, w} {
+		res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionCV, Relevance: RelevanceOff, Weights: weights})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch := res.Choice
+		if ch.PoolRMSE == nil {
+			t.Fatalf("no pool RMSE estimate; stages %q", ch.Stages)
+		}
+		yc := make([]float64, len(y))
+		for i, v := range y {
+			yc[i] = v - ch.Intercept
+		}
+		cv, err := newKFolds(x, yc, weights, DefaultFolds, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := cv.x.Dims()
+		var sw, swr float64
+		lo := 0
+		for _, hi := range cv.end {
+			var tr []int
+			for i := 0; i < n; i++ {
+				if i < lo || i >= hi {
+					tr = append(tr, i)
+				}
+			}
+			var wt []float64
+			if weights != nil {
+				wt = gather(cv.w, tr)
+			}
+			var fit *Fit
+			if ch.M == 0 || ch.M >= len(tr) {
+				fit, err = KRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), KRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt})
+			} else {
+				fit, err = NKRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), NKRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt, Nystrom: NystromConfig{M: ch.M}})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred, err := fit.Model.Predict(gatherRows(cv.x, seq(lo, hi)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := lo; i < hi; i++ {
+				r := cv.y[i] - pred[i-lo]
+				wi := 1.0
+				if weights != nil {
+					wi = cv.w[i]
+				}
+				sw += wi
+				swr += wi * r * r
+			}
+			lo = hi
+		}
+		want := math.Sqrt(swr / sw)
+		if e := ch.PoolRMSE; !relClose(e.RMSE, want, 1e-8) || e.Rows != n || !(e.Lo < e.RMSE && e.RMSE < e.Hi) {
+			t.Errorf("weights %v: pool RMSE %+v, want %.10g from explicit refits", weights != nil, e, want)
+		}
+	}
+}
+
+func seq(lo, hi int) []int {
+	out := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}

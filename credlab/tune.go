@@ -42,8 +42,9 @@ const (
 // MaxLOORows is the largest number of rows for CriterionLOO.
 const MaxLOORows = 3000
 
-// TuneConfig configures Tune. The zero value searches sigma and lambda of a
-// Gaussian kernel by GCV with the method chosen automatically.
+// TuneConfig configures Tune. The zero value searches the column scales,
+// sigma and lambda of a Gaussian kernel by 5-fold cross-validation, with
+// the method chosen automatically, within DefaultTimeBudget.
 type TuneConfig struct {
 	// Kernel is the family searched: "gaussian" (default) or "laplacian".
 	Kernel string
@@ -184,6 +185,16 @@ type Choice struct {
 	// otherwise), whose spread says how much ValRMSE can be trusted.
 	ValRMSE  float64
 	FoldRMSE []float64
+	// PoolRMSE estimates the model's RMSE on the population the rows
+	// represent, with an interval (EstimatePoolRMSE at level 0.9), from
+	// out-of-fold residuals: the chosen model refitted on each fold's
+	// complement predicts the fold (CriterionCV; nil otherwise, or when the
+	// time budget left no room for the refits). Weighted by Weights, it is
+	// the pool's RMSE when the rows are a probability sample of the pool
+	// with weights 1/pi (uniform or CRED labeling); rows a batch method
+	// chose represent themselves only. Refits on 4/5 of the rows make it
+	// slightly pessimistic for the final model.
+	PoolRMSE *RMSEEstimate
 	// Intercept is the (weighted) mean of the target; 0 with NoIntercept.
 	Intercept float64
 	// Edges lists grid ends the search hit and could not extend past

@@ -573,7 +573,78 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	for _, s := range best.scores {
 		fit.Path = append(fit.Path, PathPoint{Lambda: s.lambda, TrainRMSE: s.train, ValRMSE: math.Sqrt(s.score)})
 	}
-	t.stage("model: %s on %d rows: %v", ch.Method, t.n, time.Since(t0).Round(time.Millisecond))
+	took := time.Since(t0)
+	t.stage("model: %s on %d rows: %v", ch.Method, t.n, took.Round(time.Millisecond))
 	t.out.Fit = fit
+	if t.cv != nil && t.affords(time.Duration(len(t.cv.end))*took, "the out-of-fold residuals of the pool RMSE estimate") {
+		t0 = time.Now()
+		r, err := t.outOfFold(ctx, ch.Kernel, ch.Lambda, ch.M, best.centers)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			ch.Warnings = append(ch.Warnings, fmt.Sprintf("no pool RMSE estimate: %v", err))
+			return nil
+		}
+		est, err := EstimatePoolRMSE(r, t.cv.w, 0.9)
+		if err != nil {
+			ch.Warnings = append(ch.Warnings, fmt.Sprintf("no pool RMSE estimate: %v", err))
+			return nil
+		}
+		ch.PoolRMSE = &est
+		t.stage("pool RMSE: %.4g (90%% interval %.4g to %.4g) from out-of-fold residuals of %d rows: %v", est.RMSE, est.Lo, est.Hi, est.Rows, time.Since(t0).Round(time.Millisecond))
+	}
 	return nil
+}
+
+// outOfFold refits the chosen model (KRLS when m is 0, else NKRLS with m
+// centers drawn by sampler, or uniformly) on each cross-validation fold's
+// complement and returns the residuals of the fold's rows, in the folds'
+// order (t.cv). Cost: one fit per fold.
+func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, sampler CenterSampler) ([]float64, error) {
+	cv := t.cv
+	n, d := cv.x.Dims()
+	res := make([]float64, n)
+	lo := 0
+	for _, hi := range cv.end {
+		nt := n - (hi - lo)
+		if err := checkAlloc("out-of-fold training rows", nt, d); err != nil {
+			return nil, err
+		}
+		xt := mat.NewDense(nt, d, nil)
+		yt := make([]float64, 0, nt)
+		var wt []float64
+		r := 0
+		for i := 0; i < n; i++ {
+			if i >= lo && i < hi {
+				continue
+			}
+			copy(xt.RawRowView(r), cv.x.RawRowView(i))
+			yt = append(yt, cv.y[i])
+			if cv.w != nil {
+				wt = append(wt, cv.w[i])
+			}
+			r++
+		}
+		var fit *Fit
+		var err error
+		if m == 0 || m >= nt {
+			fit, err = KRLS(ctx, xt, yt, KRLSConfig{Kernel: k, Lambda: lambda, Weights: wt})
+		} else {
+			fit, err = NKRLS(ctx, xt, yt, NKRLSConfig{Kernel: k, Lambda: lambda, Weights: wt,
+				Nystrom: NystromConfig{M: m, Seed: t.cfg.Seed, Sampler: sampler}})
+		}
+		if err != nil {
+			return nil, err
+		}
+		pred, err := fit.Model.PredictContext(ctx, cv.x.Slice(lo, hi, 0, d).(*mat.Dense))
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range pred {
+			res[lo+i] = cv.y[lo+i] - p
+		}
+		lo = hi
+	}
+	return res, nil
 }

@@ -79,12 +79,17 @@ type Choice struct {
 	OutOfTime bool      `json:"out_of_time,omitempty"` // the time budget stopped the search
 	// FoldRMSE is each cross-validation fold's held-out RMSE at the choice
 	// (credlab.Choice.FoldRMSE; nil for other criteria).
-	FoldRMSE  []float64 `json:"fold_rmse,omitempty"`
-	Criterion string    `json:"criterion"`
-	Score     float64   `json:"score"`
-	ValRMSE   float64   `json:"val_rmse"`
-	Stages    []string  `json:"stages,omitempty"`
-	Seconds   float64   `json:"seconds"`
+	FoldRMSE []float64 `json:"fold_rmse,omitempty"`
+	// PoolRMSE estimates the model's RMSE on the population the rows
+	// represent (the pool, when they are a uniform or CRED sample with its
+	// weights), with a 90% interval, from out-of-fold residuals
+	// (credlab.Choice.PoolRMSE; nil when not computed).
+	PoolRMSE  *credlab.RMSEEstimate `json:"pool_rmse,omitempty"`
+	Criterion string                `json:"criterion"`
+	Score     float64               `json:"score"`
+	ValRMSE   float64               `json:"val_rmse"`
+	Stages    []string              `json:"stages,omitempty"`
+	Seconds   float64               `json:"seconds"`
 }
 
 // Fit fits the model described by spec to the rows of df. df is not
@@ -241,7 +246,7 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	}
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
-		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime, FoldRMSE: c.FoldRMSE,
+		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime, FoldRMSE: c.FoldRMSE, PoolRMSE: c.PoolRMSE,
 			Criterion: string(c.Criterion), Score: c.Score, ValRMSE: c.ValRMSE, Stages: c.Stages, Seconds: c.Elapsed.Seconds()},
 		Warnings: warns, Lambda: c.Lambda, ValRMSE: c.ValRMSE, Rows: len(p.rows),
 		Predictor: tf.Fit.Model, Fit: tf.Fit, Tuning: tf,
@@ -765,6 +770,10 @@ func (m *Model) Summary() string {
 		}
 		fmt.Fprintf(&b, "cross-validation RMSE per fold %s (spread %.3g to %.3g)\n", strings.Join(parts, ", "), lo, hi)
 	}
+	if e := m.poolRMSE(); e != nil {
+		fmt.Fprintf(&b, "estimated RMSE on the population the rows represent %.4g, 90%% interval %.4g to %.4g (out-of-fold residuals of %d rows, %s; the pool's when the rows are a uniform or CRED sample)\n",
+			e.RMSE, e.Lo, e.Hi, e.Rows, m.weighting())
+	}
 	scale := "standardized"
 	if m.Mean == nil {
 		scale = "unscaled"
@@ -825,4 +834,20 @@ func relevanceOf(cols []string, scales []float64) []ColumnRelevance {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Relevance > out[b].Relevance })
 	return out
+}
+
+// poolRMSE returns the choice's pool RMSE estimate, nil without one.
+func (m *Model) poolRMSE() *credlab.RMSEEstimate {
+	if m.Choice == nil {
+		return nil
+	}
+	return m.Choice.PoolRMSE
+}
+
+// weighting says how the rows were weighted in the fit.
+func (m *Model) weighting() string {
+	if m.Spec.Weight == "" {
+		return "unweighted"
+	}
+	return fmt.Sprintf("weighted by %q", m.Spec.Weight)
 }

@@ -44,6 +44,9 @@ func TestFitRelevance(t *testing.T) {
 	if len(m.Choice.FoldRMSE) != 5 || !strings.Contains(m.Summary(), "cross-validation RMSE per fold") {
 		t.Errorf("fold RMSEs %v, summary:\n%s", m.Choice.FoldRMSE, m.Summary())
 	}
+	if e := m.Choice.PoolRMSE; e == nil || !(e.Lo < e.RMSE && e.RMSE < e.Hi) || e.Rows != m.Rows || !strings.Contains(m.Summary(), "estimated RMSE on the population the rows represent") {
+		t.Errorf("pool RMSE estimate %+v, summary:\n%s", e, m.Summary())
+	}
 	if s := m.Summary(); !strings.Contains(s, "relevance (kernel scale per column") {
 		t.Errorf("summary without the relevance:\n%s", s)
 	}

@@ -58,7 +58,10 @@ type SimulateResult struct {
 	// Curves has one row per repetition, method and budget: columns
 	// "seed", "method", "labels", "rmse" (test RMSE of the default fit on
 	// the labeled rows), "sigma" and "lambda" (the fit's choice, which the
-	// next batch selects with) and "seconds" (selection time).
+	// next batch selects with), "seconds" (selection time), and "est_rmse",
+	// "est_lo", "est_hi": the fit's own estimate of its RMSE with a 90%
+	// interval, from the labels alone (credlab.Choice.PoolRMSE; NaN
+	// without one), to set against "rmse".
 	Curves dataframe.DataFrame
 	// Ratios has one row per method and budget: "method", "labels",
 	// "rmse" (geometric mean over repetitions) and "ratio", the geometric
@@ -139,6 +142,9 @@ type simRow struct {
 	labels              int
 	rmse, sigma, lambda float64
 	seconds             float64
+	// est is the fit's estimate of its RMSE (credlab.Choice.PoolRMSE),
+	// within estLo to estHi at 90%; NaN without one.
+	est, estLo, estHi float64
 }
 
 // simulateMethods checks and completes the method list.
@@ -236,7 +242,11 @@ func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []floa
 			return nil, err
 		}
 		ch := fit.Choice
-		row := simRow{seed: seed, method: method, labels: b, rmse: credlab.RMSE(pred, yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: secs}
+		row := simRow{seed: seed, method: method, labels: b, rmse: credlab.RMSE(pred, yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: secs,
+			est: math.NaN(), estLo: math.NaN(), estHi: math.NaN()}
+		if e := ch.PoolRMSE; e != nil {
+			row.est, row.estLo, row.estHi = e.RMSE, e.Lo, e.Hi
+		}
 		out = append(out, row)
 		if spec.Progress != nil {
 			spec.Progress(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g (sigma %.3g, lambda %.2g, selection %.1f s)", seed, method, b, row.rmse, ch.Sigma, ch.Lambda, secs))
@@ -295,13 +305,14 @@ func simulateCRED(ctx context.Context, xp *mat.Dense, add int, seed uint64, m in
 func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateResult, error) {
 	var seed, labels []int
 	var method []string
-	var rmse, sigma, lambda, secs []float64
+	var rmse, sigma, lambda, secs, est, estLo, estHi []float64
 	uni := map[[2]int]float64{} // (seed, labels) -> uniform RMSE
 	for _, r := range rows {
 		seed = append(seed, int(r.seed))
 		method = append(method, r.method)
 		labels = append(labels, r.labels)
 		rmse, sigma, lambda, secs = append(rmse, r.rmse), append(sigma, r.sigma), append(lambda, r.lambda), append(secs, r.seconds)
+		est, estLo, estHi = append(est, r.est), append(estLo, r.estLo), append(estHi, r.estHi)
 		if r.method == "uniform" {
 			uni[[2]int{int(r.seed), r.labels}] = r.rmse
 		}
@@ -309,7 +320,8 @@ func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateRe
 	curves := dataframe.New(series.New(seed, series.Int, "seed"), series.New(method, series.String, "method"),
 		series.New(labels, series.Int, "labels"), series.New(rmse, series.Float, "rmse"),
 		series.New(sigma, series.Float, "sigma"), series.New(lambda, series.Float, "lambda"),
-		series.New(secs, series.Float, "seconds"))
+		series.New(secs, series.Float, "seconds"), series.New(est, series.Float, "est_rmse"),
+		series.New(estLo, series.Float, "est_lo"), series.New(estHi, series.Float, "est_hi"))
 	type key struct {
 		m string
 		b int

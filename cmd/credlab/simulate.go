@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/credlab/credlab/frames"
 	"github.com/credlab/credlab/viz"
@@ -85,6 +86,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	writeRatioTable(stdout, r)
+	writeCoverage(stdout, r)
 	p.done(fmt.Sprintf("simulate: %d rows of %s, written to %s", df.Nrow(), *data, *out))
 	return nil
 }
@@ -150,4 +152,35 @@ func writeRatioTable(w io.Writer, r *frames.SimulateResult) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// writeCoverage prints, per method, how often the fit's own 90% interval
+// for its RMSE (from the labels alone) held its test RMSE.
+func writeCoverage(w io.Writer, r *frames.SimulateResult) {
+	meth := r.Curves.Col("method").Records()
+	rmse, _ := frames.Column(r.Curves, "rmse")
+	lo, _ := frames.Column(r.Curves, "est_lo")
+	hi, _ := frames.Column(r.Curves, "est_hi")
+	var order []string
+	in, all := map[string]int{}, map[string]int{}
+	for i, m := range meth {
+		if math.IsNaN(lo[i]) {
+			continue
+		}
+		if all[m] == 0 {
+			order = append(order, m)
+		}
+		all[m]++
+		if lo[i] <= rmse[i] && rmse[i] <= hi[i] {
+			in[m]++
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	parts := make([]string, len(order))
+	for i, m := range order {
+		parts[i] = fmt.Sprintf("%s %d of %d", m, in[m], all[m])
+	}
+	fmt.Fprintf(w, "the fit's 90%% interval for its RMSE held the test RMSE: %s (est_rmse, est_lo, est_hi in curves.csv)\n", strings.Join(parts, ", "))
 }

@@ -25,13 +25,13 @@ func TestSimulateCLI(t *testing.T) {
 	}
 	out := filepath.Join(dir, "sim")
 	stdout := mustRun(t, "simulate", "-data", data, "-target", "y", "-methods", "uniform,lcmd,cred", "-budgets", "20,40", "-m", "40", "-quiet", "-out", out)
-	for _, want := range []string{"uniform      1.000   1.000", "lcmd ", "cred ", "test RMSE / uniform"} {
+	for _, want := range []string{"uniform      1.000   1.000", "lcmd ", "cred ", "test RMSE / uniform", "interval for its RMSE held the test RMSE: uniform "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 	head, recs := readCSV(t, filepath.Join(out, "curves.csv"))
-	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds" || len(recs) != 6 {
+	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds,est_rmse,est_lo,est_hi" || len(recs) != 6 {
 		t.Errorf("curves.csv: %v, %d rows", head, len(recs))
 	}
 	for _, f := range []string{"ratios.csv", "curves.svg"} {
