@@ -107,7 +107,8 @@ func TestEstimatePoolRMSE(t *testing.T) {
 }
 
 // TestTunePoolRMSE checks Choice.PoolRMSE against explicit refits of the
-// chosen model on each fold's complement.
+// chosen model on the complement of each fold (drawn with seed 1, the
+// search's seed + 1).
 func TestTunePoolRMSE(t *testing.T) {
 	rng := newRNG(9)
 	x := randData(rng, 150, 2, 1)
@@ -129,7 +130,7 @@ func TestTunePoolRMSE(t *testing.T) {
 		for i, v := range y {
 			yc[i] = v - ch.Intercept
 		}
-		cv, err := newKFolds(x, yc, weights, DefaultFolds, 0)
+		cv, err := newKFolds(x, yc, weights, DefaultFolds, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -188,7 +188,9 @@ type Choice struct {
 	// PoolRMSE estimates the model's RMSE on the population the rows
 	// represent, with an interval (EstimatePoolRMSE at level 0.9), from
 	// out-of-fold residuals: the chosen model refitted on each fold's
-	// complement predicts the fold (CriterionCV; nil otherwise, or when the
+	// complement predicts the fold, on folds drawn anew (with Seed + 1, as
+	// the choice is biased towards the search's own folds) (CriterionCV;
+	// nil otherwise, or when the
 	// time budget left no room for the refits). Weighted by Weights, it is
 	// the pool's RMSE when the rows are a probability sample of the pool
 	// with weights 1/pi (uniform or CRED labeling); rows a batch method

@@ -590,7 +590,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	t.out.Fit = fit
 	if t.cv != nil && t.affords(time.Duration(len(t.cv.end))*took, "the out-of-fold residuals of the pool RMSE estimate") {
 		t0 = time.Now()
-		r, err := t.outOfFold(ctx, ch.Kernel, ch.Lambda, ch.M, best.centers)
+		r, w, err := t.outOfFold(ctx, ch.Kernel, ch.Lambda, ch.M, best.centers)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -598,7 +598,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 			ch.Warnings = append(ch.Warnings, fmt.Sprintf("no pool RMSE estimate: %v", err))
 			return nil
 		}
-		est, err := EstimatePoolRMSE(r, t.cv.w, 0.9)
+		est, err := EstimatePoolRMSE(r, w, 0.9)
 		if err != nil {
 			ch.Warnings = append(ch.Warnings, fmt.Sprintf("no pool RMSE estimate: %v", err))
 			return nil
@@ -610,18 +610,23 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 }
 
 // outOfFold refits the chosen model (KRLS when m is 0, else NKRLS with m
-// centers drawn by sampler, or uniformly) on each cross-validation fold's
-// complement and returns the residuals of the fold's rows, in the folds'
-// order (t.cv). Cost: one fit per fold.
-func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, sampler CenterSampler) ([]float64, error) {
-	cv := t.cv
+// centers drawn by sampler, or uniformly) on each fold's complement and
+// returns the residuals of the fold's rows and their weights, in the
+// folds' order. The folds are drawn anew (seed + 1): the choice minimized
+// the criterion on the search's folds, whose residuals are therefore
+// biased low. Cost: one fit per fold.
+func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, sampler CenterSampler) (res, w []float64, err error) {
+	cv, err := newKFolds(t.x, t.y, t.w, len(t.cv.end), t.cfg.Seed+1)
+	if err != nil {
+		return nil, nil, err
+	}
 	n, d := cv.x.Dims()
-	res := make([]float64, n)
+	res = make([]float64, n)
 	lo := 0
 	for _, hi := range cv.end {
 		nt := n - (hi - lo)
 		if err := checkAlloc("out-of-fold training rows", nt, d); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		xt := mat.NewDense(nt, d, nil)
 		yt := make([]float64, 0, nt)
@@ -647,16 +652,16 @@ func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, 
 				Nystrom: NystromConfig{M: m, Seed: t.cfg.Seed, Sampler: sampler}})
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		pred, err := fit.Model.PredictContext(ctx, cv.x.Slice(lo, hi, 0, d).(*mat.Dense))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i, p := range pred {
 			res[lo+i] = cv.y[lo+i] - p
 		}
 		lo = hi
 	}
-	return res, nil
+	return res, cv.w, nil
 }
