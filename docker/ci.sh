@@ -272,8 +272,11 @@ python3 - "$tmp/contents.json" "$repo"/notebooks/[0-9][0-9]-*.ipynb <<-'PY'
 	if not want or missing:
 	    sys.exit("docker/ci.sh: notebooks missing from /api/contents: %s" % (missing or "(none in the repository)"))
 	PY
+# Outputs are captured before grep reads them: under pipefail, "cmd | grep -q"
+# fails at random when grep exits first and cmd dies of SIGPIPE.
+specs=$(curl -fsS "$url/api/kernelspecs?token=$token")
 for k in credlab-go credlab-gonb; do
-	curl -fsS "$url/api/kernelspecs?token=$token" | grep -q "\"$k\"" || { say "kernelspec $k not listed"; exit 1; }
+	grep -qF "\"$k\"" <<<"$specs" || { say "kernelspec $k not listed"; exit 1; }
 done
 [ "$(status "$url/tree?token=$token")" = 200 ] || { say "/tree with the token is not 200"; exit 1; }
 code=$(status "$url/api/contents")
@@ -308,7 +311,8 @@ name=credlab-ci-lab2-$$
 containers+=("$name")
 "$docker" run -d --name "$name" --network host -e LAB_IP=127.0.0.1 -e LAB_PORT="$port" "$image" >/dev/null
 wait_up "$port" "$name"
-printed=$("$docker" logs "$name" 2>&1 | sed -n 's/^ *Token: *\([0-9a-f]\{48\}\)$/\1/p' | head -n 1)
+logs=$("$docker" logs "$name" 2>&1)
+printed=$(sed -n 's/^ *Token: *\([0-9a-f]\{48\}\)$/\1/p' <<<"$logs" | sed -n 1p)
 [ -n "$printed" ] || { say "no token printed at start"; "$docker" logs "$name" 2>&1 | tail -n 20; exit 1; }
 [ "$(status -H "Authorization: token $printed" "http://127.0.0.1:$port/api/contents")" = 200 ] ||
 	{ say "the printed token is refused"; exit 1; }
@@ -351,7 +355,8 @@ for who in 0 1234; do
 		wait_up "$port" "$name"
 	}
 	restart
-	"$docker" logs "$name" 2>&1 | grep -q "running as uid $who, gid $who" ||
+	logs=$("$docker" logs "$name" 2>&1)
+	grep -qF "running as uid $who, gid $who" <<<"$logs" ||
 		{ say "the server does not run as uid $who:"; "$docker" logs "$name" 2>&1 | tail -n 20; exit 1; }
 	owner=$(stat -c %u:%g "$dir/work/00-quickstart.ipynb")
 	[ "$owner" = "$who:$who" ] || { say "copied notebooks owned by $owner, want $who:$who"; exit 1; }
@@ -385,7 +390,8 @@ containers+=("$name")
 if "$docker" run --name "$name" --network none --user 4321 -v "$tmp/ro:/opt/credlab/work" "$image" >/dev/null 2>&1; then
 	say "a server started on a folder it cannot write"; exit 1
 fi
-"$docker" logs "$name" 2>&1 | grep -q "cannot write to /opt/credlab/work" || { say "no clear error for an unwritable folder"; exit 1; }
+logs=$("$docker" logs "$name" 2>&1)
+grep -qF "cannot write to /opt/credlab/work" <<<"$logs" || { say "no clear error for an unwritable folder"; exit 1; }
 say "an unwritable work folder under --user is a clear error"
 
 step "stop dockerd and clean up"
