@@ -771,7 +771,7 @@ func (m *Model) Summary() string {
 		fmt.Fprintf(&b, "cross-validation RMSE per fold %s (spread %.3g to %.3g)\n", strings.Join(parts, ", "), lo, hi)
 	}
 	if e := m.poolRMSE(); e != nil {
-		fmt.Fprintf(&b, "estimated RMSE on the population the rows represent %.4g, 90%% interval %.4g to %.4g (out-of-fold residuals of %d rows, %s; the pool's when the rows are a uniform or CRED sample)\n",
+		fmt.Fprintf(&b, "estimated RMSE on the population the rows represent %.4g, 90%% interval %.4g to %.4g (out-of-fold residuals of %d rows, %s); often optimistic: the search tuned on the same rows, and a few hundred rows miss a skewed target's tails (docs/labeling.md)\n",
 			e.RMSE, e.Lo, e.Hi, e.Rows, m.weighting())
 	}
 	scale := "standardized"
