@@ -824,13 +824,10 @@ func relevanceOf(cols []string, scales []float64) []ColumnRelevance {
 	if scales == nil || len(scales) != len(cols) {
 		return nil
 	}
-	top := 0.0
-	for _, s := range scales {
-		top = math.Max(top, s)
-	}
+	rel := credlab.Choice{Scales: scales}.Relevance()
 	out := make([]ColumnRelevance, len(cols))
 	for j, c := range cols {
-		out[j] = ColumnRelevance{Column: c, Relevance: scales[j] / top}
+		out[j] = ColumnRelevance{Column: c, Relevance: rel[j]}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Relevance > out[b].Relevance })
 	return out
