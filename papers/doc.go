@@ -15,6 +15,9 @@
 //   - LabelingBenchmark (BenchmarkSpec): the Figure 3 protocol, CRED against
 //     KRR, KTR3 and SSSR on a pool and a test set (BenchCRED, BenchKRR,
 //     BenchKTR3, BenchSSSR name the methods).
+//   - CREDBudgets (CREDBudgetSpec, CREDBudgetDefaults; cred_measure.go):
+//     Figure 3's methods at label budgets beyond the paper's, for
+//     bench/cmd/credlab-fig3.
 //
 // Multi-pass SGM (Lin and Rosasco, NIPS 2016; sgm.go):
 //
@@ -38,6 +41,8 @@
 //     numbers of centers, fitted as `credlab reproduce nytro` fits them
 //     (one engine, nytFit) and scored on a test frame; TimedOf turns the
 //     result into viz.TimeAccuracy points.
+//   - NYTROExact (nytro_measure.go): Table 2's exact methods on the full
+//     data sets, for bench/cmd/credlab-nytro-exact.
 //
 // The papers' data sets (staged.go): LoadStaged reads a data set staged in
 // the project's data directory by name (StagedNames, DescribeStaged), with
