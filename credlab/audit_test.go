@@ -4,7 +4,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // The 90% interval covers the pool's RMSE in about 90% of audit samples,
@@ -108,7 +112,10 @@ func TestEstimatePoolRMSE(t *testing.T) {
 
 // TestTunePoolRMSE checks Choice.PoolRMSE against explicit refits of the
 // chosen model on the complement of each fold (drawn with seed 1, the
-// search's seed + 1).
+// search's seed + 1), and Choice.Curve against explicit 3-, 5- and 10-fold
+// cross-validation of exact KRLS over the lambda grid (the curve's Nyström
+// path has every row as a center), its power law fitted here by the
+// normal equations.
 func TestTunePoolRMSE(t *testing.T) {
 	rng := newRNG(9)
 	x := randData(rng, 150, 2, 1)
@@ -123,60 +130,104 @@ func TestTunePoolRMSE(t *testing.T) {
 			t.Fatal(err)
 		}
 		ch := res.Choice
-		if ch.PoolRMSE == nil {
-			t.Fatalf("no pool RMSE estimate; stages %q", ch.Stages)
+		if ch.PoolRMSE == nil || ch.Curve == nil {
+			t.Fatalf("no pool RMSE estimate or learning curve; stages %q", ch.Stages)
 		}
 		yc := make([]float64, len(y))
 		for i, v := range y {
 			yc[i] = v - ch.Intercept
 		}
-		cv, err := newKFolds(x, yc, weights, DefaultFolds, 1)
+		want := refitRMSE(t, x, yc, weights, ch, DefaultFolds)
+		if e := ch.PoolRMSE; !relClose(e.RMSE, want, 1e-8) || e.Rows != len(y) || !(e.Lo < e.RMSE && e.RMSE < e.Hi) {
+			t.Errorf("weights %v: pool RMSE %+v, want %.10g from explicit refits", weights != nil, e, want)
+		}
+		c := ch.Curve
+		wantRMSE := []float64{cvLeast(t, x, yc, weights, ch, 3), cvLeast(t, x, yc, weights, ch, 5), cvLeast(t, x, yc, weights, ch, 10)}
+		if !slices.Equal(c.Labels, []int{100, 120, 135}) || !floats.EqualApprox(c.RMSE, wantRMSE, 1e-4*want) {
+			t.Errorf("weights %v: curve measured %v at %v, want %v at [100 120 135]", weights != nil, c.RMSE, c.Labels, wantRMSE)
+		}
+		var sx, sy, sxx, sxy float64
+		for i, l := range c.Labels {
+			lx, ly := math.Log(float64(l)), math.Log(c.RMSE[i])
+			sx, sy, sxx, sxy = sx+lx, sy+ly, sxx+lx*lx, sxy+lx*ly
+		}
+		b := -(3*sxy - sx*sy) / (3*sxx - sx*sx)
+		b = math.Min(math.Max(b, 0), 0.5)
+		a := math.Exp(sy/3 + b*sx/3)
+		for i, p := range []int{150, 225, 300} {
+			if c.Project[i] != p || !relClose(c.Projected[i], a*math.Pow(float64(p), -b), 1e-8) {
+				t.Errorf("weights %v: projected %v at %v, want %g n^-%g at [150 225 300]", weights != nil, c.Projected, c.Project, a, b)
+				break
+			}
+		}
+	}
+}
+
+// cvLeast returns the least over the lambda grid of the weighted K-fold
+// cross-validation RMSE (folds drawn with seed 1) of exact KRLS with the
+// choice's kernel, from explicit fits.
+func cvLeast(t *testing.T, x *mat.Dense, yc, weights []float64, ch Choice, k int) float64 {
+	t.Helper()
+	least := math.Inf(1)
+	for _, l := range LogGrid(1e-12, 10, 66) {
+		if v := refitRMSE(t, x, yc, weights, Choice{Kernel: ch.Kernel, Lambda: l}, k); v < least {
+			least = v
+		}
+	}
+	return least
+}
+
+// refitRMSE returns the weighted out-of-fold RMSE of the choice's model
+// refitted on the complement of each of folds folds drawn with seed 1.
+func refitRMSE(t *testing.T, x *mat.Dense, yc, weights []float64, ch Choice, folds int) float64 {
+	t.Helper()
+	cv, err := newKFolds(x, yc, weights, folds, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := cv.x.Dims()
+	var sw, swr float64
+	lo := 0
+	for _, hi := range cv.end {
+		var tr []int
+		for i := 0; i < n; i++ {
+			if i < lo || i >= hi {
+				tr = append(tr, i)
+			}
+		}
+		var wt []float64
+		if weights != nil {
+			wt = gather(cv.w, tr)
+		}
+		var fit *Fit
+		if ch.M == 0 || ch.M >= len(tr) {
+			fit, err = KRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), KRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt})
+		} else {
+			fit, err = NKRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), NKRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt, Nystrom: NystromConfig{M: ch.M}})
+		}
+		if err != nil {
+			var ne *NumericalError
+			if errors.As(err, &ne) {
+				return math.Inf(1) // lambda too small for a Cholesky solve
+			}
+			t.Fatal(err)
+		}
+		pred, err := fit.Model.Predict(gatherRows(cv.x, seq(lo, hi)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, _ := cv.x.Dims()
-		var sw, swr float64
-		lo := 0
-		for _, hi := range cv.end {
-			var tr []int
-			for i := 0; i < n; i++ {
-				if i < lo || i >= hi {
-					tr = append(tr, i)
-				}
-			}
-			var wt []float64
+		for i := lo; i < hi; i++ {
+			r := cv.y[i] - pred[i-lo]
+			wi := 1.0
 			if weights != nil {
-				wt = gather(cv.w, tr)
+				wi = cv.w[i]
 			}
-			var fit *Fit
-			if ch.M == 0 || ch.M >= len(tr) {
-				fit, err = KRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), KRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt})
-			} else {
-				fit, err = NKRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), NKRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt, Nystrom: NystromConfig{M: ch.M}})
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			pred, err := fit.Model.Predict(gatherRows(cv.x, seq(lo, hi)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := lo; i < hi; i++ {
-				r := cv.y[i] - pred[i-lo]
-				wi := 1.0
-				if weights != nil {
-					wi = cv.w[i]
-				}
-				sw += wi
-				swr += wi * r * r
-			}
-			lo = hi
+			sw += wi
+			swr += wi * r * r
 		}
-		want := math.Sqrt(swr / sw)
-		if e := ch.PoolRMSE; !relClose(e.RMSE, want, 1e-8) || e.Rows != n || !(e.Lo < e.RMSE && e.RMSE < e.Hi) {
-			t.Errorf("weights %v: pool RMSE %+v, want %.10g from explicit refits", weights != nil, e, want)
-		}
+		lo = hi
 	}
+	return math.Sqrt(swr / sw)
 }
 
 func seq(lo, hi int) []int {

@@ -249,7 +249,7 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 			ar.Data[i*m+i]++
 		}
 		if _, ok := lapack64.Potrf(blas64.Symmetric{N: m, Stride: m, Data: ar.Data, Uplo: blas.Upper}); !ok {
-			return nil, fmt.Errorf("credlab: batch selection: the posterior precision is not positive definite")
+			return nil, &NumericalError{Method: "batch selection", Op: "the posterior precision is not positive definite"}
 		}
 		// Psi = Phi R^-1, so that psi_i^T psi_i = phi_i^T Sigma phi_i.
 		blas64.Trsm(blas.Right, blas.NoTrans, 1, blas64.Triangular{N: m, Stride: m, Data: ar.Data, Uplo: blas.Upper, Diag: blas.NonUnit}, psi.RawMatrix())

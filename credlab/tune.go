@@ -198,6 +198,16 @@ type Choice struct {
 	// pools, docs/labeling.md): the choice was tuned on the same rows, and
 	// few rows miss a skewed target's tails.
 	PoolRMSE *RMSEEstimate
+	// Curve is a learning curve measured on the same rows and projected
+	// (tuner.projectCurve): the 3-, 5- and 10-fold cross-validation RMSE
+	// of the chosen kernel, lambda chosen anew at each size (training on
+	// 2/3, 4/5 and 9/10 of the rows), fitted by RMSE(n) = A n^-B, B within
+	// [0, 1/2], and evaluated at the rows, 1.5 and 2 times the rows
+	// (Project, Projected): the RMSE to expect from more labels drawn the
+	// same way. Like PoolRMSE it is optimistic where the rows miss a
+	// skewed target's tails (docs/labeling.md). Nil without PoolRMSE, with
+	// fewer than 4 folds, or when the budget left no room for it.
+	Curve *LearningCurve
 	// Intercept is the (weighted) mean of the target; 0 with NoIntercept.
 	Intercept float64
 	// Edges lists grid ends the search hit and could not extend past

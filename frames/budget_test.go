@@ -3,6 +3,7 @@ package frames
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
@@ -37,8 +38,11 @@ func TestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantNames(t, r.Curves, "method", "kind", "labels", "rmse")
-	if len(r.LearningCurves) != 2 || r.Curves.Nrow() == 0 {
+	if len(r.LearningCurves) != 3 || r.Curves.Nrow() == 0 {
 		t.Fatalf("curves %+v", r.LearningCurves)
+	}
+	if c := r.LearningCurves[2]; c.Method != "default fit" || !slices.Equal(c.Project, []int{60, 90, 120}) || len(c.Projected) != 3 || !(c.Projected[2] <= c.Projected[0]) {
+		t.Errorf("the default fit's curve %+v, want projections to 60, 90 and 120 labels, falling", c)
 	}
 	small := pilot.Subset([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	_, err = Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, Pilot: &small})

@@ -84,12 +84,16 @@ type Choice struct {
 	// represent (the pool, when they are a uniform or CRED sample with its
 	// weights), with a 90% interval, from out-of-fold residuals
 	// (credlab.Choice.PoolRMSE; nil when not computed).
-	PoolRMSE  *credlab.RMSEEstimate `json:"pool_rmse,omitempty"`
-	Criterion string                `json:"criterion"`
-	Score     float64               `json:"score"`
-	ValRMSE   float64               `json:"val_rmse"`
-	Stages    []string              `json:"stages,omitempty"`
-	Seconds   float64               `json:"seconds"`
+	PoolRMSE *credlab.RMSEEstimate `json:"pool_rmse,omitempty"`
+	// Curve is the learning curve measured on the same rows and projected
+	// to 1.5 and 2 times them (credlab.Choice.Curve; nil when not
+	// computed).
+	Curve     *credlab.LearningCurve `json:"curve,omitempty"`
+	Criterion string                 `json:"criterion"`
+	Score     float64                `json:"score"`
+	ValRMSE   float64                `json:"val_rmse"`
+	Stages    []string               `json:"stages,omitempty"`
+	Seconds   float64                `json:"seconds"`
 }
 
 // Fit fits the model described by spec to the rows of df. df is not
@@ -246,7 +250,7 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	}
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
-		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime, FoldRMSE: c.FoldRMSE, PoolRMSE: c.PoolRMSE,
+		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime, FoldRMSE: c.FoldRMSE, PoolRMSE: c.PoolRMSE, Curve: c.Curve,
 			Criterion: string(c.Criterion), Score: c.Score, ValRMSE: c.ValRMSE, Stages: c.Stages, Seconds: c.Elapsed.Seconds()},
 		Warnings: warns, Lambda: c.Lambda, ValRMSE: c.ValRMSE, Rows: len(p.rows),
 		Predictor: tf.Fit.Model, Fit: tf.Fit, Tuning: tf,
@@ -773,6 +777,11 @@ func (m *Model) Summary() string {
 	if e := m.poolRMSE(); e != nil {
 		fmt.Fprintf(&b, "estimated RMSE on the population the rows represent %.4g, 90%% interval %.4g to %.4g (out-of-fold residuals of %d rows, %s); often optimistic: the search tuned on the same rows, and a few hundred rows miss a skewed target's tails (docs/labeling.md)\n",
 			e.RMSE, e.Lo, e.Hi, e.Rows, m.weighting())
+	}
+	if c := m.Choice; c != nil && c.Curve != nil && len(c.Curve.Projected) == 3 {
+		cv := c.Curve
+		fmt.Fprintf(&b, "learning curve from the same rows: RMSE ~ n^-%.2f; with more labels drawn the same way, expect %.4g at %d rows (1.5x) and %.4g at %d (2x), against %.4g at %d\n",
+			cv.B, cv.Projected[1], cv.Project[1], cv.Projected[2], cv.Project[2], cv.Projected[0], cv.Project[0])
 	}
 	scale := "standardized"
 	if m.Mean == nil {

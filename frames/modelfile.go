@@ -23,8 +23,9 @@ import (
 // automatic choice, the warnings and Settings.Scale; a version 1 file is
 // read as unscaled unless it has means and scales, without intercept.
 // Version 3 added the kernel's per-column scales (which a version 2 reader
-// would ignore, predicting with another kernel: hence a major version).
-const FormatVersion = "3.0"
+// would ignore, predicting with another kernel: hence a major version);
+// 3.1 the choice's pool RMSE estimate and learning curve.
+const FormatVersion = "3.1"
 
 // oldestMajor is the oldest major format version LoadModel reads.
 const oldestMajor = 1

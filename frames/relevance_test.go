@@ -54,7 +54,7 @@ func TestFitRelevance(t *testing.T) {
 	if err := m.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), `"version": "3.0"`) || !strings.Contains(buf.String(), `"scales"`) {
+	if !strings.Contains(buf.String(), `"version": "3.1"`) || !strings.Contains(buf.String(), `"scales"`) {
 		t.Errorf("model file without version 3.0 or scales")
 	}
 	back, err := LoadModel(bytes.NewReader(buf.Bytes()))

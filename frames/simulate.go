@@ -61,7 +61,10 @@ type SimulateResult struct {
 	// next batch selects with), "seconds" (selection time), and "est_rmse",
 	// "est_lo", "est_hi": the fit's own estimate of its RMSE with a 90%
 	// interval, from the labels alone (credlab.Choice.PoolRMSE; NaN
-	// without one), to set against "rmse".
+	// without one), to set against "rmse"; "proj_1.5x" and "proj_2x", the
+	// RMSE the fit's learning curve projects at 1.5 and 2 times the labels
+	// (credlab.Choice.Curve; NaN without one), to set against the "rmse"
+	// of a later budget.
 	Curves dataframe.DataFrame
 	// Ratios has one row per method and budget: "method", "labels",
 	// "rmse" (geometric mean over repetitions) and "ratio", the geometric
@@ -145,6 +148,9 @@ type simRow struct {
 	// est is the fit's estimate of its RMSE (credlab.Choice.PoolRMSE),
 	// within estLo to estHi at 90%; NaN without one.
 	est, estLo, estHi float64
+	// proj15 and proj2 are the RMSE its learning curve projects at 1.5
+	// and 2 times the labels (credlab.Choice.Curve); NaN without one.
+	proj15, proj2 float64
 }
 
 // simulateMethods checks and completes the method list.
@@ -243,13 +249,17 @@ func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []floa
 		}
 		ch := fit.Choice
 		row := simRow{seed: seed, method: method, labels: b, rmse: credlab.RMSE(pred, yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: secs,
-			est: math.NaN(), estLo: math.NaN(), estHi: math.NaN()}
+			est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN()}
 		if e := ch.PoolRMSE; e != nil {
 			row.est, row.estLo, row.estHi = e.RMSE, e.Lo, e.Hi
 		}
+		if c := ch.Curve; c != nil {
+			row.proj15, row.proj2 = c.Projected[1], c.Projected[2]
+		}
 		out = append(out, row)
 		if spec.Progress != nil {
-			spec.Progress(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g (sigma %.3g, lambda %.2g, selection %.1f s)", seed, method, b, row.rmse, ch.Sigma, ch.Lambda, secs))
+			spec.Progress(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (sigma %.3g, lambda %.2g, selection %.1f s)",
+				seed, method, b, row.rmse, row.est, row.proj2, ch.Sigma, ch.Lambda, secs))
 		}
 		if bi == len(budgets)-1 {
 			break
@@ -305,7 +315,7 @@ func simulateCRED(ctx context.Context, xp *mat.Dense, add int, seed uint64, m in
 func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateResult, error) {
 	var seed, labels []int
 	var method []string
-	var rmse, sigma, lambda, secs, est, estLo, estHi []float64
+	var rmse, sigma, lambda, secs, est, estLo, estHi, proj15, proj2 []float64
 	uni := map[[2]int]float64{} // (seed, labels) -> uniform RMSE
 	for _, r := range rows {
 		seed = append(seed, int(r.seed))
@@ -313,6 +323,7 @@ func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateRe
 		labels = append(labels, r.labels)
 		rmse, sigma, lambda, secs = append(rmse, r.rmse), append(sigma, r.sigma), append(lambda, r.lambda), append(secs, r.seconds)
 		est, estLo, estHi = append(est, r.est), append(estLo, r.estLo), append(estHi, r.estHi)
+		proj15, proj2 = append(proj15, r.proj15), append(proj2, r.proj2)
 		if r.method == "uniform" {
 			uni[[2]int{int(r.seed), r.labels}] = r.rmse
 		}
@@ -321,7 +332,8 @@ func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateRe
 		series.New(labels, series.Int, "labels"), series.New(rmse, series.Float, "rmse"),
 		series.New(sigma, series.Float, "sigma"), series.New(lambda, series.Float, "lambda"),
 		series.New(secs, series.Float, "seconds"), series.New(est, series.Float, "est_rmse"),
-		series.New(estLo, series.Float, "est_lo"), series.New(estHi, series.Float, "est_hi"))
+		series.New(estLo, series.Float, "est_lo"), series.New(estHi, series.Float, "est_hi"),
+		series.New(proj15, series.Float, "proj_1.5x"), series.New(proj2, series.Float, "proj_2x"))
 	type key struct {
 		m string
 		b int

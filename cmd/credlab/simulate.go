@@ -87,6 +87,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	writeRatioTable(stdout, r)
 	writeCoverage(stdout, r)
+	writeProjection(stdout, r)
 	p.done(fmt.Sprintf("simulate: %d rows of %s, written to %s", df.Nrow(), *data, *out))
 	return nil
 }
@@ -183,4 +184,52 @@ func writeCoverage(w io.Writer, r *frames.SimulateResult) {
 		parts[i] = fmt.Sprintf("%s %d of %d", m, in[m], all[m])
 	}
 	fmt.Fprintf(w, "the fit's 90%% interval for its RMSE held the test RMSE: %s (est_rmse, est_lo, est_hi in curves.csv)\n", strings.Join(parts, ", "))
+}
+
+// writeProjection prints, per method, how far the learning curve of the fit
+// at b labels projected the test RMSE measured at 2b labels (same seed):
+// the median of projected / measured and how many fell within 10%.
+func writeProjection(w io.Writer, r *frames.SimulateResult) {
+	seed, _ := frames.Column(r.Curves, "seed")
+	meth := r.Curves.Col("method").Records()
+	labels, _ := frames.Column(r.Curves, "labels")
+	rmse, _ := frames.Column(r.Curves, "rmse")
+	proj, _ := frames.Column(r.Curves, "proj_2x")
+	type key struct {
+		seed   float64
+		method string
+		labels float64
+	}
+	at := map[key]float64{}
+	for i, m := range meth {
+		at[key{seed[i], m, labels[i]}] = rmse[i]
+	}
+	var order []string
+	ratios := map[string][]float64{}
+	for i, m := range meth {
+		got, ok := at[key{seed[i], m, 2 * labels[i]}]
+		if !ok || math.IsNaN(proj[i]) {
+			continue
+		}
+		if ratios[m] == nil {
+			order = append(order, m)
+		}
+		ratios[m] = append(ratios[m], proj[i]/got)
+	}
+	if len(order) == 0 {
+		return
+	}
+	parts := make([]string, len(order))
+	for i, m := range order {
+		q := append([]float64(nil), ratios[m]...)
+		sort.Float64s(q)
+		in := 0
+		for _, v := range q {
+			if math.Abs(v-1) <= 0.1 {
+				in++
+			}
+		}
+		parts[i] = fmt.Sprintf("%s median %.3f, %d of %d within 10%% (%.3f to %.3f)", m, q[len(q)/2], in, len(q), q[0], q[len(q)-1])
+	}
+	fmt.Fprintf(w, "the fit's learning curve at b labels projected the test RMSE at 2b (projected / measured): %s (proj_2x in curves.csv)\n", strings.Join(parts, "; "))
 }

@@ -25,13 +25,14 @@ func TestSimulateCLI(t *testing.T) {
 	}
 	out := filepath.Join(dir, "sim")
 	stdout := mustRun(t, "simulate", "-data", data, "-target", "y", "-methods", "uniform,lcmd,cred", "-budgets", "20,40", "-m", "40", "-quiet", "-out", out)
-	for _, want := range []string{"uniform      1.000   1.000", "lcmd ", "cred ", "test RMSE / uniform", "interval for its RMSE held the test RMSE: uniform "} {
+	for _, want := range []string{"uniform      1.000   1.000", "lcmd ", "cred ", "test RMSE / uniform", "interval for its RMSE held the test RMSE: uniform ",
+		"the fit's learning curve at b labels projected the test RMSE at 2b (projected / measured): uniform median "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 	head, recs := readCSV(t, filepath.Join(out, "curves.csv"))
-	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds,est_rmse,est_lo,est_hi" || len(recs) != 6 {
+	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds,est_rmse,est_lo,est_hi,proj_1.5x,proj_2x" || len(recs) != 6 {
 		t.Errorf("curves.csv: %v, %d rows", head, len(recs))
 	}
 	for _, f := range []string{"ratios.csv", "curves.svg"} {
