@@ -780,7 +780,7 @@ func (m *Model) Summary() string {
 	}
 	if c := m.Choice; c != nil && c.Curve != nil && len(c.Curve.Projected) == 3 {
 		cv := c.Curve
-		fmt.Fprintf(&b, "learning curve from the same rows: RMSE ~ n^-%.2f; with more labels drawn the same way, expect %.4g at %d rows (1.5x) and %.4g at %d (2x), against %.4g at %d\n",
+		fmt.Fprintf(&b, "learning curve from the same rows: RMSE ~ n^-%.2f; with more labels drawn the same way, expect %.4g at %d rows (1.5x) and %.4g at %d (2x), against %.4g at %d; a rough guide, often optimistic (within 10%% of the RMSE then measured in about half the cases on development pools: docs/labeling.md)\n",
 			cv.B, cv.Projected[1], cv.Project[1], cv.Projected[2], cv.Project[2], cv.Projected[0], cv.Project[0])
 	}
 	scale := "standardized"

@@ -229,7 +229,8 @@ func writeProjection(w io.Writer, r *frames.SimulateResult) {
 				in++
 			}
 		}
-		parts[i] = fmt.Sprintf("%s median %.3f, %d of %d within 10%% (%.3f to %.3f)", m, q[len(q)/2], in, len(q), q[0], q[len(q)-1])
+		med := (q[(len(q)-1)/2] + q[len(q)/2]) / 2
+		parts[i] = fmt.Sprintf("%s median %.3f, %d of %d within 10%% (%.3f to %.3f)", m, med, in, len(q), q[0], q[len(q)-1])
 	}
 	fmt.Fprintf(w, "the fit's learning curve at b labels projected the test RMSE at 2b (projected / measured): %s (proj_2x in curves.csv)\n", strings.Join(parts, "; "))
 }
