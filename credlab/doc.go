@@ -15,9 +15,10 @@
 // and the full result type.
 //
 // Kernels and kernel matrices (kernel.go, kernel_matrix.go): the Kernel
-// interface; GaussianKernel, LaplacianKernel (both with optional
-// per-column Scales, which make them incomparable with ==: use
-// reflect.DeepEqual), LinearKernel, PolynomialKernel; KernelMatrix;
+// interface; GaussianKernel, MaternKernel (smoothness 3/2 or 5/2),
+// LaplacianKernel (all with optional per-column Scales, which make them
+// incomparable with ==: use reflect.DeepEqual), LinearKernel,
+// PolynomialKernel; KernelMatrix;
 // Lengthscales; MedianDistance, the median heuristic for sigma.
 //
 // Exact kernel regression (one file per estimator): KRLS (ridge, lambda

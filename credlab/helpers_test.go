@@ -70,6 +70,22 @@ func refLaplacian(sigma float64) refKernel {
 	return func(a, b []float64) float64 { return math.Exp(-math.Sqrt(refSqDist(a, b)) / sigma) }
 }
 
+// refMatern is the half-integer Matérn kernel nu = p + 1/2 by the general
+// series exp(-sqrt(2 nu) r) p!/(2p)! sum_i (p+i)!/(i! (p-i)!)
+// (2 sqrt(2 nu) r)^(p-i), r = ||a-b||/sigma.
+func refMatern(p int, sigma float64) refKernel {
+	fact := func(n int) float64 { return math.Gamma(float64(n) + 1) }
+	return func(a, b []float64) float64 {
+		r := math.Sqrt(refSqDist(a, b)) / sigma
+		c := math.Sqrt(2*float64(p) + 1)
+		s := 0.0
+		for i := 0; i <= p; i++ {
+			s += fact(p+i) / (fact(i) * fact(p-i)) * math.Pow(2*c*r, float64(p-i))
+		}
+		return math.Exp(-c*r) * fact(p) / fact(2*p) * s
+	}
+}
+
 func refLinear() refKernel { return refDot }
 
 func refPoly(deg int, g, c float64) refKernel {

@@ -82,6 +82,77 @@ func (k LaplacianKernel) fromSqDist(s float64) float64 {
 }
 func (k LaplacianKernel) columnScales() []float64 { return k.Scales }
 
+// MaternKernel is the Matérn kernel of smoothness Nu, a function of
+// r = ||S (a-b)|| / Sigma with S the diagonal matrix of Scales as in
+// GaussianKernel (nil: every scale 1):
+//
+//	Nu = 3/2: k = (1 + sqrt(3) r) exp(-sqrt(3) r)
+//	Nu = 5/2: k = (1 + sqrt(5) r + 5 r^2 / 3) exp(-sqrt(5) r)
+//
+// Its functions are once (3/2) or twice (5/2) differentiable, rougher
+// than the Gaussian kernel's and smoother than the Laplacian's (Nu = 1/2);
+// as Nu grows it tends to the Gaussian kernel exp(-r^2/2). The zero Nu
+// means 5/2.
+type MaternKernel struct {
+	Nu     float64   // 1.5 or 2.5; zero means 2.5
+	Sigma  float64   // bandwidth; must be positive
+	Scales []float64 // optional per-column scales >= 0, one per column
+}
+
+func (k MaternKernel) nu() float64 {
+	if k.Nu == 0 {
+		return 2.5
+	}
+	return k.Nu
+}
+
+func (k MaternKernel) Eval(a, b []float64) float64 {
+	return k.fromSqDist(scaledSqDist(a, b, k.Scales))
+}
+func (k MaternKernel) Validate() error {
+	if nu := k.nu(); nu != 1.5 && nu != 2.5 {
+		return &ParamError{Name: "Matérn kernel nu", Value: k.Nu, Want: "1.5 or 2.5 (or zero for 2.5)"}
+	}
+	if err := checkPositive("Matérn kernel sigma", k.Sigma); err != nil {
+		return err
+	}
+	return checkScales("Matérn kernel scales", k.Scales)
+}
+func (k MaternKernel) String() string {
+	name := "matern52"
+	if k.nu() == 1.5 {
+		name = "matern32"
+	}
+	return kernelName(name, k.Sigma, k.Scales)
+}
+func (k MaternKernel) fromSqDist(s float64) float64 {
+	r := math.Sqrt(s) / k.Sigma
+	if k.nu() == 1.5 {
+		u := math.Sqrt(3) * r
+		return (1 + u) * math.Exp(-u)
+	}
+	u := math.Sqrt(5) * r
+	return (1 + u + u*u/3) * math.Exp(-u)
+}
+func (k MaternKernel) columnScales() []float64 { return k.Scales }
+
+// withScales returns the distance kernel k with per-column scales s
+// (GaussianKernel, LaplacianKernel or MaternKernel; others unchanged).
+func withScales(k Kernel, s []float64) Kernel {
+	switch kk := k.(type) {
+	case GaussianKernel:
+		kk.Scales = s
+		return kk
+	case LaplacianKernel:
+		kk.Scales = s
+		return kk
+	case MaternKernel:
+		kk.Scales = s
+		return kk
+	}
+	return k
+}
+
 // Lengthscales returns each column's lengthscale Sigma / Scales[j] (+Inf
 // for a column left out), or nil for an isotropic kernel.
 func Lengthscales(k Kernel) []float64 {
@@ -94,6 +165,8 @@ func Lengthscales(k Kernel) []float64 {
 	case GaussianKernel:
 		sigma = kk.Sigma
 	case LaplacianKernel:
+		sigma = kk.Sigma
+	case MaternKernel:
 		sigma = kk.Sigma
 	}
 	out := make([]float64, len(dk.columnScales()))

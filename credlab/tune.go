@@ -46,7 +46,11 @@ const MaxLOORows = 3000
 // sigma and lambda of a Gaussian kernel by 5-fold cross-validation, with
 // the method chosen automatically, within DefaultTimeBudget.
 type TuneConfig struct {
-	// Kernel is the family searched: "gaussian" (default) or "laplacian".
+	// Kernel is the family searched: "" (the default: the Gaussian kernel,
+	// then the Matérn kernels of smoothness 5/2 and 3/2 tried at the chosen
+	// scales and m, one kept when its criterion is lower by more than 1%;
+	// with CriterionCV and sigma searched), "gaussian", "matern52",
+	// "matern32" or "laplacian".
 	Kernel string
 	// Sigma, when positive, fixes the bandwidth; otherwise sigma is
 	// searched. Sigmas, when not nil, replaces the initial sigma grid (the
@@ -127,7 +131,7 @@ var zeroBudget = DefaultTimeBudget
 
 // TuneStatus is a progress report of Tune.
 type TuneStatus struct {
-	Stage string // "relevance", "coarse", "refine", "exact", "grow", "centers"
+	Stage string // "relevance", "coarse", "refine", "exact", "grow", "centers", "family"
 	// Done evaluations of Total expected (Total may grow).
 	Done, Total int
 	// BestRMSE is the square root of the lowest criterion so far (NaN
@@ -306,6 +310,12 @@ var ErrFlatCriterion = errors.New("the criterion cannot choose")
 //     Last, leverage-score centers (LeverageCenters) are scored at the
 //     chosen sigma and m and kept when the criterion is lower
 //     (Choice.Centers).
+//
+// Kernel family (TuneConfig.Kernel ""): at the chosen m and centers, the
+// Matérn kernels of smoothness 5/2 and 3/2 (MaternKernel) search sigma up
+// from the Gaussian choice's, on the same scaled columns, and the better
+// replaces the Gaussian kernel when its criterion is lower by more than 1%
+// (tuner.tryMatern; Choice.Kernel says which).
 //
 // With the default criterion, 5-fold cross-validation (CriterionCV),
 // every stage runs on Nyström paths (centers drawn from all rows, as the

@@ -215,7 +215,7 @@ func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, 
 	ch := &out.Choice
 	ch.Scales = append([]float64(nil), scales...)
 	ch.ScalesFrom = how
-	ch.Kernel = GaussianKernel{Sigma: ch.Sigma, Scales: ch.Scales}
+	ch.Kernel = withScales(t.fam(ch.Sigma), ch.Scales)
 	m := out.Fit.Model
 	m.Kernel = ch.Kernel
 	c, _ := m.Centers.Dims()

@@ -551,3 +551,49 @@ func TestTuneGrowWalk(t *testing.T) {
 		t.Logf("%s: refined sigma %g (score %.4g); grow sigmas %v; chose %g (score %.4g); stages %q", crit, refSigma, refined, sigmas, ch.Sigma, ch.Score, ch.Stages)
 	}
 }
+
+// TestTuneFamily: with TuneConfig.Kernel empty the search tries the Matérn
+// kernels and keeps one on a target with a kink, y = |x1| + noise, where
+// the Gaussian kernel's smoothness costs accuracy; a named family is
+// searched alone.
+func TestTuneFamily(t *testing.T) {
+	rng := newRNG(21)
+	const n = 400
+	x := mat.NewDense(n, 1, nil)
+	y := make([]float64, n)
+	for i := range y {
+		v := 4*rng.Float64() - 2
+		x.Set(i, 0, v)
+		y[i] = math.Abs(v) + 0.05*rng.NormFloat64()
+	}
+	auto, err := Tune(t.Context(), x, y, TuneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gauss, err := Tune(t.Context(), x, y, TuneConfig{Kernel: "gaussian"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := auto.Choice.Kernel.(MaternKernel); !ok || !(auto.Choice.Score < 0.99*gauss.Choice.Score) || !hasStage(auto.Choice.Stages, "family: matern") {
+		t.Errorf("auto chose %v (criterion %.4g) against gaussian's %.4g; stages %q", auto.Choice.Kernel, auto.Choice.Score, gauss.Choice.Score, auto.Choice.Stages)
+	}
+	if _, ok := gauss.Choice.Kernel.(GaussianKernel); !ok || hasStage(gauss.Choice.Stages, "family") {
+		t.Errorf("Kernel gaussian chose %v; stages %q", gauss.Choice.Kernel, gauss.Choice.Stages)
+	}
+	m32, err := Tune(t.Context(), x, y, TuneConfig{Kernel: "matern32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := m32.Choice.Kernel.(MaternKernel); !ok || k.Nu != 1.5 || m32.Fit.Model.Kernel.String() != k.String() {
+		t.Errorf("Kernel matern32 chose %v, model kernel %v", m32.Choice.Kernel, m32.Fit.Model.Kernel)
+	}
+}
+
+func hasStage(stages []string, prefix string) bool {
+	for _, s := range stages {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -185,14 +185,17 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 	default:
 		return nil, "", &credlab.ParamError{Name: "Spec.Relevance", Value: strconv.Quote(s.Relevance), Want: "auto (the default) or off"}
 	}
-	switch strings.ToLower(s.Kernel) {
-	case "", "gaussian", "rbf":
+	switch k := strings.ToLower(s.Kernel); k {
+	case "":
+	case "gaussian", "rbf":
 		s.Kernel = "gaussian"
 	case "laplacian", "laplace":
 		s.Kernel = "laplacian"
+	case "matern52", "matern32":
+		s.Kernel = k
 	default:
 		return nil, "", &credlab.ParamError{Name: "Spec.Kernel", Value: strconv.Quote(s.Kernel),
-			Want: `gaussian or laplacian: the automatic method searches the bandwidth of one of these; for another kernel name a method (for example Method "krls")`}
+			Want: `gaussian, matern52, matern32 or laplacian (or empty: the Gaussian kernel, Matérn kernels tried): the automatic method searches the bandwidth of one of these; for another kernel name a method (for example Method "krls")`}
 	}
 	for _, c := range []struct {
 		name  string
@@ -237,7 +240,7 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	if _, err := lookupMethod(spec.Method); err != nil {
 		return nil, fmt.Errorf("frames: the automatic method chose %q, which frames cannot represent: %v", c.Method, err)
 	}
-	spec.Sigma, spec.M = c.Sigma, c.M
+	spec.Sigma, spec.M, spec.Kernel = c.Sigma, c.M, kernelFamilyName(c.Kernel)
 	if c.Centers == "leverage" {
 		spec.Centers = "leverage"
 	}
@@ -732,6 +735,9 @@ func (m *Model) Summary() string {
 		fmt.Fprintf(&b, "method %s\n", m.Spec.Method)
 	}
 	var param []string
+	if m.Choice != nil && m.Spec.Kernel != "" {
+		param = append(param, "kernel="+m.Spec.Kernel)
+	}
 	if m.Spec.Sigma > 0 {
 		param = append(param, "sigma="+strconv.FormatFloat(m.Spec.Sigma, 'g', 4, 64))
 	}

@@ -24,7 +24,9 @@ import (
 // read as unscaled unless it has means and scales, without intercept.
 // Version 3 added the kernel's per-column scales (which a version 2 reader
 // would ignore, predicting with another kernel: hence a major version);
-// 3.1 the choice's pool RMSE estimate and learning curve.
+// 3.1 the choice's pool RMSE estimate and learning curve, and the Matérn
+// kernels ("matern52", "matern32"; a 3.0 reader refuses them as an unknown
+// kernel).
 const FormatVersion = "3.1"
 
 // oldestMajor is the oldest major format version LoadModel reads.
@@ -149,12 +151,14 @@ func kernelToFile(k credlab.Kernel) (*kernelFile, error) {
 		return &kernelFile{Name: "gaussian", Sigma: k.Sigma, Scales: k.Scales}, nil
 	case credlab.LaplacianKernel:
 		return &kernelFile{Name: "laplacian", Sigma: k.Sigma, Scales: k.Scales}, nil
+	case credlab.MaternKernel:
+		return &kernelFile{Name: kernelFamilyName(k), Sigma: k.Sigma, Scales: k.Scales}, nil
 	case credlab.LinearKernel:
 		return &kernelFile{Name: "linear"}, nil
 	case credlab.PolynomialKernel:
 		return &kernelFile{Name: "polynomial", Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0}, nil
 	}
-	return nil, &credlab.ParamError{Name: "Model.Predictor.Kernel", Value: fmt.Sprintf("%T", k), Want: "a gaussian, laplacian, linear or polynomial kernel (the kernels a model file holds)"}
+	return nil, &credlab.ParamError{Name: "Model.Predictor.Kernel", Value: fmt.Sprintf("%T", k), Want: "a gaussian, Matérn, laplacian, linear or polynomial kernel (the kernels a model file holds)"}
 }
 
 func featureMapToFile(fm credlab.FeatureMap) (*featureMapFile, error) {
@@ -418,6 +422,10 @@ func kernelFromFile(k *kernelFile) (credlab.Kernel, error) {
 		out = credlab.GaussianKernel{Sigma: k.Sigma, Scales: k.Scales}
 	case "laplacian":
 		out = credlab.LaplacianKernel{Sigma: k.Sigma, Scales: k.Scales}
+	case "matern52":
+		out = credlab.MaternKernel{Nu: 2.5, Sigma: k.Sigma, Scales: k.Scales}
+	case "matern32":
+		out = credlab.MaternKernel{Nu: 1.5, Sigma: k.Sigma, Scales: k.Scales}
 	case "linear":
 		out = credlab.LinearKernel{}
 	case "polynomial":

@@ -51,8 +51,13 @@ type Spec struct {
 	// split and accept only "" or "holdout".
 	Selection string `json:"selection,omitempty"`
 
-	// Kernel is "gaussian" (default), "laplacian", "linear" or
-	// "polynomial", for the kernel methods and for FeatureMap "nystrom".
+	// Kernel is "gaussian" (default), "matern52", "matern32",
+	// "laplacian", "linear" or "polynomial", for the kernel methods and for
+	// FeatureMap "nystrom". The automatic method searches the bandwidth of
+	// a Gaussian, Matérn or Laplacian kernel; with Kernel empty it starts
+	// from the Gaussian kernel and tries the Matérn kernels
+	// (credlab.TuneConfig.Kernel), and the fitted model's Spec.Kernel names
+	// the one chosen.
 	Kernel string `json:"kernel,omitempty"`
 	// Sigma is the Gaussian or Laplacian bandwidth (and the random Fourier
 	// features' sigma). Default: searched by the automatic method; for a
@@ -279,12 +284,16 @@ func kernelOf(s *Spec, sigma float64, name string) (credlab.Kernel, error) {
 		k = credlab.GaussianKernel{Sigma: sigma}
 	case "laplacian", "laplace":
 		k = credlab.LaplacianKernel{Sigma: sigma}
+	case "matern52":
+		k = credlab.MaternKernel{Nu: 2.5, Sigma: sigma}
+	case "matern32":
+		k = credlab.MaternKernel{Nu: 1.5, Sigma: sigma}
 	case "linear":
 		k = credlab.LinearKernel{}
 	case "polynomial", "poly":
 		k = credlab.PolynomialKernel{Degree: s.Degree, Gamma: s.Gamma, Coef0: s.Coef0}
 	default:
-		return nil, &credlab.ParamError{Name: name, Value: strconv.Quote(s.Kernel), Want: "gaussian, laplacian, linear or polynomial"}
+		return nil, &credlab.ParamError{Name: name, Value: strconv.Quote(s.Kernel), Want: "gaussian, matern52, matern32, laplacian, linear or polynomial"}
 	}
 	if err := k.Validate(); err != nil {
 		return nil, err
@@ -305,7 +314,7 @@ func usesSigma(s *Spec, m *methodInfo) bool {
 		}
 	}
 	switch strings.ToLower(s.Kernel) {
-	case "", "gaussian", "rbf", "laplacian", "laplace":
+	case "", "gaussian", "rbf", "laplacian", "laplace", "matern52", "matern32":
 		return true
 	}
 	return false
@@ -313,3 +322,20 @@ func usesSigma(s *Spec, m *methodInfo) bool {
 
 // medianDistance is the median heuristic for sigma (credlab.MedianDistance).
 func medianDistance(x *mat.Dense) float64 { return credlab.MedianDistance(x) }
+
+// kernelFamilyName names k's family as Spec.Kernel does ("" for a kernel
+// with no name there).
+func kernelFamilyName(k credlab.Kernel) string {
+	switch k := k.(type) {
+	case credlab.GaussianKernel:
+		return "gaussian"
+	case credlab.LaplacianKernel:
+		return "laplacian"
+	case credlab.MaternKernel:
+		if k.Nu == 1.5 {
+			return "matern32"
+		}
+		return "matern52"
+	}
+	return ""
+}

@@ -359,7 +359,7 @@ func TestFlagHelp(t *testing.T) {
 		}
 	}
 	_, errs, _ := runBin(t, "fit", "-h")
-	for _, want := range []string{"(default 0.2)", `(default "auto")`, `(default "gaussian")`, "-standardize=false", "-selection"} {
+	for _, want := range []string{"(default 0.2)", `(default "auto")`, "gaussian, matern52, matern32", "-standardize=false", "-selection"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("fit -h lacks %s", want)
 		}
@@ -471,7 +471,7 @@ func TestFitDefault(t *testing.T) {
 	xt, yt := writeRegression(t, test, 300, 2)
 	model, pred := filepath.Join(dir, "model.json"), filepath.Join(dir, "pred.csv")
 	out := mustRun(t, "fit", "-data", train, "-target", "y", "-out", model, "-quiet", "-exclude", "g")
-	for _, want := range []string{"method krls (automatic: ", "selected sigma=", " lambda=", "criterion cv = ",
+	for _, want := range []string{"method krls (automatic: ", "selected kernel=gaussian sigma=", " lambda=", "criterion cv = ",
 		"validation RMSE ", `features "x1", "x2" (2 design columns, standardized), intercept `,
 		`warning: column "k" is constant (7) on the 300 training rows: left out of the features`} {
 		if !strings.Contains(out, want) {
