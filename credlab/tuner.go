@@ -713,6 +713,7 @@ func (t *tuner) tryMatern(ctx context.Context, best sigmaResult) (sigmaResult, e
 		return best, nil
 	}
 	t.fam = kernelFamily(winName)
+	t.lastExact = nil // its reduction is the Gaussian kernel's: finish must not solve from it
 	t.stage("family: %s chosen, %.4g at sigma %.4g (%+.2f%% against the Gaussian kernel; %s): %v", winName, win.score(), win.sigma, -100*gain, strings.Join(notes, ", "), time.Since(t0).Round(time.Millisecond))
 	return win, nil
 }
