@@ -237,3 +237,59 @@ func seq(lo, hi int) []int {
 	}
 	return out
 }
+
+func TestTunePoolRMSEAudit(t *testing.T) {
+	// With 4 audit rows the folds are the rows one by one, whatever the
+	// permutation: each audit row is predicted by the choice refitted on
+	// every other row, and the estimate weighs the residuals by 1/pi.
+	rng := newRNG(11)
+	x := randData(rng, 120, 2, 1)
+	y := smoothTargets(rng, x, 0.1)
+	audit := make([]float64, len(y))
+	rows := []int{3, 40, 77, 101}
+	for i, j := range rows {
+		audit[j] = 10 + float64(i)
+	}
+	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionCV, Relevance: RelevanceOff, Kernel: "gaussian", Audit: audit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := res.Choice
+	if ch.PoolRMSE == nil || ch.M != 0 {
+		t.Fatalf("no pool RMSE estimate, or not exact KRLS (m = %d); stages %q", ch.M, ch.Stages)
+	}
+	var r, w []float64
+	for _, j := range rows {
+		var tr []int
+		for i := range y {
+			if i != j {
+				tr = append(tr, i)
+			}
+		}
+		yc := make([]float64, len(tr))
+		for k, i := range tr {
+			yc[k] = y[i] - ch.Intercept
+		}
+		fit, err := KRLS(t.Context(), gatherRows(x, tr), yc, KRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := fit.Model.Predict(gatherRows(x, []int{j}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w = append(r, y[j]-ch.Intercept-p[0]), append(w, audit[j])
+	}
+	want, err := EstimatePoolRMSE(r, w, 0.9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := ch.PoolRMSE; e.Rows != 4 || !relClose(e.RMSE, want.RMSE, 1e-8) || !relClose(e.Hi, want.Hi, 1e-8) {
+		t.Errorf("pool RMSE %+v, want %+v from the audit rows", e, want)
+	}
+	for _, bad := range [][]float64{audit[:5], make([]float64, len(y)), append(append([]float64(nil), audit[:119]...), -1)} {
+		if _, err := Tune(t.Context(), x, y, TuneConfig{Audit: bad}); err == nil {
+			t.Errorf("audit weights %v...: no error", bad[:3])
+		}
+	}
+}

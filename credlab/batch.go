@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -94,6 +95,16 @@ type BatchSelector struct {
 	// Previous, when set, holds the rows already labeled; Select returns
 	// them first, then the new batch, with Batch numbers.
 	Previous *Selection
+	// Audit is the share of the batch drawn as an audit sample:
+	// round(Audit budget) rows drawn uniformly, without replacement, from
+	// the U rows not yet labeled (audit weight U/a for a rows; listed last
+	// in the batch, Selection.Audit). The method neither chooses nor sees
+	// audit rows, of this batch or of Previous (they are not centers and
+	// do not condition the posterior), so that a model's out-of-fold error
+	// on them estimates its error on the pool (TuneConfig.Audit), which
+	// rows a method placed away from them would not. Default 0: none; at
+	// most 1/2.
+	Audit float64
 }
 
 // ParseBatchMethod returns the canonical name of a batch method, or a
@@ -130,6 +141,9 @@ func (b BatchSelector) Select(ctx context.Context, pool *mat.Dense, budget int, 
 	if err := checkPositive("BatchSelector.Noise", noise); err != nil {
 		return nil, err
 	}
+	if !(b.Audit >= 0 && b.Audit <= 0.5) {
+		return nil, &ParamError{Name: "BatchSelector.Audit", Value: b.Audit, Want: "a share of the batch from 0 to 0.5"}
+	}
 	start, startBatch, err := labeledStart(b.Previous, n, budget)
 	if err != nil {
 		return nil, err
@@ -141,19 +155,99 @@ func (b BatchSelector) Select(ctx context.Context, pool *mat.Dense, budget int, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	audit, prevAudit := drawAudit(b.Previous, start, n, min(int(math.Round(b.Audit*float64(budget))), budget/2), seed)
+	seen, keep := start, []int(nil)
+	if len(audit) > 0 || prevAudit != nil {
+		// The method runs on the rows that are not audit rows.
+		if err := checkAllocHint("batch selection features without the audit rows", n, phi.RawMatrix().Cols, "lower M, or set Audit to 0"); err != nil {
+			return nil, err
+		}
+		hide := make([]bool, n)
+		for _, j := range audit {
+			hide[j] = true
+		}
+		for i, j := range start {
+			hide[j] = prevAudit != nil && prevAudit[i] > 0
+		}
+		at := make([]int, n)
+		for i := range n {
+			if !hide[i] {
+				at[i] = len(keep)
+				keep = append(keep, i)
+			}
+		}
+		phi = gatherRows(phi, keep)
+		seen = nil
+		for _, j := range start {
+			if !hide[j] {
+				seen = append(seen, at[j])
+			}
+		}
+	}
 	var idx []int
+	budget -= len(audit)
 	switch method {
 	case MethodMaxDiag, MethodMaxDet, MethodBAIT:
-		idx, err = posteriorGreedy(ctx, phi, start, budget, noise, method)
+		idx, err = posteriorGreedy(ctx, phi, seen, budget, noise, method)
 	case MethodHerding:
-		idx, err = herding(ctx, phi, start, budget)
+		idx, err = herding(ctx, phi, seen, budget)
 	default:
-		idx, err = distanceGreedy(ctx, phi, start, budget, method, seed)
+		idx, err = distanceGreedy(ctx, phi, seen, budget, method, seed)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return batchSelection(b.Previous, start, startBatch, idx), nil
+	if keep != nil {
+		for i, j := range idx {
+			idx[i] = keep[j]
+		}
+	}
+	sel := batchSelection(b.Previous, start, startBatch, append(idx, audit...))
+	if keep != nil {
+		sel.Audit = make([]float64, len(sel.Index))
+		copy(sel.Audit, prevAudit)
+		for i := range audit {
+			sel.Audit[len(sel.Index)-len(audit)+i] = float64(n-len(start)) / float64(len(audit))
+		}
+	}
+	return sel, nil
+}
+
+// drawAudit draws a rows uniformly, without replacement, from the n rows
+// not in start (the labeled rows of prev), and returns them with the audit
+// weights of start's rows (nil when prev has none).
+func drawAudit(prev *Selection, start []int, n, a int, seed uint64) (audit []int, prevAudit []float64) {
+	if prev != nil && prev.Audit != nil {
+		w := make(map[int]float64, len(prev.Index))
+		for i, j := range prev.Index {
+			w[j] = max(w[j], prev.Audit[i])
+		}
+		prevAudit = make([]float64, len(start))
+		for i, j := range start {
+			prevAudit[i] = w[j]
+		}
+	}
+	if a == 0 {
+		return nil, prevAudit
+	}
+	taken := make([]bool, n)
+	for _, j := range start {
+		taken[j] = true
+	}
+	free := make([]int, 0, n-len(start))
+	for i := range n {
+		if !taken[i] {
+			free = append(free, i)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6175646974+uint64(len(start))))
+	for i := 0; i < a; i++ {
+		k := i + rng.IntN(len(free)-i)
+		free[i], free[k] = free[k], free[i]
+	}
+	audit = free[:a]
+	slices.Sort(audit)
+	return audit, prevAudit
 }
 
 // features returns the pool's features under b.

@@ -276,3 +276,101 @@ func TestBatchSelectorErrors(t *testing.T) {
 		t.Error("the pool was modified")
 	}
 }
+
+func TestBatchSelectorAudit(t *testing.T) {
+	x, rf, phi := batchPool(t, 70, 3, 25, 3)
+	n, _ := phi.Dims()
+	for _, method := range []string{MethodMaxDet, MethodBAIT, MethodLCMD, MethodHerding} {
+		// A first batch of 8 after 6 labeled rows, then a second of 12:
+		// each draws a quarter as audit rows, which the method never sees.
+		prev := &Selection{Index: []int{4, 17, 30, 41, 52, 63}}
+		for round, budget := range []int{8, 12} {
+			sel, err := BatchSelector{Method: method, Features: rf, Noise: 0.01, Previous: prev, Audit: 0.25}.Select(context.Background(), x, budget, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := len(prev.Index)
+			a := budget / 4
+			if len(sel.Index) != k+budget || len(sel.Audit) != len(sel.Index) || !slices.Equal(sel.Index[:k], prev.Index) {
+				t.Fatalf("%s round %d: %d rows, %d audit weights", method, round, len(sel.Index), len(sel.Audit))
+			}
+			for i := range k {
+				if prev.Audit != nil && sel.Audit[i] != prev.Audit[i] || prev.Audit == nil && sel.Audit[i] != 0 {
+					t.Errorf("%s round %d: labeled row %d has audit weight %g", method, round, i, sel.Audit[i])
+				}
+			}
+			for i := k; i < len(sel.Index); i++ {
+				want := 0.0
+				if i >= len(sel.Index)-a {
+					want = float64(n-k) / float64(a)
+				}
+				if sel.Audit[i] != want {
+					t.Errorf("%s round %d: row %d audit weight %g, want %g", method, round, i, sel.Audit[i], want)
+				}
+			}
+			// Reference: the method on the rows that are not audit rows.
+			var keep, start []int
+			hide := map[int]bool{}
+			for i, j := range sel.Index {
+				if sel.Audit[i] > 0 {
+					hide[j] = true
+				}
+			}
+			at := map[int]int{}
+			for i := range n {
+				if !hide[i] {
+					at[i] = len(keep)
+					keep = append(keep, i)
+				}
+			}
+			for _, j := range prev.Index {
+				if !hide[j] {
+					start = append(start, at[j])
+				}
+			}
+			want := referenceBatch(gatherRows(phi, keep), start, budget-a, 0.01, method)
+			for i, j := range want {
+				want[i] = keep[j]
+			}
+			if got := sel.Index[k : k+budget-a]; !slices.Equal(got, want) {
+				t.Errorf("%s round %d: chose %v, want %v (the method without the audit rows)", method, round, got, want)
+			}
+			prev = sel
+		}
+	}
+}
+
+func TestBatchSelectorAuditUniform(t *testing.T) {
+	// Audit rows are a simple random sample of the unlabeled rows: each of
+	// the 8 has inclusion probability 2/8.
+	x := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	prev := &Selection{Index: []int{0, 9}}
+	hits := make([]int, 10)
+	const draws = 4000
+	for s := range uint64(draws) {
+		sel, err := BatchSelector{Method: MethodLCMD, Features: RawFeatures{}, Previous: prev, Audit: 0.5}.Select(context.Background(), x, 4, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, j := range sel.Index {
+			if sel.Audit[i] > 0 {
+				hits[j]++
+				if sel.Audit[i] != 4 {
+					t.Fatalf("audit weight %g, want 8/2", sel.Audit[i])
+				}
+			}
+		}
+	}
+	for j, h := range hits {
+		want := 0.25 * draws
+		if j == 0 || j == 9 {
+			want = 0
+		}
+		if math.Abs(float64(h)-want) > 4*math.Sqrt(draws*0.25*0.75) {
+			t.Errorf("row %d drawn %d times of %d, want about %g", j, h, draws, want)
+		}
+	}
+	if _, err := (BatchSelector{Audit: 0.7}).Select(context.Background(), x, 4, 1); err == nil {
+		t.Error("Audit 0.7: no error")
+	}
+}

@@ -191,7 +191,9 @@ const MinPilot = 30
 // Model: a random hold-out part H of the pilot measures RMSE; from the rest
 // T, for each size n = f |T| and each repeat, n rows are drawn with
 // replacement, uniformly or from q restricted to T with weights
-// 1/(|T| q_j), KRLS is fitted, and RMSE on H averaged over repeats. The
+// 1/(|T| q_j), KRLS is fitted to the targets centered by their weighted
+// mean (added back, as the default fit's intercept), and RMSE on H
+// averaged over repeats. The
 // curve RMSE(n) = A n^-B is fitted by least squares in log-log and
 // evaluated at the projected label counts. A power law is the usual shape of
 // kernel ridge learning curves (B = r/(2r + 1/b) under source and capacity
@@ -283,7 +285,18 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 				for i, t := range sel.Index {
 					rows[i] = train[t]
 				}
-				fit, err := KRLS(ctx, gatherRows(x, rows), pickValues(y, rows), KRLSConfig{Kernel: cfg.Kernel, Lambda: cfg.Lambda, Weights: sel.Weight})
+				// Centered by the weighted mean, the default fit's intercept.
+				ys := pickValues(y, rows)
+				mu, sw := 0.0, 0.0
+				for i, v := range ys {
+					mu += sel.Weight[i] * v
+					sw += sel.Weight[i]
+				}
+				mu /= sw
+				for i := range ys {
+					ys[i] -= mu
+				}
+				fit, err := KRLS(ctx, gatherRows(x, rows), ys, KRLSConfig{Kernel: cfg.Kernel, Lambda: cfg.Lambda, Weights: sel.Weight})
 				if err != nil {
 					return nil, err
 				}
@@ -293,7 +306,7 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 				}
 				se := 0.0
 				for i, p := range pred {
-					se += (p - yh[i]) * (p - yh[i])
+					se += (p + mu - yh[i]) * (p + mu - yh[i])
 				}
 				acc += math.Sqrt(se / float64(len(yh)))
 			}

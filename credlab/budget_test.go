@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -145,6 +146,21 @@ func TestProjectLearningCurve(t *testing.T) {
 		t.Logf("%s: RMSE %.3f n^-%.3f; measured %v at %v", c.Method, c.A, c.B, c.RMSE, c.Labels)
 		if !(c.B > 0) || c.Projected[len(c.Projected)-1] >= c.RMSE[0] {
 			t.Errorf("%s: exponent %v, projections %v: the error should fall", c.Method, c.B, c.Projected)
+		}
+	}
+	// The curves do not depend on the target's mean: the fits have an
+	// intercept, as the default fit has.
+	shifted := make([]float64, len(y))
+	for i, v := range y {
+		shifted[i] = v + 100
+	}
+	again, err := ProjectLearningCurve(ctx, x, shifted, q, LearningCurveConfig{Kernel: k, Lambda: 1e-3, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range curves {
+		if !floats.EqualApprox(c.RMSE, again[i].RMSE, 1e-9) {
+			t.Errorf("%s: RMSE %v with the target shifted by 100, %v without", c.Method, again[i].RMSE, c.RMSE)
 		}
 	}
 	_, err = ProjectLearningCurve(ctx, x.Slice(0, 20, 0, 1).(*mat.Dense), y[:20], q[:20], LearningCurveConfig{Kernel: k, Lambda: 1e-3})

@@ -28,18 +28,35 @@ type kFolds struct {
 	y   []float64
 	w   []float64 // nil without weights
 	end []int     // fold f holds rows end[f-1]:end[f] (end[-1] = 0)
+	// order maps the copy's rows to the original rows; rows from
+	// end[k-1] on are in no fold (newKFoldsOf).
+	order []int
 }
 
 // newKFolds deals the n rows into k folds by a permutation seeded by seed,
 // each fold's rows kept in their original order: O(n d) for the copy.
 func newKFolds(x *mat.Dense, y, w []float64, k int, seed uint64) (*kFolds, error) {
+	return newKFoldsOf(x, y, w, nil, k, seed)
+}
+
+// newKFoldsOf is newKFolds over the rows held (all rows when nil): the
+// other rows follow the last fold, in every fold's training rows and in
+// none of the folds.
+func newKFoldsOf(x *mat.Dense, y, w []float64, held []int, k int, seed uint64) (*kFolds, error) {
 	n, d := x.Dims()
 	if err := checkAlloc("cross-validation copy of the rows", n, d); err != nil {
 		return nil, err
 	}
-	perm := rand.New(rand.NewPCG(seed, 0x63726f7373)).Perm(n)
+	nh := n
+	if held != nil {
+		nh = len(held)
+	}
+	perm := rand.New(rand.NewPCG(seed, 0x63726f7373)).Perm(nh)
 	folds := make([][]int, k)
 	for i, r := range perm {
+		if held != nil {
+			r = held[r]
+		}
 		folds[i%k] = append(folds[i%k], r)
 	}
 	var order []int
@@ -49,10 +66,22 @@ func newKFolds(x *mat.Dense, y, w []float64, k int, seed uint64) (*kFolds, error
 		order = append(order, f...)
 		cv.end = append(cv.end, len(order))
 	}
+	if held != nil {
+		in := make([]bool, n)
+		for _, r := range held {
+			in[r] = true
+		}
+		for i := 0; i < n; i++ {
+			if !in[i] {
+				order = append(order, i)
+			}
+		}
+	}
 	cv.x, cv.y = gatherRows(x, order), gather(y, order)
 	if w != nil {
 		cv.w = gather(w, order)
 	}
+	cv.order = order
 	return cv, nil
 }
 

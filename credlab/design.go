@@ -271,6 +271,16 @@ func checkPrevious(prev *Selection, n int, withProb bool) error {
 			return &ParamError{Name: "previous row", Value: j, Want: fmt.Sprintf("a row of the pool, in [0, %d)", n)}
 		}
 	}
+	if prev.Audit != nil {
+		if len(prev.Audit) != k {
+			return shapef("previous selection has %d rows but %d audit weights", k, len(prev.Audit))
+		}
+		for i, v := range prev.Audit {
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return &ParamError{Name: fmt.Sprintf("previous audit weight[%d]", i), Value: v, Want: "1/pi for an audit row, 0 for the others"}
+			}
+		}
+	}
 	return nil
 }
 

@@ -143,6 +143,33 @@ func checkWeights(w []float64, n int) error {
 	return nil
 }
 
+// checkAudit checks TuneConfig.Audit: n finite weights, each 0 or
+// positive, at least 2 positive.
+func checkAudit(a []float64, n int) error {
+	if a == nil {
+		return nil
+	}
+	if len(a) != n {
+		return fmt.Errorf("%w: %d rows but %d audit weights", ErrShape, n, len(a))
+	}
+	rows := 0
+	for i, v := range a {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &NotFiniteError{Name: "audit weight", Row: i, Col: -1, Value: v}
+		}
+		if v < 0 {
+			return &ParamError{Name: fmt.Sprintf("audit weight[%d]", i), Value: v, Want: "1/pi for an audit row, 0 for the others"}
+		}
+		if v > 0 {
+			rows++
+		}
+	}
+	if rows < 2 {
+		return &ParamError{Name: "TuneConfig.Audit", Value: fmt.Sprintf("%d audit rows", rows), Want: "at least 2 rows with a positive audit weight, or nil"}
+	}
+	return nil
+}
+
 // checkMatrix returns ErrEmpty if x (the input name) is nil or has no rows
 // or columns, and a *NotFiniteError naming it if it holds NaN or Inf.
 func checkMatrix(x *mat.Dense, name string) error {

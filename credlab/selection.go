@@ -25,6 +25,11 @@ type Selection struct {
 	// Batch numbers the batches (0, 1, ...) when a selection continues a
 	// previous one; nil for a single batch.
 	Batch []int
+	// Audit is each row's audit weight when a BatchSelector drew an audit
+	// sample (BatchSelector.Audit): 1/pi for the rows drawn uniformly
+	// from those then unlabeled, 0 for the rows the method chose; nil
+	// when no row is an audit row. TuneConfig.Audit takes it.
+	Audit []float64
 	// Q is the sampling distribution over all N pool rows; Scores the
 	// leverage scores it was built from (nil for uniform selection).
 	Q, Scores []float64

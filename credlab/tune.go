@@ -96,6 +96,14 @@ type TuneConfig struct {
 	// and every criterion are weighted, and the intercept is the weighted
 	// mean of y.
 	Weights []float64
+	// Audit, if not nil, marks the rows of an audit sample (a
+	// BatchSelector's Audit rows, Selection.Audit): each row's
+	// Horvitz-Thompson weight 1/pi, 0 for rows not in it. PoolRMSE then
+	// comes from the audit rows alone, out of fold, weighted by Audit:
+	// the model's RMSE on the pool even when the other rows were chosen
+	// by a method that is not a probability sample. At least 2 rows must
+	// be audit rows.
+	Audit []float64
 	// Progress, if not nil, is called with (done, total) as the search
 	// advances; total may grow when a grid is extended.
 	Progress func(done, total int)
@@ -197,7 +205,8 @@ type Choice struct {
 	// CriterionCV, or when the time budget left no room for the refits.
 	// Weighted by Weights, it is the pool's RMSE when the rows are a
 	// probability sample of the pool with weights 1/pi (uniform or CRED
-	// labeling); rows a batch method chose represent themselves only.
+	// labeling); rows a batch method chose represent themselves only,
+	// and with TuneConfig.Audit only the audit rows are held out.
 	// Measured, it is optimistic (5-20% on a few hundred rows of skewed
 	// pools, docs/labeling.md): the choice was tuned on the same rows, and
 	// few rows miss a skewed target's tails.

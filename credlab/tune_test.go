@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -596,4 +597,44 @@ func hasStage(stages []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// Tune's model clips predictions to the training targets' range widened
+// by BoundsMargin: far outside the rows, a wide kernel with a small
+// lambda can extrapolate without bound.
+func TestTuneBounds(t *testing.T) {
+	x := mat.NewDense(60, 1, nil)
+	y := make([]float64, 60)
+	for i := range y {
+		v := float64(i) / 59
+		x.Set(i, 0, v)
+		y[i] = 10 + 5*v*v*v
+	}
+	f, err := Tune(t.Context(), x, y, TuneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Fit.Model
+	if !floats.EqualApprox(m.Bounds, []float64{9.5, 15.5}, 1e-12) {
+		t.Fatalf("bounds %v, want [9.5 15.5]", m.Bounds)
+	}
+	rows := mat.NewDense(3, 1, []float64{0, 0.5, 1})
+	unclipped := *m
+	unclipped.Bounds = nil
+	for _, shift := range []float64{-100, 0, 100} {
+		m.Intercept, unclipped.Intercept = f.Choice.Intercept+shift, f.Choice.Intercept+shift
+		p, err := m.Predict(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := unclipped.Predict(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range p {
+			if want := min(max(q[i], 9.5), 15.5); p[i] != want || (shift != 0 && p[i] != 12.5-math.Copysign(3, -shift)) {
+				t.Errorf("shift %g, row %d: prediction %g, want %g (%g clipped)", shift, i, p[i], want, q[i])
+			}
+		}
+	}
 }

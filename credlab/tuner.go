@@ -78,6 +78,9 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
+	if err := checkAudit(cfg.Audit, len(y)); err != nil {
+		return nil, err
+	}
 	t := &tuner{cfg: cfg, x: x, w: cfg.Weights, n: len(y), out: &TuneFit{}, start: time.Now(), stageEnd: time.Now(), bestScore: math.Inf(1)}
 	switch {
 	case cfg.TimeBudget == 0:
@@ -582,6 +585,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 		ch.M = fit.Rank
 	}
 	fit.Model.Intercept = ch.Intercept
+	fit.Model.Bounds = t.bounds()
 	fit.ValRMSE = ch.ValRMSE
 	fit.Path = fit.Path[:0]
 	for _, s := range best.scores {
@@ -607,7 +611,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 		}
 		ch.PoolRMSE = &est
 		took = time.Since(t0)
-		t.stage("pool RMSE: %.4g (90%% interval %.4g to %.4g) from out-of-fold residuals of %d rows: %v", est.RMSE, est.Lo, est.Hi, est.Rows, took.Round(time.Millisecond))
+		t.stage("pool RMSE: %.4g (90%% interval %.4g to %.4g) from out-of-fold residuals of %d %s: %v", est.RMSE, est.Lo, est.Hi, est.Rows, t.auditRows(), took.Round(time.Millisecond))
 		// Cross-validations of 3, 5 and 10 folds: about 4 evaluations.
 		if t.affords(4*t.lastEval, "the learning curve's projection") {
 			t0 = time.Now()
@@ -808,19 +812,54 @@ func (t *tuner) projectCurve(ctx context.Context, best sigmaResult) (*LearningCu
 	return c, nil
 }
 
+// bounds returns Model.Bounds for the training targets: their range
+// widened by BoundsMargin of it on each side (nil for constant targets).
+func (t *tuner) bounds() []float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range t.y {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	r := hi - lo
+	if !(r > 0) {
+		return nil
+	}
+	c := t.out.Choice.Intercept
+	return []float64{c + lo - BoundsMargin*r, c + hi + BoundsMargin*r}
+}
+
+// auditRows names the rows outOfFold holds out: "rows", or "audit rows".
+func (t *tuner) auditRows() string {
+	if t.cfg.Audit != nil {
+		return "audit rows"
+	}
+	return "rows"
+}
+
 // outOfFold refits the chosen model (KRLS when m is 0, else NKRLS with m
 // centers drawn by sampler, or uniformly) on each fold's complement and
 // returns the residuals of the fold's rows and their weights, in the
 // folds' order. The folds are drawn anew (seed + 1): the choice minimized
 // the criterion on the search's folds, whose residuals are therefore
-// biased low. Cost: one fit per fold.
+// biased low. With TuneConfig.Audit the folds hold the audit rows alone,
+// the other rows train every fold, and the weights are the audit
+// weights. Cost: one fit per fold.
 func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, sampler CenterSampler) (res, w []float64, err error) {
-	cv, err := newKFolds(t.x, t.y, t.w, len(t.cv.end), t.cfg.Seed+1)
+	folds := len(t.cv.end)
+	var held []int
+	if t.cfg.Audit != nil {
+		for i, a := range t.cfg.Audit {
+			if a > 0 {
+				held = append(held, i)
+			}
+		}
+		folds = min(folds, len(held))
+	}
+	cv, err := newKFoldsOf(t.x, t.y, t.w, held, folds, t.cfg.Seed+1)
 	if err != nil {
 		return nil, nil, err
 	}
 	n, d := cv.x.Dims()
-	res = make([]float64, n)
+	res = make([]float64, cv.end[len(cv.end)-1])
 	lo := 0
 	for _, hi := range cv.end {
 		nt := n - (hi - lo)
@@ -861,6 +900,9 @@ func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, 
 			res[lo+i] = cv.y[lo+i] - p
 		}
 		lo = hi
+	}
+	if held != nil {
+		return res, gather(t.cfg.Audit, cv.order[:len(res)]), nil
 	}
 	return res, cv.w, nil
 }

@@ -36,8 +36,11 @@ type BudgetSpec struct {
 	// and 2 times it).
 	Pilot  *dataframe.DataFrame
 	Target string
-	// Lambda is the ridge of the learning-curve model; default: chosen by
-	// KRLS's hold-out search on the pilot.
+	// Lambda is the ridge of the learning-curve model. By default the
+	// uniform and CRED curves fit the default fit's choice on the pilot
+	// (kernel, scales and lambda; its lambda with Lambda 0), unless Kernel
+	// or Sigma name another kernel, whose lambda KRLS's hold-out search
+	// then chooses on the pilot.
 	Lambda float64
 	// Project lists label counts to project to (default 1 ... 16 times
 	// the pilot, doubling).
@@ -164,21 +167,30 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err != nil {
 		return nil, err
 	}
-	lambda := spec.Lambda
+	// The default fit on the pilot; its kernel and lambda, unless Kernel,
+	// Sigma or Lambda name others, are the model of the uniform and CRED
+	// curves too, so that the three curves measure one model.
+	tf, err := credlab.Tune(ctx, xp, y, credlab.TuneConfig{Seed: spec.Seed})
+	if err != nil {
+		return nil, fmt.Errorf("frames: the default fit on the pilot: %w", err)
+	}
+	k, lambda := c.Kernel, spec.Lambda
+	if spec.Kernel == "" && spec.Sigma == 0 {
+		k = tf.Choice.Kernel
+		if lambda == 0 {
+			lambda = tf.Choice.Lambda
+		}
+	}
 	if lambda == 0 {
-		fit, err := credlab.KRLS(ctx, xp, y, credlab.KRLSConfig{Kernel: c.Kernel})
+		fit, err := credlab.KRLS(ctx, xp, y, credlab.KRLSConfig{Kernel: k})
 		if err != nil {
 			return nil, fmt.Errorf("frames: choosing lambda on the pilot: %w", err)
 		}
 		lambda = fit.Lambda
 	}
-	curves, err := credlab.ProjectLearningCurve(ctx, xp, y, qp, credlab.LearningCurveConfig{Kernel: c.Kernel, Lambda: lambda, Project: spec.Project, Seed: spec.Seed})
+	curves, err := credlab.ProjectLearningCurve(ctx, xp, y, qp, credlab.LearningCurveConfig{Kernel: k, Lambda: lambda, Project: spec.Project, Seed: spec.Seed})
 	if err != nil {
 		return nil, err
-	}
-	tf, err := credlab.Tune(ctx, xp, y, credlab.TuneConfig{Seed: spec.Seed})
-	if err != nil {
-		return nil, fmt.Errorf("frames: the default fit on the pilot: %w", err)
 	}
 	if tf.Choice.Curve != nil {
 		curves = append(curves, *tf.Choice.Curve)

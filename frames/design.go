@@ -31,7 +31,7 @@ type design struct {
 
 // bookkeeping reports whether name is one of Select's columns.
 func bookkeeping(name string) bool {
-	return name == RowColumn || name == ProbColumn || name == WeightColumn || name == BatchColumn || name == CountColumn
+	return name == RowColumn || name == ProbColumn || name == WeightColumn || name == BatchColumn || name == CountColumn || name == AuditColumn
 }
 
 // resolveFeatures returns the feature columns of spec on df.
@@ -54,6 +54,8 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 				return nil, problem(f, "feature", "is the target column; remove it from the features")
 			case s.Weight != "" && f == s.Weight:
 				return nil, problem(f, "feature", "is the weight column; remove it from the features")
+			case s.Audit != "" && f == s.Audit:
+				return nil, problem(f, "feature", "is the audit column; remove it from the features")
 			case !isNumeric(types[j]) && looksLikeDates(df.Col(f).Records()):
 				return nil, dateProblem(df, f)
 			case !isNumeric(types[j]) && !oneHot:
@@ -71,7 +73,7 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 	}
 	var out, skipped []string
 	for j, n := range names {
-		if n == s.Target || n == s.Weight || excl[n] || bookkeeping(n) || n == PredictionColumn {
+		if n == s.Target || n == s.Weight || n == s.Audit || excl[n] || bookkeeping(n) || n == PredictionColumn {
 			continue
 		}
 		if !isNumeric(types[j]) && looksLikeDates(df.Col(n).Records()) {
@@ -431,7 +433,9 @@ type prepared struct {
 	d    *design
 	x    *mat.Dense
 	y, w []float64
-	rows []int // the frame rows behind the rows of x
+	// audit holds the audit weights of Spec.Audit; nil without.
+	audit []float64
+	rows  []int // the frame rows behind the rows of x
 	// warnings name columns and levels left out of the design.
 	warnings []string
 }
@@ -483,7 +487,42 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 		d.learnScaling(ex.cols, keep)
 	}
 	warns = append(warns, manyLevels(d.oneHot, len(keep))...)
-	return &prepared{d: d, x: d.matrix(ex.cols, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep, warnings: warns}, nil
+	p := &prepared{d: d, x: d.matrix(ex.cols, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep, warnings: warns}
+	if s.Audit != "" {
+		if p.audit, err = auditWeights(df, s, keep); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// auditWeights reads the audit weights of Spec.Audit in the rows keep:
+// finite, 0 or positive, at least 2 positive.
+func auditWeights(df dataframe.DataFrame, s *Spec, keep []int) ([]float64, error) {
+	if _, err := columnIndex(df.Names(), s.Audit, "audit"); err != nil {
+		return nil, err
+	}
+	if s.Audit == s.Target || s.Audit == s.Weight {
+		return nil, problem(s.Audit, "audit", "is also the target or the weight column")
+	}
+	v, err := Column(df, s.Audit)
+	if err != nil {
+		return nil, err
+	}
+	a := gatherFloats(v, keep)
+	rows := 0
+	for i, x := range a {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			return nil, &ColumnProblemError{Name: s.Audit, Role: "audit", Problem: fmt.Sprintf("has the value %v in row %d: audit weights are 1/pi for audit rows and 0 for the others", x, keep[i])}
+		}
+		if x > 0 {
+			rows++
+		}
+	}
+	if rows < 2 {
+		return nil, &ColumnProblemError{Name: s.Audit, Role: "audit", Problem: fmt.Sprintf("marks %d audit rows: the pool RMSE estimate needs at least 2", rows)}
+	}
+	return a, nil
 }
 
 // seriesOf returns a float column.

@@ -223,15 +223,15 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 }
 
 // tuneConfig is the credlab.Tune configuration of an automatic spec.
-func tuneConfig(s Spec, crit credlab.Criterion, w []float64) credlab.TuneConfig {
+func tuneConfig(s Spec, crit credlab.Criterion, w, audit []float64) credlab.TuneConfig {
 	return credlab.TuneConfig{Kernel: s.Kernel, Sigma: s.Sigma, Lambda: s.Lambda, Lambdas: s.Lambdas,
 		Criterion: crit, Holdout: credlab.Holdout{Fraction: s.Validation, Seed: s.Seed}, M: s.M,
-		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w, Relevance: s.Relevance, TimeBudget: s.TimeBudget, Status: s.Progress}
+		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w, Audit: audit, Relevance: s.Relevance, TimeBudget: s.TimeBudget, Status: s.Progress}
 }
 
 // fitAuto fits the automatic method: credlab.Tune on the prepared data.
 func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion) (*Model, error) {
-	tf, err := credlab.Tune(ctx, p.x, p.y, tuneConfig(spec, crit, p.w))
+	tf, err := credlab.Tune(ctx, p.x, p.y, tuneConfig(spec, crit, p.w, p.audit))
 	if err != nil {
 		return nil, err
 	}
@@ -781,8 +781,13 @@ func (m *Model) Summary() string {
 		fmt.Fprintf(&b, "cross-validation RMSE per fold %s (spread %.3g to %.3g)\n", strings.Join(parts, ", "), lo, hi)
 	}
 	if e := m.poolRMSE(); e != nil {
-		fmt.Fprintf(&b, "estimated RMSE on the population the rows represent %.4g, 90%% interval %.4g to %.4g (out-of-fold residuals of %d rows, %s); often optimistic: the search tuned on the same rows, and a few hundred rows miss a skewed target's tails (docs/labeling.md)\n",
-			e.RMSE, e.Lo, e.Hi, e.Rows, m.weighting())
+		if m.Spec.Audit != "" {
+			fmt.Fprintf(&b, "estimated RMSE on the pool %.4g, 90%% interval %.4g to %.4g (out-of-fold residuals of the %d audit rows, weighted by 1/pi in %q; docs/labeling.md)\n",
+				e.RMSE, e.Lo, e.Hi, e.Rows, m.Spec.Audit)
+		} else {
+			fmt.Fprintf(&b, "estimated RMSE on the population the rows represent %.4g, 90%% interval %.4g to %.4g (out-of-fold residuals of %d rows, %s); often optimistic: the search tuned on the same rows, and a few hundred rows miss a skewed target's tails (docs/labeling.md)\n",
+				e.RMSE, e.Lo, e.Hi, e.Rows, m.weighting())
+		}
 	}
 	if c := m.Choice; c != nil && c.Curve != nil && len(c.Curve.Projected) == 3 {
 		cv := c.Curve

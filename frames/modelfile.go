@@ -26,8 +26,9 @@ import (
 // would ignore, predicting with another kernel: hence a major version);
 // 3.1 the choice's pool RMSE estimate and learning curve, and the Matérn
 // kernels ("matern52", "matern32"; a 3.0 reader refuses them as an unknown
-// kernel).
-const FormatVersion = "3.1"
+// kernel); 3.2 the prediction bounds of the automatic method
+// (credlab.Model.Bounds; a 3.1 reader ignores them and predicts unclipped).
+const FormatVersion = "3.2"
 
 // oldestMajor is the oldest major format version LoadModel reads.
 const oldestMajor = 1
@@ -55,9 +56,11 @@ type modelFile struct {
 	Rows     int        `json:"rows,omitempty"`
 	Passes   float64    `json:"passes,omitempty"`
 	// Intercept is added to every prediction (version 2).
-	Intercept float64  `json:"intercept,omitempty"`
-	Choice    *Choice  `json:"choice,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
+	Intercept float64 `json:"intercept,omitempty"`
+	// Bounds clip every prediction (version 3.2; credlab.Model.Bounds).
+	Bounds   []float64 `json:"bounds,omitempty"`
+	Choice   *Choice   `json:"choice,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
 
 	// A kernel expansion f(x) = sum_i coef_i k(x, centers_i) ...
 	Kernel  *kernelFile `json:"kernel,omitempty"`
@@ -123,7 +126,7 @@ func (m *Model) file() (*modelFile, error) {
 	f := &modelFile{Format: formatName, Version: FormatVersion, Method: m.Spec.Method, Settings: m.Spec,
 		Features: m.Features, Columns: m.Columns, OneHot: m.OneHot, Mean: m.Mean, Scale: m.Scale,
 		Lambda: m.Lambda, Iter: m.Iter, Rows: m.Rows, Passes: m.Passes, Coef: m.Predictor.Coef,
-		Intercept: m.Predictor.Intercept, Choice: m.Choice, Warnings: m.Warnings}
+		Intercept: m.Predictor.Intercept, Bounds: m.Predictor.Bounds, Choice: m.Choice, Warnings: m.Warnings}
 	if !math.IsNaN(m.ValRMSE) && !math.IsInf(m.ValRMSE, 0) {
 		v := m.ValRMSE
 		f.ValRMSE = &v
@@ -343,7 +346,13 @@ func (f *modelFile) model() (*Model, error) {
 	if err := finite("coef", f.Coef); err != nil {
 		return nil, err
 	}
-	p := &credlab.Model{Coef: f.Coef, Intercept: f.Intercept}
+	if err := finite("bounds", f.Bounds); err != nil {
+		return nil, err
+	}
+	if f.Bounds != nil && (len(f.Bounds) != 2 || !(f.Bounds[0] < f.Bounds[1])) {
+		return nil, corrupt("bounds %v: must be two values, lower first", f.Bounds)
+	}
+	p := &credlab.Model{Coef: f.Coef, Intercept: f.Intercept, Bounds: f.Bounds}
 	switch {
 	case f.Kernel != nil && f.FeatureMap != nil:
 		return nil, corrupt("both a kernel and a feature map")

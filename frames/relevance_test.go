@@ -54,8 +54,8 @@ func TestFitRelevance(t *testing.T) {
 	if err := m.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), `"version": "3.1"`) || !strings.Contains(buf.String(), `"scales"`) {
-		t.Errorf("model file without version 3.0 or scales")
+	if !strings.Contains(buf.String(), `"version": "`+FormatVersion+`"`) || !strings.Contains(buf.String(), `"scales"`) || !strings.Contains(buf.String(), `"bounds"`) {
+		t.Errorf("model file without version %s, scales or bounds", FormatVersion)
 	}
 	back, err := LoadModel(bytes.NewReader(buf.Bytes()))
 	if err != nil {

@@ -18,7 +18,15 @@ import (
 const (
 	BatchColumn = "batch"
 	CountColumn = "count"
+	// AuditColumn holds each row's audit weight when a batch method drew
+	// an audit sample (SelectSpec.Audit): 1/pi for audit rows, 0 for the
+	// rows the method chose; Fit takes it as Spec.Audit.
+	AuditColumn = "audit"
 )
+
+// DefaultAuditShare is the share of each batch a batch method leaves to
+// an audit sample by default (SelectSpec.Audit, SimulateSpec.Audit).
+const DefaultAuditShare = 0.1
 
 // SelectSpec says how Select chooses rows to label.
 type SelectSpec struct {
@@ -90,6 +98,14 @@ type SelectSpec struct {
 	// chosen.
 	OneHot, DropNA bool
 	Scale          string
+	// Audit is the share of a batch method's batch drawn as an audit
+	// sample (credlab.BatchSelector.Audit): rows drawn uniformly from the
+	// unlabeled rows, which the method does not see, marked in the
+	// "audit" column with their weight 1/pi, so that Fit can estimate the
+	// model's RMSE on the pool from them (Spec.Audit). Default
+	// DefaultAuditShare; negative for none; at most 0.5. CRED and uniform
+	// selections are probability samples and draw none.
+	Audit float64
 	// Selector, if set, is used instead of Method (for example a
 	// credlab.CREDSelector configured by hand).
 	Selector credlab.Selector
@@ -143,6 +159,12 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 	}
 	if sel.Count != nil {
 		cols = append(cols, series.New(sel.Count, series.Int, CountColumn))
+	}
+	if sel.Audit != nil {
+		if FindColumn(pool, AuditColumn, "pool") == nil {
+			return none, problem(AuditColumn, "", "is the column of audit weights Select adds, but the pool has it already; rename or drop it, or set SelectSpec.Audit negative")
+		}
+		cols = append(cols, series.New(sel.Audit, series.Float, AuditColumn))
 	}
 	out = out.CBind(dataframe.New(cols...))
 	if out.Err != nil {
@@ -229,10 +251,11 @@ func labeledSelection(df *dataframe.DataFrame, rows []int, n int) (*credlab.Sele
 		}
 		return nil
 	}
-	r, p, w, b, c := get(RowColumn, true), get(ProbColumn, true), get(WeightColumn, true), get(BatchColumn, false), get(CountColumn, false)
+	r, p, w, b, c, a := get(RowColumn, true), get(ProbColumn, true), get(WeightColumn, true), get(BatchColumn, false), get(CountColumn, false), get(AuditColumn, false)
 	if err != nil {
 		return nil, err
 	}
+	sel.Audit = a
 	for i, v := range r {
 		j, ok := at[int(v)]
 		if v != math.Trunc(v) || !ok {
@@ -313,7 +336,14 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 		return nil, &credlab.ParamError{Name: "SelectSpec.M", Value: spec.M, Want: "a positive number of Nyström features (or zero for the default)"}
 	}
 	n, _ := p.x.Dims()
-	b := credlab.BatchSelector{Method: m, M: min(spec.M, n), Previous: prev}
+	audit := spec.Audit
+	switch {
+	case audit == 0:
+		audit = DefaultAuditShare
+	case audit < 0:
+		audit = 0
+	}
+	b := credlab.BatchSelector{Method: m, M: min(spec.M, n), Previous: prev, Audit: audit}
 	report := func(format string, args ...any) {
 		if spec.Report != nil {
 			spec.Report(fmt.Sprintf(format, args...))

@@ -48,6 +48,10 @@ type SimulateSpec struct {
 	// M is the number of Nyström features the batch methods select on;
 	// default credlab.DefaultBatchM.
 	M int
+	// Audit is the share of each batch a batch method draws as an audit
+	// sample, as SelectSpec.Audit (default DefaultAuditShare, negative for
+	// none); the fit's RMSE estimate then comes from the audit rows.
+	Audit float64
 	// Progress, if not nil, receives a line after every fit.
 	Progress func(line string)
 }
@@ -216,9 +220,16 @@ func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []floa
 	n, _ := xp.Dims()
 	perm := rand.New(rand.NewPCG(seed, 0x66697273)).Perm(n)
 	labeled := append([]int(nil), perm[:budgets[0]]...)
-	var w []float64
+	var w, audit []float64
 	var sel *credlab.Selection
 	var secs float64
+	share := spec.Audit
+	switch {
+	case share == 0:
+		share = DefaultAuditShare
+	case share < 0:
+		share = 0
+	}
 	if method == "cred" {
 		var err error
 		t0 := time.Now()
@@ -229,17 +240,17 @@ func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []floa
 		labeled, w = sel.Index, sel.Weight
 	} else if spec.OneShot && method != "uniform" {
 		t0 := time.Now()
-		s, err := credlab.BatchSelector{Method: method, M: min(spec.M, n)}.Select(ctx, xp, budgets[0], seed)
+		s, err := credlab.BatchSelector{Method: method, M: min(spec.M, n), Audit: share}.Select(ctx, xp, budgets[0], seed)
 		if err != nil {
 			return nil, err
 		}
 		secs = time.Since(t0).Seconds()
-		labeled = s.Index
+		labeled, audit = s.Index, s.Audit
 	}
 	var out []simRow
 	for bi, b := range budgets {
 		xl, yl := gatherX(xp, labeled), gatherFloats(yp, labeled)
-		fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: w, Seed: seed})
+		fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: w, Audit: auditRows(audit), Seed: seed})
 		if err != nil {
 			return nil, fmt.Errorf("fit on %d labels: %w", b, err)
 		}
@@ -276,16 +287,31 @@ func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []floa
 			labeled, w = sel.Index, sel.Weight
 		default:
 			noise := math.Min(math.Max(float64(len(labeled))*ch.Lambda, 1e-6), 1)
-			bs := credlab.BatchSelector{Method: method, Kernel: ch.Kernel, M: min(spec.M, n), Noise: noise, Previous: &credlab.Selection{Index: labeled}}
+			bs := credlab.BatchSelector{Method: method, Kernel: ch.Kernel, M: min(spec.M, n), Noise: noise, Previous: &credlab.Selection{Index: labeled, Audit: audit}, Audit: share}
 			s, err := bs.Select(ctx, xp, next-b, seed)
 			if err != nil {
 				return nil, err
 			}
-			labeled = s.Index
+			labeled, audit = s.Index, s.Audit
 		}
 		secs = time.Since(t0).Seconds()
 	}
 	return out, nil
+}
+
+// auditRows returns the audit weights for credlab.TuneConfig.Audit: nil
+// with fewer than 2 audit rows.
+func auditRows(a []float64) []float64 {
+	rows := 0
+	for _, v := range a {
+		if v > 0 {
+			rows++
+		}
+	}
+	if rows < 2 {
+		return nil
+	}
+	return a
 }
 
 // simulateCRED continues (or starts) CRED's ranking design without

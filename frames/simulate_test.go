@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 )
 
@@ -185,5 +186,70 @@ func TestSimulateOneShot(t *testing.T) {
 		if (r[1] != 1) != one {
 			t.Errorf("OneShot %v: maxdist's first ratio %g", one, r[1])
 		}
+	}
+}
+
+// A batch method leaves DefaultAuditShare of each batch to an audit
+// sample, which continues across batches, and Fit estimates the pool RMSE
+// from the audit rows alone.
+func TestSelectAudit(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(400, 2, 0.1, 3)
+	pool, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	label := func(df dataframe.DataFrame) dataframe.DataFrame {
+		rows, _ := df.Col(RowColumn).Int()
+		v := make([]float64, len(rows))
+		for i, r := range rows {
+			v[i] = y[r]
+		}
+		return df.Mutate(series.New(v, series.Float, "y"))
+	}
+	spec := SelectSpec{Method: "lcmd", Seed: 1, M: 50, Target: "y"}
+	first, err := Select(pool, 30, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l1 := label(first)
+	spec.Labeled = &l1
+	next, err := Select(pool, 50, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Column(next, AuditColumn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, v := range a {
+		if v > 0 {
+			got = append(got, v)
+		}
+	}
+	want := []float64{400.0 / 3, 400.0 / 3, 400.0 / 3, 370.0 / 5, 370.0 / 5, 370.0 / 5, 370.0 / 5, 370.0 / 5}
+	if len(got) != len(want) || got[0] != want[0] || got[7] != want[7] {
+		t.Fatalf("audit weights %v, want %v", got, want)
+	}
+	l2 := label(next)
+	m, err := Fit(l2, Spec{Target: "y", Audit: AuditColumn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := m.Choice.PoolRMSE; e == nil || e.Rows != 8 || !strings.Contains(m.Summary(), "the 8 audit rows") {
+		t.Errorf("pool RMSE %+v from the audit rows; summary:\n%s", e, m.Summary())
+	}
+	var ce *ColumnError
+	if _, err := Fit(l2, Spec{Target: "y", Audit: "aduit"}); !errors.As(err, &ce) {
+		t.Errorf("missing audit column: %v", err)
+	}
+	bad := l2.Mutate(series.New(make([]float64, l2.Nrow()), series.Float, AuditColumn))
+	var pe *ColumnProblemError
+	if _, err := Fit(bad, Spec{Target: "y", Audit: AuditColumn}); !errors.As(err, &pe) {
+		t.Errorf("no audit rows: %v", err)
+	}
+	none := SelectSpec{Method: "lcmd", Seed: 1, M: 50, Audit: -1}
+	if s, err := Select(pool, 30, none); err != nil || FindColumn(s, AuditColumn, "") == nil {
+		t.Errorf("Audit -1: %v, columns %v", err, s.Names())
 	}
 }

@@ -32,6 +32,12 @@ type Spec struct {
 	// Weight optionally names a column of positive importance weights, such
 	// as the "weight" column Select writes.
 	Weight string `json:"weight,omitempty"`
+	// Audit optionally names a column of audit weights, such as the
+	// "audit" column Select writes for a batch method (SelectSpec.Audit):
+	// 1/pi for rows of an audit sample, 0 for the others. The automatic
+	// method then estimates the model's RMSE on the pool from the audit
+	// rows alone (credlab.TuneConfig.Audit); other methods ignore it.
+	Audit string `json:"audit,omitempty"`
 
 	// Method is "" or "auto" (default: credlab.Tune chooses exact KRLS or
 	// Nyström KRLS, searches sigma unless Sigma fixes it and lambda unless

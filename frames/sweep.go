@@ -271,7 +271,7 @@ func sweepAuto(ctx context.Context, df dataframe.DataFrame, spec Spec, crit cred
 	if err != nil {
 		return none, err
 	}
-	cfg := tuneConfig(spec, crit, p.w)
+	cfg := tuneConfig(spec, crit, p.w, p.audit)
 	cfg.Sigmas = grid.Sigma
 	if len(grid.Lambda) > 0 {
 		cfg.Lambdas, cfg.Lambda = grid.Lambda, 0

@@ -68,7 +68,8 @@ func ScoreConcentration(scores []float64, opt Options) (*Figure, error) {
 	return b.render()
 }
 
-// ProjectedLearningCurves plots measured pilot RMSE (markers) and the
+// ProjectedLearningCurves plots the measured RMSE (markers: pilot
+// subsamples, or cross-validation folds for the default fit's curve) and the
 // fitted power laws A n^-B over the projected label counts for each
 // credlab.LearningCurve, on log-log axes. Defaults: title "Projected
 // test error against labels", x "labels", y "test RMSE".
@@ -102,7 +103,7 @@ func ProjectedLearningCurves(curves []credlab.LearningCurve, opt Options) (*Figu
 		if err != nil {
 			return nil, err
 		}
-		b.add(c.Method+" (pilot subsamples)", th...)
+		b.add(c.Method+" (measured)", th...)
 		th, err = b.addLine(px, py, lineStyle(Color(i), true), false, nil)
 		if err != nil {
 			return nil, err

@@ -71,6 +71,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	mf.weight = resolveWeight(df, mf.weight, stderr)
 	spec.Weight = mf.weight
+	spec.Audit = resolveAudit(df, stderr)
 	if err := mf.checkColumns(df, *data); err != nil {
 		return err
 	}

@@ -114,6 +114,34 @@ func resolveWeight(df dataframe.DataFrame, flagValue string, w io.Writer) string
 	return ""
 }
 
+// resolveAudit returns the audit column of a file written by select (with
+// its row, prob and weight columns), with a note on w; "" without one.
+func resolveAudit(df dataframe.DataFrame, w io.Writer) string {
+	has := map[string]bool{}
+	for _, n := range df.Names() {
+		has[n] = true
+	}
+	if !(has[frames.RowColumn] && has[frames.ProbColumn] && has[frames.WeightColumn] && has[frames.AuditColumn]) {
+		return ""
+	}
+	a, err := frames.Column(df, frames.AuditColumn)
+	if err != nil {
+		return "" // the fit names the problem when it reads the column
+	}
+	rows := 0
+	for _, v := range a {
+		if v > 0 {
+			rows++
+		}
+	}
+	if rows < 2 {
+		fmt.Fprintf(w, "credlab: note: the data's audit column marks %d audit rows, too few to estimate the RMSE on the pool from them\n", rows)
+		return ""
+	}
+	fmt.Fprintf(w, "credlab: note: the data has select's audit column: the RMSE on the pool is estimated from its %d audit rows\n", rows)
+	return frames.AuditColumn
+}
+
 // warnFlat warns when a CRED selection's probabilities are nearly uniform:
 // the scores carry no information, usually because the columns have very
 // different scales or sigma does not suit the data.
@@ -128,6 +156,9 @@ func warnFlat(w io.Writer, chosen dataframe.DataFrame, method string) {
 	lo, hi := math.Inf(1), 0.0
 	for _, v := range p {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo == 1 && hi == 1 {
+		return // a batch method's rows, which the default continues with
 	}
 	if lo > 0 && hi/lo < 1.01 {
 		fmt.Fprintf(w, "credlab: warning: scores are flat (every chosen row has probability %.3g to within 1%%, as uniform sampling): standardize (-standardize), or change -sigma (0 picks the median distance between rows)\n", lo)
@@ -165,7 +196,7 @@ func warnSigma(w io.Writer, chosen dataframe.DataFrame, sigma float64, skip []st
 	if !(sigma > 0) {
 		return
 	}
-	drop := map[string]bool{frames.RowColumn: true, frames.ProbColumn: true, frames.WeightColumn: true}
+	drop := map[string]bool{frames.RowColumn: true, frames.ProbColumn: true, frames.WeightColumn: true, frames.BatchColumn: true, frames.CountColumn: true, frames.AuditColumn: true}
 	for _, s := range skip {
 		drop[s] = true
 	}

@@ -31,6 +31,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
 	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout")
+	audit := fs.Float64("audit", frames.DefaultAuditShare, "share of a batch method's batch drawn uniformly as an audit sample, marked in an audit column with weights 1/pi, from which fit estimates the model's RMSE on the pool (0: none; at most 0.5; cred and uniform need none)")
 	target := fs.String("target", "", "label column: left out of the scores and written empty, ready to fill in (for example by 'credlab label')")
 	var lf loadFlags
 	lf.register(fs)
@@ -45,6 +46,9 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *budget <= 0 {
 		return usagef("select: flag -budget must be a positive number of rows (got %d)", *budget)
+	}
+	if !(*audit >= 0 && *audit <= 0.5) {
+		return usagef("select: flag -audit must be a share from 0 to 0.5 (got %g)", *audit)
 	}
 	fm, m, err := sf.check("select")
 	if err != nil {
@@ -66,7 +70,10 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
 		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
-		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design, Target: *target}
+		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design, Target: *target, Audit: *audit}
+	if *audit == 0 {
+		spec.Audit = -1
+	}
 	if !*quiet {
 		spec.Report = func(line string) { fmt.Fprintln(stderr, "credlab: select: "+line) }
 	}
@@ -90,7 +97,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		spec.Exclude = splitList(*exclude)
 	}
 	if *target == "" && *columns == "" {
-		warnLabelLike(stderr, "select", df, append(spec.Exclude, "row", "prob", "weight", "batch", "count"))
+		warnLabelLike(stderr, "select", df, append(spec.Exclude, "row", "prob", "weight", "batch", "count", "audit"))
 	}
 	p := newProgress(stderr, *quiet, 0)
 	stop := p.ticker("selecting")

@@ -30,6 +30,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := fs.Uint64("seed", 1, "seed of the first repetition")
 	oneShot := fs.Bool("one-shot", false, "each batch method chooses the first batch too, without labels (median-distance kernel), as select -budget N does on an unlabeled pool; default: a random first batch")
 	m := fs.Int("m", 256, "Nyström features the batch methods select on")
+	audit := fs.Float64("audit", frames.DefaultAuditShare, "share of each batch a batch method draws as an audit sample, as select -audit; the fit's RMSE estimate then comes from the audit rows (0: none)")
 	columns := fs.String("columns", "", "comma-separated feature columns (default: every numeric column but the target)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
 	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
@@ -48,6 +49,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *initial <= 0 || *batch <= 0 || *final <= 0 || *seeds <= 0 || *m <= 0 {
 		return usagef("simulate: flags -initial, -batch, -final, -seeds and -m must be positive")
 	}
+	if !(*audit >= 0 && *audit <= 0.5) {
+		return usagef("simulate: flag -audit must be a share from 0 to 0.5 (got %g)", *audit)
+	}
 	if !(*test > 0 && *test < 1) {
 		return usagef("simulate: flag -test must be a share between 0 and 1 (got %g)", *test)
 	}
@@ -60,7 +64,10 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	spec := frames.SimulateSpec{Target: *target, Features: splitList(*columns), Exclude: splitList(*exclude), DropNA: *dropNA,
 		Methods: splitList(*methods), Initial: *initial, Batch: *batch, Final: *final, Budgets: budgets,
-		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot}
+		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot, Audit: *audit}
+	if *audit == 0 {
+		spec.Audit = -1
+	}
 	if !*quiet {
 		spec.Progress = func(line string) { fmt.Fprintln(stderr, "credlab: simulate: "+line) }
 	}

@@ -79,11 +79,18 @@ func TestSelectBatchLoopCLI(t *testing.T) {
 	mustRun(t, "select", "-pool", pool, "-target", "y", "-budget", "40", "-method", "uniform", "-design", "without", "-quiet", "-out", first)
 	mustRun(t, "label", "-in", first, "-from", pool, "-target", "y", "-quiet", "-out", labeled)
 	_, errs, code := runBin(t, "select", "-pool", pool, "-target", "y", "-budget", "20", "-design", "without", "-labeled", labeled, "-out", next)
-	if code != 0 || !strings.Contains(errs, "select: lcmd on gaussian(sigma=") || !strings.Contains(errs, "tuned on the 40 labeled rows") {
+	if code != 0 || !strings.Contains(errs, "select: lcmd on gaussian(sigma=") || !strings.Contains(errs, "tuned on the 40 labeled rows") || strings.Contains(errs, "flat") {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
-	_, recs := readCSV(t, next)
-	if len(recs) != 60 {
-		t.Errorf("%d rows, want 60", len(recs))
+	head, recs := readCSV(t, next)
+	if len(recs) != 60 || head[len(head)-1] != "audit" || recs[58][len(head)-1] != "130" || recs[57][len(head)-1] != "0" {
+		t.Errorf("%d rows, want 60 with the last 2 audit rows of weight 260/2: %v ... %v", len(recs), head, recs[57:])
+	}
+	// fit on the labeled batches estimates the pool RMSE from the audit rows.
+	all := filepath.Join(dir, "all.csv")
+	mustRun(t, "label", "-in", next, "-from", pool, "-target", "y", "-quiet", "-out", all)
+	outs, errs, code := runBin(t, "fit", "-data", all, "-target", "y", "-out", filepath.Join(dir, "m.json"))
+	if code != 0 || !strings.Contains(errs, "estimated from its 2 audit rows") || !strings.Contains(outs+errs, "estimated RMSE on the pool") {
+		t.Errorf("fit: exit %d, stdout:\n%s\nstderr:\n%s", code, outs, errs)
 	}
 }

@@ -60,6 +60,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	mf.weight = resolveWeight(df, mf.weight, stderr)
 	spec.Weight = mf.weight
+	spec.Audit = resolveAudit(df, stderr)
 	g.M = clipM(g.M, df.Nrow(), mf.validation, stderr)
 	if err := mf.checkColumns(df, *data); err != nil {
 		return err
