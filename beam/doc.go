@@ -1,6 +1,6 @@
-// Package credbeam runs credlab's CRED importance labeling and Nyström
-// kernel regression as Apache Beam pipelines over pools of sharded CSV
-// files too large for one machine. It lives in its own module
+// Package credbeam runs credlab's CRED importance labeling, LCMD batch
+// selection and Nyström kernel regression as Apache Beam pipelines over
+// pools of sharded CSV files too large for one machine. It lives in its own module
 // (github.com/credlab/credlab/beam) so that the library and the notebook
 // kernel do not carry Beam's dependencies.
 //
@@ -22,9 +22,13 @@
 //     training and validation Gram statistics combined over shards, and a
 //     model solved from them alone (FitStats: credlab.RidgeGram or
 //     credlab.GradientGram).
+//   - lcmd.go: LCMDSample, the batch loop's default method (LCMD) on a
+//     sharded pool: Nyström centers as NystromFit's, per-shard LCMD
+//     candidates after the shard's labeled rows, then one global LCMD
+//     pass over the candidates after every labeled row.
 //   - model.go: ModelFile, the JSON model NystromFit writes.
 //   - output.go: WriteSelected, WriteScores, WritePlan, WriteText.
-//   - cmd/credlab-beam: the command (select, stats) on any Beam runner.
+//   - cmd/credlab-beam: the command (select, stats, lcmd) on any Beam runner.
 //   - internal/gendata, internal/memscore: the synthetic pools and the
 //     in-memory baseline of docs/scale.md.
 //

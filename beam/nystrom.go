@@ -10,6 +10,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // NystromConfig configures NystromFit: M centers, the training rows with
@@ -111,7 +112,11 @@ func keepSmallest(c []Center, m int) []Center {
 // CenterLines locate them), factored by credlab.NewNystrom with
 // tolerance Tol to rank Rank.
 type NystromSpec struct {
-	Sigma       float64
+	Sigma float64
+	// Scales, when set, are per-column scales of the kernel
+	// (credlab.GaussianKernel.Scales): LCMDSample's 1/standard deviation of
+	// each column over the centers, which standardizes the columns.
+	Scales      []float64
 	Centers     [][]float64
 	CenterFiles []string
 	CenterLines []int
@@ -134,7 +139,7 @@ func (s NystromSpec) Map() (*credlab.Nystrom, error) {
 		c.SetRow(i, r)
 		idx[i] = i
 	}
-	return credlab.NewNystrom(credlab.GaussianKernel{Sigma: s.Sigma}, c, idx, s.Tol)
+	return credlab.NewNystrom(credlab.GaussianKernel{Sigma: s.Sigma, Scales: s.Scales}, c, idx, s.Tol)
 }
 
 // TrainVal are the Gram statistics of the training and validation rows.
@@ -173,7 +178,7 @@ func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (Nystro
 	s = s.Scope("credbeam.NystromFit")
 	files = beam.Reshuffle(s, files) // spread the shards over the workers (no fusion with their source)
 	var out NystromOutput
-	out.Spec = nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.Seed, Val: cfg.valFraction(), Block: cfg.Block}, cfg.Sigma, cfg.Tol)
+	out.Spec = nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.Seed, Val: cfg.valFraction(), Block: cfg.Block}, cfg.Sigma, cfg.Tol, false)
 	stats := beam.ParDo(s, &splitStatsFn{Cfg: cfg}, files, beam.SideInput{Input: out.Spec})
 	out.Stats = beam.Combine(s, &trainValCombine{}, stats)
 	out.Model = beam.ParDo(s, &fitFn{Cfg: cfg}, out.Stats, beam.SideInput{Input: out.Spec})
@@ -183,10 +188,10 @@ func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (Nystro
 // nystromCenters adds the choice of the Nyström centers (the rows of
 // smallest RowHash(Seed, PurposeCenter, ...) among the rows cf keeps) and
 // the map's specification on them.
-func nystromCenters(s beam.Scope, files beam.PCollection, cf centerFn, sigma, tol float64) beam.PCollection {
+func nystromCenters(s beam.Scope, files beam.PCollection, cf centerFn, sigma, tol float64, standardize bool) beam.PCollection {
 	cands := beam.ParDo(s, &cf, files)
 	all := beam.Combine(s, &centerCombine{M: cf.M}, cands)
-	return beam.ParDo(s, &nystromSpecFn{M: cf.M, Sigma: sigma, Tol: tol, Split: cf.Val > 0}, all)
+	return beam.ParDo(s, &nystromSpecFn{M: cf.M, Sigma: sigma, Tol: tol, Split: cf.Val > 0, Standardize: standardize}, all)
 }
 
 // centerFn keeps a shard's M rows of smallest hash, among its training
@@ -245,11 +250,14 @@ func (c *centerCombine) MergeAccumulators(a, b Centers) Centers {
 }
 
 // nystromSpecFn builds the Nyström map on the centers.
+// With Standardize the kernel scales each column by 1/(its standard
+// deviation over the centers), a uniform sample of the pool.
 type nystromSpecFn struct {
-	M     int
-	Sigma float64
-	Tol   float64
-	Split bool
+	M           int
+	Sigma       float64
+	Tol         float64
+	Split       bool
+	Standardize bool
 }
 
 func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error {
@@ -269,11 +277,23 @@ func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error 
 		spec.CenterFiles = append(spec.CenterFiles, it.File)
 		spec.CenterLines = append(spec.CenterLines, it.Line)
 	}
-	if spec.Sigma == 0 {
-		cm := mat.NewDense(len(spec.Centers), len(spec.Centers[0]), nil)
-		for i, r := range spec.Centers {
-			cm.SetRow(i, r)
+	cm := mat.NewDense(len(spec.Centers), len(spec.Centers[0]), nil)
+	for i, r := range spec.Centers {
+		cm.SetRow(i, r)
+	}
+	if f.Standardize {
+		spec.Scales = make([]float64, len(spec.Centers[0]))
+		for j := range spec.Scales {
+			col := mat.Col(nil, j, cm)
+			if sd := stat.StdDev(col, nil); sd > 0 {
+				spec.Scales[j] = 1 / sd
+			}
+			for i, v := range col {
+				cm.Set(i, j, v*spec.Scales[j])
+			}
 		}
+	}
+	if spec.Sigma == 0 {
 		spec.Sigma = credlab.MedianDistance(cm)
 		if !(spec.Sigma > 0) {
 			return fmt.Errorf("credbeam: the median distance of the %d Nyström centers is %v: set the bandwidth Sigma", len(spec.Centers), spec.Sigma)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -75,6 +76,44 @@ func (w *selectedWriter) ProcessElement(ctx context.Context, _ int, it func(*Sel
 		cw.Flush()
 		return cw.Error()
 	})
+}
+
+// ReadRowIDs reads the file and line columns of a CSV file such as
+// WriteSelected writes: the rows already labeled of LCMDConfig, each
+// once (a draw with replacement can list a row twice).
+func ReadRowIDs(ctx context.Context, path string) ([]RowID, error) {
+	var out []RowID
+	seen := map[RowID]bool{}
+	err := withShard(ctx, path, func(r *csv.Reader) error {
+		h, err := r.Read()
+		if err != nil {
+			return fmt.Errorf("credbeam: labeled rows %s: header: %w", path, err)
+		}
+		fi, li := slices.Index(h, "file"), slices.Index(h, "line")
+		if fi < 0 || li < 0 {
+			return fmt.Errorf("credbeam: labeled rows %s: header %v has no file and line columns", path, h)
+		}
+		r.FieldsPerRecord = len(h)
+		for {
+			rec, err := r.Read()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("credbeam: labeled rows %s: %w", path, err)
+			}
+			l, err := strconv.Atoi(rec[li])
+			if err != nil || l < 2 {
+				line, _ := r.FieldPos(li)
+				return fmt.Errorf("credbeam: labeled rows %s line %d: line %q is not a data line number", path, line, rec[li])
+			}
+			if id := (RowID{File: rec[fi], Line: l}); !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	})
+	return out, err
 }
 
 // WriteScores writes every row's leverage score to a CSV file at path

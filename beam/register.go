@@ -58,3 +58,13 @@ func init() {
 	register.Emitter1[TrainVal]()
 	register.Emitter1[string]()
 }
+
+func init() {
+	for _, t := range []any{RowID{}, Candidate{}, Candidates{}} {
+		beam.RegisterType(reflect.TypeOf(t))
+	}
+	register.DoFn4x1[context.Context, string, func(*NystromSpec) bool, func(Candidates), error](&lcmdShardFn{})
+	register.Combiner1[Candidates](&candidateCombine{})
+	register.DoFn3x1[context.Context, Candidates, func(Selected), error](&lcmdGlobalFn{})
+	register.Emitter1[Candidates]()
+}

@@ -5,10 +5,13 @@
 //
 //	credlab-beam select -input 'pool/*.csv' -budget 1000 -D 200 -out selected.csv [beam flags]
 //	credlab-beam stats  -input 'pool/*.csv' -target y -m 500 -out model.json [beam flags]
+//	credlab-beam lcmd   -input 'pool/*.csv' -target y -budget 256 -labeled selected.csv -out next.csv [beam flags]
 //
 // select draws CRED importance labels (credbeam.CREDSample); stats fits a
 // Nyström kernel regression from sufficient statistics
-// (credbeam.NystromFit). Run `credlab-beam select -h` for the flags.
+// (credbeam.NystromFit); lcmd continues labeled rows with LCMD, the batch
+// loop's default method (credbeam.LCMDSample). Run `credlab-beam select
+// -h` for the flags.
 package main
 
 import (
@@ -26,9 +29,10 @@ import (
 	"github.com/credlab/credlab/credlab"
 )
 
-const usage = `usage: credlab-beam select|stats [flags] [beam flags such as --runner=prism]
+const usage = `usage: credlab-beam select|stats|lcmd [flags] [beam flags such as --runner=prism]
   select  draw CRED importance labels from a sharded CSV pool
   stats   fit Nyström kernel regression (NKRLS or NYTRO) from sufficient statistics
+  lcmd    choose the next batch by LCMD after the rows of -labeled (per-shard candidates, then one global pass)
 Run credlab-beam select -h or credlab-beam stats -h for the flags.`
 
 func main() {
@@ -48,6 +52,8 @@ func main() {
 		err = runSelect()
 	case "stats":
 		err = runStats()
+	case "lcmd":
+		err = runLCMD()
 	default:
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
@@ -85,7 +91,8 @@ var (
 	block    = flag.Int("block", 0, "rows parsed at once (0: 4096)")
 	verbose  = flag.Bool("v", false, "on failure, also print the runner's whole error")
 
-	budget   = flag.Int("budget", 0, "select: number of draws (with replacement); required")
+	budget   = flag.Int("budget", 0, "select: number of draws (with replacement); lcmd: number of new rows; required")
+	labeled  = flag.String("labeled", "", "lcmd: CSV of the rows already labeled, with file and line columns (a select or lcmd output)")
 	mapKind  = flag.String("map", "fourier", "select: feature map, fourier (-D random features) or nystrom (-m centers of smallest seeded hash)")
 	dFeat    = flag.Int("D", 200, "select: number of random Fourier features")
 	fseed    = flag.Uint64("feature-seed", 1, "select: seed of the random features or of the Nyström centers")
@@ -93,7 +100,7 @@ var (
 	scoresTo = flag.String("scores", "", "select: also write every row's score to this CSV (one worker gathers them)")
 	planTo   = flag.String("plan", "", "select: also write the sampling plan (per-shard masses and counts) as JSON")
 
-	m       = flag.Int("m", 200, "stats, and select with -map nystrom: number of Nyström centers")
+	m       = flag.Int("m", 200, "stats, lcmd, and select with -map nystrom: number of Nyström centers")
 	method  = flag.String("method", "nkrls", "stats: nkrls (ridge) or nytro (gradient steps)")
 	lambda  = flag.Float64("lambda", 0, "stats: fixed lambda (0: chosen on the validation rows)")
 	valFrac = flag.Float64("val", 0.2, "stats: fraction of rows held out for validation (0: none, with -lambda or -iter fixed)")
@@ -187,4 +194,29 @@ func runStats() error {
 	credbeam.WriteText(s, res.Model, *out)
 	fmt.Fprintf(os.Stderr, "credlab-beam: stats on %d shards, m = %d, %s\n", len(files), *m, *method)
 	return execute(ctx, p, "stats")
+}
+
+func runLCMD() error {
+	flag.Parse()
+	beam.Init()
+	ctx := context.Background()
+	files, sp, err := spec(ctx)
+	if err != nil {
+		return err
+	}
+	var lab []credbeam.RowID
+	if *labeled != "" {
+		if lab, err = credbeam.ReadRowIDs(ctx, *labeled); err != nil {
+			return err
+		}
+	}
+	cfg := credbeam.LCMDConfig{Spec: sp, Budget: *budget, M: *m, Sigma: *sigma, Seed: *seed, Labeled: lab, Block: *block}
+	p, s := beam.NewPipelineWithRoot()
+	sel, err := credbeam.LCMDSample(s, beam.CreateList(s, files), cfg)
+	if err != nil {
+		return err
+	}
+	credbeam.WriteSelected(s, sel, *out, sp.Columns)
+	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, m = %d\n", *budget, len(files), len(lab), *m)
+	return execute(ctx, p, "lcmd")
 }

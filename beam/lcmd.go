@@ -1,0 +1,273 @@
+package credbeam
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/credlab/credlab/credlab"
+	"gonum.org/v1/gonum/mat"
+)
+
+// LCMDConfig configures LCMDSample: Budget new rows chosen by LCMD
+// (credlab.MethodLCMD) in the Nyström features of a Gaussian kernel on
+// the columns standardized by their standard deviations over the centers,
+// of bandwidth Sigma (0: credlab.MedianDistance of the standardized
+// centers, as credlab select uses before any label) on M centers
+// (default credlab.DefaultBatchM), the pool rows of smallest
+// RowHash(Seed, PurposeCenter, ...); Labeled lists the rows already
+// labeled, which count as chosen; each shard proposes Candidates rows
+// (default Budget).
+type LCMDConfig struct {
+	Spec
+	Budget     int
+	M          int
+	Sigma      float64
+	Seed       uint64
+	Labeled    []RowID
+	Candidates int
+	Block      int
+}
+
+// RowID names a pool row: its shard, as in the files collection, and its
+// 1-based line.
+type RowID struct {
+	File string
+	Line int
+}
+
+func (c LCMDConfig) centers() int {
+	if c.M == 0 {
+		return credlab.DefaultBatchM
+	}
+	return c.M
+}
+
+func (c LCMDConfig) candidates() int {
+	if c.Candidates == 0 {
+		return c.Budget
+	}
+	return c.Candidates
+}
+
+func (c LCMDConfig) check() error {
+	if _, err := c.layout(); err != nil {
+		return err
+	}
+	switch {
+	case c.Budget <= 0:
+		return fmt.Errorf("credbeam: LCMDConfig.Budget = %d: want a positive number of rows", c.Budget)
+	case c.M < 0:
+		return fmt.Errorf("credbeam: LCMDConfig.M = %d: want a positive number of centers (0: %d)", c.M, credlab.DefaultBatchM)
+	case c.Candidates < 0:
+		return fmt.Errorf("credbeam: LCMDConfig.Candidates = %d: want a positive number of rows per shard (0: the budget)", c.Candidates)
+	case !(c.Sigma >= 0) || c.Sigma > 1e300:
+		return fmt.Errorf("credbeam: LCMDConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
+	case c.Block < 0:
+		return fmt.Errorf("credbeam: LCMDConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+	}
+	seen := make(map[RowID]bool, len(c.Labeled))
+	for _, r := range c.Labeled {
+		if seen[r] {
+			return fmt.Errorf("credbeam: labeled row %s line %d is listed twice", r.File, r.Line)
+		}
+		seen[r] = true
+	}
+	return nil
+}
+
+// Candidate is a pool row in the Nyström features, with its record.
+type Candidate struct {
+	File    string
+	Line    int
+	Row     int // 0-based data row of the shard
+	Phi     []float64
+	Record  []string
+	Labeled bool
+}
+
+// Candidates holds the rows the shards propose and their labeled rows.
+type Candidates struct {
+	Items []Candidate
+	// Shards counts the shards read; zero when every shard failed.
+	Shards int
+}
+
+// LCMDSample adds the batch active-learning method LCMD, the default
+// method of credlab's batch loop (docs/labeling.md), on the pool whose
+// shards are the file names in files, in two stages:
+//
+//  1. a pass keeps the M rows of smallest hash as Nyström centers, and
+//     one element builds the map on the standardized columns (as
+//     NystromFit: M d floats per shard);
+//  2. each shard maps its rows to the features (O(n (M d + M^2))) and
+//     runs LCMD on them, its own labeled rows counting as chosen, to
+//     propose Candidates rows (O(n M Candidates)); the proposals and the
+//     labeled rows (features and records, Candidates M floats per shard)
+//     meet in one element, which runs LCMD on them with every labeled row
+//     counting as chosen and emits Budget rows.
+//
+// The second stage sees only the proposals: the result is credlab's LCMD
+// on the whole pool when the pool is one shard, and an approximation
+// otherwise (docs/scale.md). Selected rows carry Draw (their rank), Prob
+// and Weight 1 (not a probability sample). A shard's rows must fit a
+// worker: n M floats.
+func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCollection, error) {
+	if err := cfg.check(); err != nil {
+		return beam.PCollection{}, err
+	}
+	s = s.Scope("credbeam.LCMDSample")
+	files = beam.Reshuffle(s, files)
+	spec := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.centers(), Seed: cfg.Seed, Block: cfg.Block}, cfg.Sigma, 0, true)
+	props := beam.ParDo(s, &lcmdShardFn{Cfg: cfg}, files, beam.SideInput{Input: spec})
+	all := beam.Combine(s, &candidateCombine{}, props)
+	return beam.ParDo(s, &lcmdGlobalFn{Cfg: cfg}, all), nil
+}
+
+// lcmdShardFn proposes a shard's candidates.
+type lcmdShardFn struct {
+	Cfg     LCMDConfig
+	lay     layout
+	ny      *credlab.Nystrom
+	labeled map[RowID]bool
+}
+
+func (f *lcmdShardFn) Setup() error {
+	var err error
+	f.lay, err = f.Cfg.layout()
+	f.labeled = make(map[RowID]bool, len(f.Cfg.Labeled))
+	for _, r := range f.Cfg.Labeled {
+		f.labeled[r] = true
+	}
+	return err
+}
+
+func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromSpec) bool, emit func(Candidates)) error {
+	var spec NystromSpec
+	if !specIt(&spec) {
+		return nil // an upstream stage failed; its error is the pipeline's
+	}
+	if f.ny == nil {
+		ny, err := spec.Map()
+		if err != nil {
+			return err
+		}
+		f.ny = ny
+	}
+	d := len(f.lay.x)
+	var xs []float64
+	var lines []int
+	var records [][]string
+	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
+		n, _ := b.x.Dims()
+		for i := range n {
+			xs = append(xs, b.x.RawRowView(i)...)
+		}
+		lines = append(lines, b.lines...)
+		return nil
+	}, func(_, _ int, record []string) error {
+		records = append(records, slices.Clone(record))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	n := len(lines)
+	phi, err := f.ny.Features(mat.NewDense(n, d, xs))
+	if err != nil {
+		return &ShardError{File: file, Err: err}
+	}
+	var start []int
+	for i, l := range lines {
+		if f.labeled[RowID{file, l}] {
+			start = append(start, i)
+		}
+	}
+	k := min(f.Cfg.candidates(), n-len(start))
+	out := Candidates{Shards: 1}
+	add := func(i int, labeled bool) {
+		out.Items = append(out.Items, Candidate{File: file, Line: lines[i], Row: i, Phi: slices.Clone(phi.RawRowView(i)), Record: records[i], Labeled: labeled})
+	}
+	for _, i := range start {
+		add(i, true)
+	}
+	if k > 0 {
+		sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: credlab.RawFeatures{}, Previous: &credlab.Selection{Index: start}}.Select(ctx, phi, k, f.Cfg.Seed)
+		if err != nil {
+			return &ShardError{File: file, Err: err}
+		}
+		for _, i := range sel.Index[len(start):] {
+			add(i, false)
+		}
+	}
+	emit(out)
+	return nil
+}
+
+// candidateCombine gathers the proposals, sorted by shard and line so
+// that the result does not depend on the order they arrive in.
+type candidateCombine struct{}
+
+func (candidateCombine) MergeAccumulators(a, b Candidates) Candidates {
+	items := append(append([]Candidate(nil), a.Items...), b.Items...)
+	sort.Slice(items, func(i, j int) bool {
+		if items[i].File != items[j].File {
+			return items[i].File < items[j].File
+		}
+		return items[i].Line < items[j].Line
+	})
+	return Candidates{Items: items, Shards: a.Shards + b.Shards}
+}
+
+// lcmdGlobalFn runs LCMD on the proposals, every labeled row counting as
+// chosen.
+type lcmdGlobalFn struct{ Cfg LCMDConfig }
+
+func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, emit func(Selected)) error {
+	if c.Shards == 0 {
+		return nil // a shard failed, and its error is the pipeline's
+	}
+	var start, rest []int
+	for i, it := range c.Items {
+		if it.Labeled {
+			start = append(start, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(start) != len(f.Cfg.Labeled) {
+		found := make(map[RowID]bool, len(start))
+		for _, i := range start {
+			found[RowID{c.Items[i].File, c.Items[i].Line}] = true
+		}
+		for _, r := range f.Cfg.Labeled {
+			if !found[r] {
+				return fmt.Errorf("credbeam: labeled row %s line %d is not a row of the pool's shards", r.File, r.Line)
+			}
+		}
+	}
+	if len(rest) < f.Cfg.Budget {
+		return fmt.Errorf("credbeam: budget %d: the pool has %d rows not yet labeled (%w)", f.Cfg.Budget, len(rest), ErrBudget)
+	}
+	order := append(start, rest...)
+	m := len(c.Items[0].Phi)
+	phi := mat.NewDense(len(order), m, nil)
+	for r, i := range order {
+		phi.SetRow(r, c.Items[i].Phi)
+	}
+	prev := &credlab.Selection{Index: make([]int, len(start))}
+	for i := range start {
+		prev.Index[i] = i
+	}
+	sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: credlab.RawFeatures{}, Previous: prev}.Select(ctx, phi, f.Cfg.Budget, f.Cfg.Seed)
+	if err != nil {
+		return fmt.Errorf("credbeam: LCMD on %d proposed rows: %w", len(rest), err)
+	}
+	for rank, r := range sel.Index[len(start):] {
+		it := c.Items[order[r]]
+		emit(Selected{File: it.File, Line: it.Line, Row: it.Row, Draw: rank, Prob: 1, Weight: 1, Record: it.Record})
+	}
+	return nil
+}
