@@ -200,7 +200,7 @@ func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectO
 	files = beam.Reshuffle(s, files) // spread the shards over the workers (no fusion with their source)
 	var out SelectOutput
 	if cfg.Map == "nystrom" {
-		ny := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.FeatureSeed, Block: cfg.Block}, cfg.Sigma, 0, false)
+		ny := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.FeatureSeed, Block: cfg.Block}, nystromSpecFn{M: cfg.M, Sigma: cfg.Sigma})
 		out.Features = beam.ParDo(s, nystromFeatures, ny)
 	} else {
 		lay, _ := cfg.layout()

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/credlab/credlab/credlab"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // LCMDConfig configures LCMDSample: Budget new rows chosen by LCMD
@@ -22,9 +23,14 @@ import (
 // (default Budget).
 type LCMDConfig struct {
 	Spec
-	Budget     int
-	M          int
-	Sigma      float64
+	Budget int
+	M      int
+	Sigma  float64
+	// Scales, when set, are the kernel's per-column scales on the raw
+	// columns (credlab.GaussianKernel.Scales; Sigma then required), such
+	// as TuneKernel learns from the labels, in place of the
+	// standardization over the centers.
+	Scales     []float64
 	Seed       uint64
 	Labeled    []RowID
 	Candidates int
@@ -67,6 +73,11 @@ func (c LCMDConfig) check() error {
 		return fmt.Errorf("credbeam: LCMDConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
 	case c.Block < 0:
 		return fmt.Errorf("credbeam: LCMDConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+	case c.Scales != nil && c.Sigma == 0:
+		return fmt.Errorf("credbeam: LCMDConfig.Scales set without Sigma: want the bandwidth that goes with them")
+	}
+	if names, _ := c.FeatureNames(); c.Scales != nil && len(c.Scales) != len(names) {
+		return fmt.Errorf("credbeam: LCMDConfig.Scales has %d values for %d feature columns", len(c.Scales), len(names))
 	}
 	seen := make(map[RowID]bool, len(c.Labeled))
 	for _, r := range c.Labeled {
@@ -120,7 +131,8 @@ func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCol
 	}
 	s = s.Scope("credbeam.LCMDSample")
 	files = beam.Reshuffle(s, files)
-	spec := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.centers(), Seed: cfg.Seed, Block: cfg.Block}, cfg.Sigma, 0, true)
+	spec := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.centers(), Seed: cfg.Seed, Block: cfg.Block},
+		nystromSpecFn{M: cfg.centers(), Sigma: cfg.Sigma, Scales: cfg.Scales, Standardize: cfg.Scales == nil})
 	props := beam.ParDo(s, &lcmdShardFn{Cfg: cfg}, files, beam.SideInput{Input: spec})
 	all := beam.Combine(s, &candidateCombine{}, props)
 	return beam.ParDo(s, &lcmdGlobalFn{Cfg: cfg}, all), nil
@@ -270,4 +282,44 @@ func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, emit fu
 		emit(Selected{File: it.File, Line: it.Line, Row: it.Row, Draw: rank, Prob: 1, Weight: 1, Record: it.Record})
 	}
 	return nil
+}
+
+// TuneKernel chooses LCMDSample's kernel from labeled rows as credlab
+// select does: credlab.Tune with the Gaussian kernel on the rows'
+// standardized columns (learned column scales included), returned as
+// Sigma and per-column Scales on the raw columns, with a line saying what
+// was chosen.
+func TuneKernel(ctx context.Context, lab *Labeled, seed uint64) (sigma float64, scales []float64, report string, err error) {
+	if lab == nil || lab.Y == nil {
+		return 0, nil, "", fmt.Errorf("credbeam: no labels to tune the kernel on")
+	}
+	n, d := lab.X.Dims()
+	xs := mat.DenseCopyOf(lab.X)
+	inv := make([]float64, d)
+	for j := range d {
+		col := mat.Col(nil, j, xs)
+		if sd := stat.StdDev(col, nil); sd > 0 {
+			inv[j] = 1 / sd
+		}
+		for i, v := range col {
+			xs.Set(i, j, v*inv[j])
+		}
+	}
+	fit, err := credlab.Tune(ctx, xs, lab.Y, credlab.TuneConfig{Kernel: "gaussian", Seed: seed})
+	if err != nil {
+		return 0, nil, "", fmt.Errorf("credbeam: tuning the kernel on the %d labeled rows: %w", n, err)
+	}
+	ch := fit.Choice
+	scales = make([]float64, d)
+	for j := range scales {
+		scales[j] = inv[j]
+		if ch.Scales != nil {
+			scales[j] *= ch.Scales[j]
+		}
+	}
+	how := "one shared scale"
+	if ch.Scales != nil {
+		how = "column scales " + ch.ScalesFrom
+	}
+	return ch.Sigma, scales, fmt.Sprintf("gaussian(sigma=%.4g) on the standardized columns, %s, tuned on the %d labeled rows (cross-validated RMSE %.4g)", ch.Sigma, how, n, ch.ValRMSE), nil
 }

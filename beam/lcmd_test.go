@@ -2,11 +2,13 @@ package credbeam
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -151,27 +153,58 @@ func seqInts(n int) []int {
 	return s
 }
 
-func TestReadRowIDs(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "s.csv")
-	writeText(t, path, "file,line,row,y\na.csv,2,0,1\nb.csv,7,5,2\na.csv,2,0,1\n")
-	got, err := ReadRowIDs(context.Background(), path)
-	if err != nil || !slices.Equal(got, []RowID{{"a.csv", 2}, {"b.csv", 7}}) {
-		t.Errorf("got %v, %v; want each row once", got, err)
-	}
-	writeText(t, path, "file,row\na.csv,0\n")
-	if _, err := ReadRowIDs(context.Background(), path); err == nil {
-		t.Error("no line column: no error")
-	}
-	writeText(t, path, "file,line\na.csv,x\n")
-	if _, err := ReadRowIDs(context.Background(), path); err == nil {
-		t.Error("line x: no error")
-	}
-}
-
 func writeText(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestReadLabeled(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.csv")
+	spec := Spec{Columns: []string{"x0", "x1", "y"}, Target: "y"}
+	ctx := context.Background()
+	writeText(t, path, "file,line,row,x0,x1,y\na.csv,2,0,1,2,3\nb.csv,7,5,4,5,6\na.csv,2,0,1,2,3\n")
+	lab, err := ReadLabeled(ctx, path, spec)
+	if err != nil || !slices.Equal(lab.Rows, []RowID{{"a.csv", 2}, {"b.csv", 7}}) || !slices.Equal(lab.Y, []float64{3, 6}) || lab.X.At(1, 1) != 5 {
+		t.Errorf("got %+v, %v; want each row once with its features and label", lab, err)
+	}
+	writeText(t, path, "file,line,row,x0,x1,y\na.csv,2,0,1,2,\nb.csv,7,5,4,5,6\n")
+	if lab, err := ReadLabeled(ctx, path, spec); err != nil || len(lab.Rows) != 2 || lab.Y != nil {
+		t.Errorf("a label missing: %+v, %v; want the rows without labels", lab, err)
+	}
+	for _, bad := range []string{"file,row\na.csv,0\n", "file,line\na.csv,x\n", "file,line,row,x0,x1,y\na.csv,2,0,1,z,3\n"} {
+		writeText(t, path, bad)
+		if _, err := ReadLabeled(ctx, path, spec); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TuneKernel maps the kernel tuned on standardized columns back to the
+// raw columns: a column multiplied by 10 gets a tenth of its scale.
+func TestTuneKernel(t *testing.T) {
+	dir := t.TempDir()
+	p := writePool(t, dir, 300, 2, 1, 8)
+	ctx := context.Background()
+	s1, sc1, report, err := TuneKernel(ctx, &Labeled{X: p.x, Y: p.y}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mat.DenseCopyOf(p.x)
+	for i := range 300 {
+		x.Set(i, 1, 10*x.At(i, 1))
+	}
+	s2, sc2, _, err := TuneKernel(ctx, &Labeled{X: x, Y: p.y}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(report, "tuned on the 300 labeled rows") || math.Abs(s1-s2) > 1e-9*s1 ||
+		math.Abs(sc1[0]-sc2[0]) > 1e-9*sc1[0] || math.Abs(sc1[1]-10*sc2[1]) > 1e-9*sc1[1] {
+		t.Errorf("sigma %g, scales %v; with x1 x 10: sigma %g, scales %v (%q)", s1, sc1, s2, sc2, report)
+	}
+	if _, _, _, err := TuneKernel(ctx, &Labeled{}, 1); err == nil {
+		t.Error("no labels: no error")
 	}
 }

@@ -178,7 +178,7 @@ func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (Nystro
 	s = s.Scope("credbeam.NystromFit")
 	files = beam.Reshuffle(s, files) // spread the shards over the workers (no fusion with their source)
 	var out NystromOutput
-	out.Spec = nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.Seed, Val: cfg.valFraction(), Block: cfg.Block}, cfg.Sigma, cfg.Tol, false)
+	out.Spec = nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.Seed, Val: cfg.valFraction(), Block: cfg.Block}, nystromSpecFn{M: cfg.M, Sigma: cfg.Sigma, Tol: cfg.Tol})
 	stats := beam.ParDo(s, &splitStatsFn{Cfg: cfg}, files, beam.SideInput{Input: out.Spec})
 	out.Stats = beam.Combine(s, &trainValCombine{}, stats)
 	out.Model = beam.ParDo(s, &fitFn{Cfg: cfg}, out.Stats, beam.SideInput{Input: out.Spec})
@@ -188,10 +188,11 @@ func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (Nystro
 // nystromCenters adds the choice of the Nyström centers (the rows of
 // smallest RowHash(Seed, PurposeCenter, ...) among the rows cf keeps) and
 // the map's specification on them.
-func nystromCenters(s beam.Scope, files beam.PCollection, cf centerFn, sigma, tol float64, standardize bool) beam.PCollection {
+func nystromCenters(s beam.Scope, files beam.PCollection, cf centerFn, sf nystromSpecFn) beam.PCollection {
 	cands := beam.ParDo(s, &cf, files)
 	all := beam.Combine(s, &centerCombine{M: cf.M}, cands)
-	return beam.ParDo(s, &nystromSpecFn{M: cf.M, Sigma: sigma, Tol: tol, Split: cf.Val > 0, Standardize: standardize}, all)
+	sf.Split = cf.Val > 0
+	return beam.ParDo(s, &sf, all)
 }
 
 // centerFn keeps a shard's M rows of smallest hash, among its training
@@ -251,10 +252,12 @@ func (c *centerCombine) MergeAccumulators(a, b Centers) Centers {
 
 // nystromSpecFn builds the Nyström map on the centers.
 // With Standardize the kernel scales each column by 1/(its standard
-// deviation over the centers), a uniform sample of the pool.
+// deviation over the centers), a uniform sample of the pool; Scales, when
+// set, are the kernel's scales instead.
 type nystromSpecFn struct {
 	M           int
 	Sigma       float64
+	Scales      []float64
 	Tol         float64
 	Split       bool
 	Standardize bool
@@ -281,6 +284,7 @@ func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error 
 	for i, r := range spec.Centers {
 		cm.SetRow(i, r)
 	}
+	spec.Scales = f.Scales
 	if f.Standardize {
 		spec.Scales = make([]float64, len(spec.Centers[0]))
 		for j := range spec.Scales {

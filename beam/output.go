@@ -10,9 +10,11 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"gonum.org/v1/gonum/mat"
 )
 
 // create opens path for writing on its filesystem and calls fn.
@@ -78,12 +80,24 @@ func (w *selectedWriter) ProcessElement(ctx context.Context, _ int, it func(*Sel
 	})
 }
 
-// ReadRowIDs reads the file and line columns of a CSV file such as
-// WriteSelected writes: the rows already labeled of LCMDConfig, each
-// once (a draw with replacement can list a row twice).
-func ReadRowIDs(ctx context.Context, path string) ([]RowID, error) {
-	var out []RowID
+// Labeled holds the rows already labeled of a CSV file such as
+// WriteSelected writes (columns file and line, and the pool's columns):
+// Rows each once (a draw with replacement can list a row twice), and, when
+// every row's target is filled in, X (their features under the Spec) and
+// Y (nil otherwise).
+type Labeled struct {
+	Rows []RowID
+	X    *mat.Dense
+	Y    []float64
+}
+
+// ReadLabeled reads the labeled rows of path under spec (the pool's
+// columns need not be in the file when no target is filled in).
+func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) {
+	out := &Labeled{}
 	seen := map[RowID]bool{}
+	var xs, ys []float64
+	labels := true
 	err := withShard(ctx, path, func(r *csv.Reader) error {
 		h, err := r.Read()
 		if err != nil {
@@ -92,6 +106,17 @@ func ReadRowIDs(ctx context.Context, path string) ([]RowID, error) {
 		fi, li := slices.Index(h, "file"), slices.Index(h, "line")
 		if fi < 0 || li < 0 {
 			return fmt.Errorf("credbeam: labeled rows %s: header %v has no file and line columns", path, h)
+		}
+		var cols []int
+		ti := -1
+		if names, err := spec.FeatureNames(); err == nil && spec.Target != "" {
+			ti = slices.Index(h, spec.Target)
+			for _, n := range names {
+				cols = append(cols, slices.Index(h, n))
+			}
+		}
+		if ti < 0 || slices.Contains(cols, -1) {
+			labels = false
 		}
 		r.FieldsPerRecord = len(h)
 		for {
@@ -102,18 +127,38 @@ func ReadRowIDs(ctx context.Context, path string) ([]RowID, error) {
 			if err != nil {
 				return fmt.Errorf("credbeam: labeled rows %s: %w", path, err)
 			}
+			line, _ := r.FieldPos(li)
 			l, err := strconv.Atoi(rec[li])
 			if err != nil || l < 2 {
-				line, _ := r.FieldPos(li)
 				return fmt.Errorf("credbeam: labeled rows %s line %d: line %q is not a data line number", path, line, rec[li])
 			}
-			if id := (RowID{File: rec[fi], Line: l}); !seen[id] {
-				seen[id] = true
-				out = append(out, id)
+			id := RowID{File: rec[fi], Line: l}
+			if seen[id] {
+				continue
 			}
+			seen[id] = true
+			out.Rows = append(out.Rows, id)
+			if !labels {
+				continue
+			}
+			if strings.TrimSpace(rec[ti]) == "" {
+				labels = false
+				continue
+			}
+			row := make([]float64, len(cols)+1)
+			if err := parseInto(row, rec, append(slices.Clone(cols), ti), path, line, h); err != nil {
+				return err
+			}
+			xs, ys = append(xs, row[:len(cols)]...), append(ys, row[len(cols)])
 		}
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	if labels && len(ys) > 0 {
+		out.X, out.Y = mat.NewDense(len(ys), len(xs)/len(ys), xs), ys
+	}
+	return out, nil
 }
 
 // WriteScores writes every row's leverage score to a CSV file at path

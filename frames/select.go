@@ -24,6 +24,18 @@ const (
 	AuditColumn = "audit"
 )
 
+// auditShare resolves SelectSpec.Audit and SimulateSpec.Audit: 0 is
+// DefaultAuditShare, a negative share none.
+func auditShare(a float64) float64 {
+	switch {
+	case a == 0:
+		return DefaultAuditShare
+	case a < 0:
+		return 0
+	}
+	return a
+}
+
 // DefaultAuditShare is the share of each batch a batch method leaves to
 // an audit sample by default (SelectSpec.Audit, SimulateSpec.Audit).
 const DefaultAuditShare = 0.1
@@ -336,14 +348,7 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 		return nil, &credlab.ParamError{Name: "SelectSpec.M", Value: spec.M, Want: "a positive number of Nyström features (or zero for the default)"}
 	}
 	n, _ := p.x.Dims()
-	audit := spec.Audit
-	switch {
-	case audit == 0:
-		audit = DefaultAuditShare
-	case audit < 0:
-		audit = 0
-	}
-	b := credlab.BatchSelector{Method: m, M: min(spec.M, n), Previous: prev, Audit: audit}
+	b := credlab.BatchSelector{Method: m, M: min(spec.M, n), Previous: prev, Audit: auditShare(spec.Audit)}
 	report := func(format string, args ...any) {
 		if spec.Report != nil {
 			spec.Report(fmt.Sprintf(format, args...))

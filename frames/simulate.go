@@ -223,13 +223,7 @@ func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []floa
 	var w, audit []float64
 	var sel *credlab.Selection
 	var secs float64
-	share := spec.Audit
-	switch {
-	case share == 0:
-		share = DefaultAuditShare
-	case share < 0:
-		share = 0
-	}
+	share := auditShare(spec.Audit)
 	if method == "cred" {
 		var err error
 		t0 := time.Now()

@@ -92,7 +92,7 @@ var (
 	verbose  = flag.Bool("v", false, "on failure, also print the runner's whole error")
 
 	budget   = flag.Int("budget", 0, "select: number of draws (with replacement); lcmd: number of new rows; required")
-	labeled  = flag.String("labeled", "", "lcmd: CSV of the rows already labeled, with file and line columns (a select or lcmd output)")
+	labeled  = flag.String("labeled", "", "lcmd: CSV of the rows already labeled, with file and line columns (a select or lcmd output); with their -target filled in, the kernel is tuned on them (unless -sigma is set)")
 	mapKind  = flag.String("map", "fourier", "select: feature map, fourier (-D random features) or nystrom (-m centers of smallest seeded hash)")
 	dFeat    = flag.Int("D", 200, "select: number of random Fourier features")
 	fseed    = flag.Uint64("feature-seed", 1, "select: seed of the random features or of the Nyström centers")
@@ -204,19 +204,26 @@ func runLCMD() error {
 	if err != nil {
 		return err
 	}
-	var lab []credbeam.RowID
+	cfg := credbeam.LCMDConfig{Spec: sp, Budget: *budget, M: *m, Sigma: *sigma, Seed: *seed, Block: *block}
+	how := fmt.Sprintf("gaussian on the columns standardized over the centers, sigma %s", map[bool]string{true: "the median distance of the centers", false: fmt.Sprint(*sigma)}[*sigma == 0])
 	if *labeled != "" {
-		if lab, err = credbeam.ReadRowIDs(ctx, *labeled); err != nil {
+		lab, err := credbeam.ReadLabeled(ctx, *labeled, sp)
+		if err != nil {
 			return err
 		}
+		cfg.Labeled = lab.Rows
+		if lab.Y != nil && *sigma == 0 {
+			if cfg.Sigma, cfg.Scales, how, err = credbeam.TuneKernel(ctx, lab, *seed); err != nil {
+				return err
+			}
+		}
 	}
-	cfg := credbeam.LCMDConfig{Spec: sp, Budget: *budget, M: *m, Sigma: *sigma, Seed: *seed, Labeled: lab, Block: *block}
 	p, s := beam.NewPipelineWithRoot()
 	sel, err := credbeam.LCMDSample(s, beam.CreateList(s, files), cfg)
 	if err != nil {
 		return err
 	}
 	credbeam.WriteSelected(s, sel, *out, sp.Columns)
-	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, m = %d\n", *budget, len(files), len(lab), *m)
+	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, m = %d, kernel %s\n", *budget, len(files), len(cfg.Labeled), *m, how)
 	return execute(ctx, p, "lcmd")
 }
