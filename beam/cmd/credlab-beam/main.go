@@ -107,6 +107,16 @@ var (
 	iter    = flag.Int("iter", 0, "stats, nytro: fixed number of steps (0: stopped on validation)")
 )
 
+// start parses the flags, initializes Beam and reads the pool's shards
+// and header (spec).
+func start() (context.Context, []string, credbeam.Spec, error) {
+	flag.Parse()
+	beam.Init()
+	ctx := context.Background()
+	files, sp, err := spec(ctx)
+	return ctx, files, sp, err
+}
+
 // spec expands the glob and reads the first shard's header on the driver.
 func spec(ctx context.Context) ([]string, credbeam.Spec, error) {
 	if *input == "" || *out == "" {
@@ -138,10 +148,7 @@ func execute(ctx context.Context, p *beam.Pipeline, what string) error {
 }
 
 func runSelect() error {
-	flag.Parse()
-	beam.Init()
-	ctx := context.Background()
-	files, sp, err := spec(ctx)
+	ctx, files, sp, err := start()
 	if err != nil {
 		return err
 	}
@@ -173,10 +180,7 @@ func runSelect() error {
 }
 
 func runStats() error {
-	flag.Parse()
-	beam.Init()
-	ctx := context.Background()
-	files, sp, err := spec(ctx)
+	ctx, files, sp, err := start()
 	if err != nil {
 		return err
 	}
@@ -197,10 +201,7 @@ func runStats() error {
 }
 
 func runLCMD() error {
-	flag.Parse()
-	beam.Init()
-	ctx := context.Background()
-	files, sp, err := spec(ctx)
+	ctx, files, sp, err := start()
 	if err != nil {
 		return err
 	}
