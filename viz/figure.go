@@ -658,7 +658,7 @@ func (logTicks) Ticks(a, b float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if label(i) {
-				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+				t.Label = mantissaLabel(i, k)
 			}
 			ticks = append(ticks, t)
 		}
@@ -668,6 +668,15 @@ func (logTicks) Ticks(a, b float64) []plot.Tick {
 
 // powerLabel writes 10^k as a decimal for small k and as "1e<k>"
 // otherwise.
+// mantissaLabel labels i*10^k like powerLabel: plain decimals for
+// 10^-3 to 10^4 ("0.005", "2000"), else "2e5".
+func mantissaLabel(i, k int) string {
+	if k >= -3 && k <= 4 {
+		return strconv.FormatFloat(float64(i)*math.Pow10(k), 'f', max(0, -k), 64)
+	}
+	return fmt.Sprintf("%de%d", i, k)
+}
+
 func powerLabel(k int) string {
 	if k >= -3 && k <= 4 {
 		return strconv.FormatFloat(math.Pow10(k), 'f', -1, 64)

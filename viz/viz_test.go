@@ -395,6 +395,8 @@ func TestLogTicks(t *testing.T) {
 		{0.15, 0.95, "0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9"},
 		{2.5, 7, "3 4 5 6 7"},
 		{0.12, 0.18, "0.12 0.14 0.16 0.18"},
+		{300, 5000, "1000 500 2000 5000"},
+		{2e5, 9e5, "2e5 3e5 4e5 5e5 6e5 7e5 8e5 9e5"},
 	} {
 		if got := strings.Join(label(c.min, c.max), " "); got != c.want {
 			t.Errorf("ticks on [%v, %v]: %q, want %q", c.min, c.max, got, c.want)
