@@ -195,15 +195,19 @@ func refitRMSE(t *testing.T, x *mat.Dense, yc, weights []float64, ch Choice, fol
 				tr = append(tr, i)
 			}
 		}
+		trRows := make([]int, len(tr))
+		for i, p := range tr {
+			trRows[i] = cv.order[p]
+		}
 		var wt []float64
 		if weights != nil {
 			wt = gather(cv.w, tr)
 		}
 		var fit *Fit
 		if ch.M == 0 || ch.M >= len(tr) {
-			fit, err = KRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), KRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt})
+			fit, err = KRLS(t.Context(), gatherRows(cv.x, trRows), gather(cv.y, tr), KRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt})
 		} else {
-			fit, err = NKRLS(t.Context(), gatherRows(cv.x, tr), gather(cv.y, tr), NKRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt, Nystrom: NystromConfig{M: ch.M}})
+			fit, err = NKRLS(t.Context(), gatherRows(cv.x, trRows), gather(cv.y, tr), NKRLSConfig{Kernel: ch.Kernel, Lambda: ch.Lambda, Weights: wt, Nystrom: NystromConfig{M: ch.M}})
 		}
 		if err != nil {
 			var ne *NumericalError
@@ -212,7 +216,7 @@ func refitRMSE(t *testing.T, x *mat.Dense, yc, weights []float64, ch Choice, fol
 			}
 			t.Fatal(err)
 		}
-		pred, err := fit.Model.Predict(gatherRows(cv.x, seq(lo, hi)))
+		pred, err := fit.Model.Predict(gatherRows(cv.x, cv.order[lo:hi]))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,20 +21,21 @@ const DefaultFolds = 5
 // buffers.
 const foldParallelDim = 1000
 
-// kFolds holds the rows of K-fold cross-validation, copied once in fold
-// order so that each fold is a contiguous block.
+// kFolds holds the rows of K-fold cross-validation as indices into the
+// caller's rows, in fold order: no copy of x, whose rows each fold's
+// statistics gather a block at a time (GramStats.addRows).
 type kFolds struct {
-	x   *mat.Dense // rows of fold 0, then fold 1, ...
-	y   []float64
-	w   []float64 // nil without weights
-	end []int     // fold f holds rows end[f-1]:end[f] (end[-1] = 0)
-	// order maps the copy's rows to the original rows; rows from
+	x   *mat.Dense // the caller's rows, read in place
+	y   []float64  // y in fold order
+	w   []float64  // w in fold order; nil without weights
+	end []int      // fold f holds order[end[f-1]:end[f]] (end[-1] = 0)
+	// order lists the rows of fold 0, then fold 1, ...; rows from
 	// end[k-1] on are in no fold (newKFoldsOf).
 	order []int
 }
 
 // newKFolds deals the n rows into k folds by a permutation seeded by seed,
-// each fold's rows kept in their original order: O(n d) for the copy.
+// each fold's rows kept in their original order: O(n).
 func newKFolds(x *mat.Dense, y, w []float64, k int, seed uint64) (*kFolds, error) {
 	return newKFoldsOf(x, y, w, nil, k, seed)
 }
@@ -43,10 +44,7 @@ func newKFolds(x *mat.Dense, y, w []float64, k int, seed uint64) (*kFolds, error
 // other rows follow the last fold, in every fold's training rows and in
 // none of the folds.
 func newKFoldsOf(x *mat.Dense, y, w []float64, held []int, k int, seed uint64) (*kFolds, error) {
-	n, d := x.Dims()
-	if err := checkAlloc("cross-validation copy of the rows", n, d); err != nil {
-		return nil, err
-	}
+	n, _ := x.Dims()
 	nh := n
 	if held != nil {
 		nh = len(held)
@@ -60,7 +58,7 @@ func newKFoldsOf(x *mat.Dense, y, w []float64, held []int, k int, seed uint64) (
 		folds[i%k] = append(folds[i%k], r)
 	}
 	var order []int
-	cv := &kFolds{}
+	cv := &kFolds{x: x}
 	for _, f := range folds {
 		slices.Sort(f)
 		order = append(order, f...)
@@ -77,7 +75,7 @@ func newKFoldsOf(x *mat.Dense, y, w []float64, held []int, k int, seed uint64) (
 			}
 		}
 	}
-	cv.x, cv.y = gatherRows(x, order), gather(y, order)
+	cv.y = gather(y, order)
 	if w != nil {
 		cv.w = gather(w, order)
 	}
@@ -87,19 +85,31 @@ func newKFoldsOf(x *mat.Dense, y, w []float64, held []int, k int, seed uint64) (
 
 func (cv *kFolds) k() int { return len(cv.end) }
 
-// fold returns the rows of fold f.
-func (cv *kFolds) fold(f int) (x *mat.Dense, y, w []float64) {
-	lo := 0
+// span returns the positions lo:hi of fold f in order.
+func (cv *kFolds) span(f int) (lo, hi int) {
 	if f > 0 {
 		lo = cv.end[f-1]
 	}
-	_, d := cv.x.Dims()
-	x = cv.x.Slice(lo, cv.end[f], 0, d).(*mat.Dense)
-	y = cv.y[lo:cv.end[f]]
+	return lo, cv.end[f]
+}
+
+// fold returns the indices of fold f's rows and their targets and
+// weights.
+func (cv *kFolds) fold(f int) (rows []int, y, w []float64) {
+	lo, hi := cv.span(f)
 	if cv.w != nil {
-		w = cv.w[lo:cv.end[f]]
+		w = cv.w[lo:hi]
 	}
-	return x, y, w
+	return cv.order[lo:hi], cv.y[lo:hi], w
+}
+
+// rowsOf copies the rows at positions lo:hi of order: O((hi-lo) d).
+func (cv *kFolds) rowsOf(what string, lo, hi int) (*mat.Dense, error) {
+	_, d := cv.x.Dims()
+	if err := checkAlloc(what, hi-lo, d); err != nil {
+		return nil, err
+	}
+	return gatherRows(cv.x, cv.order[lo:hi]), nil
 }
 
 // checkCVAlloc checks the peak memory of K-fold cross-validation on D

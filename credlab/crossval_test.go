@@ -126,16 +126,16 @@ func TestKFoldsPartition(t *testing.T) {
 	seen := make([]int, n)
 	same, differ := true, false
 	for f := 0; f < k; f++ {
-		fx, fy, _ := a.fold(f)
-		if r, _ := fx.Dims(); r < n/k || r > n/k+1 {
+		rows, fy, _ := a.fold(f)
+		if r := len(rows); r < n/k || r > n/k+1 {
 			t.Errorf("fold %d holds %d rows, want %d or %d", f, r, n/k, n/k+1)
 		}
 		_, by, _ := b.fold(f)
 		_, cy, _ := c.fold(f)
 		for i, v := range fy {
 			seen[int(v)]++
-			if fx.At(i, 0) != v {
-				t.Fatalf("fold %d row %d: x %g and y %g come from different rows", f, i, fx.At(i, 0), v)
+			if x.At(rows[i], 0) != v {
+				t.Fatalf("fold %d row %d: x %g and y %g come from different rows", f, i, x.At(rows[i], 0), v)
 			}
 			same = same && by[i] == v
 			differ = differ || i >= len(cy) || cy[i] != v

@@ -51,7 +51,7 @@ func (fs *featureSplit) stats(ctx context.Context) (train, val *GramStats, err e
 	if train, err = NewGramStats(fs.dim); err != nil {
 		return nil, nil, err
 	}
-	if err := train.addRows(ctx, fs.xt, fs.yt, fs.wt, fs.fill); err != nil {
+	if err := train.addRows(ctx, fs.xt, nil, fs.yt, fs.wt, fs.fill); err != nil {
 		return nil, nil, err
 	}
 	if fs.xv == nil {
@@ -60,7 +60,7 @@ func (fs *featureSplit) stats(ctx context.Context) (train, val *GramStats, err e
 	if val, err = NewGramStats(fs.dim); err != nil {
 		return nil, nil, err
 	}
-	return train, val, val.addRows(ctx, fs.xv, fs.yv, fs.wv, fs.fill)
+	return train, val, val.addRows(ctx, fs.xv, nil, fs.yv, fs.wv, fs.fill)
 }
 
 // features returns the training and validation features A and B (nil

@@ -126,7 +126,7 @@ func (s *GramStats) AddRows(ctx context.Context, fm FeatureMap, x *mat.Dense, y,
 	if err := checkWeights(w, n); err != nil {
 		return err
 	}
-	return s.addRows(ctx, x, y, w, mapInto(fm, s.Dim))
+	return s.addRows(ctx, x, nil, y, w, mapInto(fm, s.Dim))
 }
 
 // mapInto returns a fill function for addRows that maps blocks by fm into
@@ -141,10 +141,15 @@ func mapInto(fm FeatureMap, dim int) func(dst, x *mat.Dense) error {
 	}
 }
 
-// addRows streams x through fill, which writes the features of a block of
-// rows into dst, in blocks of gramBlock rows.
-func (s *GramStats) addRows(ctx context.Context, x *mat.Dense, y, w []float64, fill func(dst, x *mat.Dense) error) error {
+// addRows streams the rows of x (those listed in rows, in their order,
+// when rows is not nil) through fill, which writes the features of a
+// block of rows into dst, in blocks of gramBlock rows; y and w follow
+// the rows streamed.
+func (s *GramStats) addRows(ctx context.Context, x *mat.Dense, rows []int, y, w []float64, fill func(dst, x *mat.Dense) error) error {
 	n, d := x.Dims()
+	if rows != nil {
+		n = len(rows)
+	}
 	if n == 0 {
 		return nil
 	}
@@ -153,13 +158,26 @@ func (s *GramStats) addRows(ctx context.Context, x *mat.Dense, y, w []float64, f
 		return err
 	}
 	buf := mat.NewDense(block, s.Dim, nil)
+	var xbuf *mat.Dense
+	if rows != nil {
+		xbuf = mat.NewDense(block, d, nil)
+	}
 	for lo := 0; lo < n; lo += block {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		hi := min(lo+block, n)
 		phi := buf.Slice(0, hi-lo, 0, s.Dim).(*mat.Dense)
-		if err := fill(phi, x.Slice(lo, hi, 0, d).(*mat.Dense)); err != nil {
+		var xb *mat.Dense
+		if rows == nil {
+			xb = x.Slice(lo, hi, 0, d).(*mat.Dense)
+		} else {
+			xb = xbuf.Slice(0, hi-lo, 0, d).(*mat.Dense)
+			for i, r := range rows[lo:hi] {
+				copy(xb.RawRowView(i), x.RawRowView(r))
+			}
+		}
+		if err := fill(phi, xb); err != nil {
 			return err
 		}
 		var yb, wb []float64

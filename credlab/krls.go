@@ -59,6 +59,13 @@ func KRLS(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit,
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}
+	return krls(ctx, x, y, cfg)
+}
+
+// krls is KRLS on inputs already checked (checkFitInputs), with its
+// kernel set: the entry of the library's own callers, which check the
+// data once at their boundary.
+func krls(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit, error) {
 	h, grid, err := lambdaGrid("KRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err

@@ -104,7 +104,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	if err != nil {
 		return nil, err
 	}
-	if err := g.addRows(ctx, x, nil, nil, mapInto(fm, g.Dim)); err != nil { // x checked above
+	if err := g.addRows(ctx, x, nil, nil, nil, mapInto(fm, g.Dim)); err != nil { // x checked above
 		return nil, err
 	}
 	f, err := NewLeverageFactor(g, lambda)

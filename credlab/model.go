@@ -50,6 +50,11 @@ func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, er
 	if err := checkData(x, nil); err != nil {
 		return nil, err
 	}
+	return m.predict(ctx, x)
+}
+
+// predict is PredictContext on rows already checked (checkData).
+func (m *Model) predict(ctx context.Context, x *mat.Dense) ([]float64, error) {
 	if m.Features != nil {
 		return m.predictLinear(ctx, x)
 	}

@@ -50,6 +50,12 @@ func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fi
 	if err := checkFitInputs(x, y, cfg.Weights, cfg.Kernel); err != nil {
 		return nil, err
 	}
+	return nkrls(ctx, x, y, cfg)
+}
+
+// nkrls is NKRLS on inputs already checked (checkFitInputs), with its
+// kernel set.
+func nkrls(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
 	h, grid, err := lambdaGrid("NKRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err

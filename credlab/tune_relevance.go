@@ -206,11 +206,11 @@ func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vId
 		s      []float64
 		lambda float64
 	}{{isoScales, rf.IsoLambda}, {rf.Scales, rf.Lambda}} {
-		fit, err := KRLS(ctx, xs, yc, KRLSConfig{Kernel: GaussianKernel{Sigma: 1, Scales: k.s}, Lambda: k.lambda, Weights: wn})
+		fit, err := krls(ctx, xs, yc, KRLSConfig{Kernel: GaussianKernel{Sigma: 1, Scales: k.s}, Lambda: k.lambda, Weights: wn})
 		if err != nil {
 			return 0, 0, err
 		}
-		pred, err := fit.Model.PredictContext(ctx, xv)
+		pred, err := fit.Model.predict(ctx, xv)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -255,7 +255,7 @@ func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, 
 	if !prev.deadline.IsZero() {
 		cfg.TimeBudget = max(time.Until(prev.deadline), time.Nanosecond)
 	}
-	t, err := newTuner(xs, y, cfg)
+	t, err := setupTuner(xs, y, cfg, prev) // the rows are checked, the target centered
 	if err != nil {
 		return nil, err
 	}

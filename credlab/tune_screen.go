@@ -90,9 +90,8 @@ func (t *tuner) screenedGrowth(ctx context.Context, ev *nystromEvaluator, best s
 	if t.cv == nil || !(best.first > 0) {
 		return t.screened(ctx, ev, best.sigma, best, 0.01, what)
 	}
-	x0, _, _ := t.cv.fold(0)
-	n0, _ := x0.Dims()
-	nt := len(t.cv.y) - n0
+	_, y0, _ := t.cv.fold(0)
+	nt := len(t.cv.y) - len(y0)
 	if m2 < nt {
 		return t.screened(ctx, ev, best.sigma, best, 0.01, what)
 	}

@@ -269,8 +269,8 @@ func (e *nystromEvaluator) evalCV(ctx context.Context, sigma float64, firstOnly 
 			if err != nil {
 				return nil, err
 			}
-			x, y, w := e.cv.fold(f)
-			if err := s.addRows(ctx, x, y, w, fill); err != nil {
+			rows, y, w := e.cv.fold(f)
+			if err := s.addRows(ctx, e.cv.x, rows, y, w, fill); err != nil {
 				return nil, err
 			}
 			folds[f] = s
@@ -308,14 +308,21 @@ func (e *exactEvaluator) fit(k Kernel, lambda float64) (*Fit, error) {
 // K_0t W^1/2 Z for all lambdas at once, O(2 n_0 n_t L). Memory: n_t^2 +
 // n_0 n_t values.
 func (t *tuner) exactScreen(ctx context.Context, sigma float64) (float64, error) {
-	x0, y0, w0 := t.cv.fold(0)
-	n, d := t.cv.x.Dims()
+	_, y0, w0 := t.cv.fold(0)
+	n := len(t.cv.order)
 	n0 := len(y0)
 	nt := n - n0
 	if err := checkAlloc("kernel matrices of the exact screen", nt+n0, nt); err != nil {
 		return 0, err
 	}
-	xt := t.cv.x.Slice(n0, n, 0, d).(*mat.Dense)
+	x0, err := t.cv.rowsOf("fold 1 of the exact screen", 0, n0)
+	if err != nil {
+		return 0, err
+	}
+	xt, err := t.cv.rowsOf("training rows of the exact screen", n0, n)
+	if err != nil {
+		return 0, err
+	}
 	var sq []float64
 	if t.cv.w != nil {
 		sq = sqrtWeights(t.cv.w[n0:])

@@ -71,6 +71,9 @@ type tuner struct {
 	lastStage time.Duration
 }
 
+// newTuner checks the data, the rows x and targets y with cfg's weights
+// and audit weights, once for the whole search, and sets the search up
+// (setupTuner).
 func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	if err := checkXY(x, y); err != nil {
 		return nil, err
@@ -81,6 +84,14 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	if err := checkAudit(cfg.Audit, len(y)); err != nil {
 		return nil, err
 	}
+	return setupTuner(x, y, cfg, nil)
+}
+
+// setupTuner checks cfg's settings and sets up the search on checked
+// data: the target centered by its weighted mean (or, when from is not
+// nil, from's centered target and intercept, the same rows' under the
+// same weights), the lambda grid, the method and the folds.
+func setupTuner(x *mat.Dense, y []float64, cfg TuneConfig, from *tuner) (*tuner, error) {
 	t := &tuner{cfg: cfg, x: x, w: cfg.Weights, n: len(y), out: &TuneFit{}, start: time.Now(), stageEnd: time.Now(), bestScore: math.Inf(1)}
 	switch {
 	case cfg.TimeBudget == 0:
@@ -147,30 +158,13 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 	default:
 		t.grid = LogGrid(1e-12, 10, 66)
 	}
-	// Center the target: the intercept is the weighted mean.
-	c := 0.0
 	if !cfg.NoIntercept {
-		sw := 0.0
-		for i, v := range y {
-			wi := 1.0
-			if t.w != nil {
-				wi = t.w[i]
-			}
-			c += wi * v
-			sw += wi
-		}
-		c /= sw
 		t.extraDF = 1
 	}
-	t.out.Choice.Intercept = c
-	t.y = make([]float64, t.n)
-	constant := true
-	for i, v := range y {
-		t.y[i] = v - c
-		constant = constant && v == y[0]
-	}
-	if constant {
-		return nil, &TuneError{Problem: fmt.Sprintf("the target is constant (%g on all %d rows): nothing to fit", y[0], t.n), Err: ErrConstantTarget}
+	if from != nil {
+		t.y, t.out.Choice.Intercept = from.y, from.out.Choice.Intercept
+	} else if err := t.center(y); err != nil {
+		return nil, err
 	}
 	t.train = make([]int, t.n)
 	for i := range t.train {
@@ -200,6 +194,35 @@ func newTuner(x *mat.Dense, y []float64, cfg TuneConfig) (*tuner, error) {
 		}
 	}
 	return t, nil
+}
+
+// center sets t.y to y less the intercept, the weighted mean of y (zero
+// with NoIntercept).
+func (t *tuner) center(y []float64) error {
+	c := 0.0
+	if !t.cfg.NoIntercept {
+		sw := 0.0
+		for i, v := range y {
+			wi := 1.0
+			if t.w != nil {
+				wi = t.w[i]
+			}
+			c += wi * v
+			sw += wi
+		}
+		c /= sw
+	}
+	t.out.Choice.Intercept = c
+	t.y = make([]float64, t.n)
+	constant := true
+	for i, v := range y {
+		t.y[i] = v - c
+		constant = constant && v == y[0]
+	}
+	if constant {
+		return &TuneError{Problem: fmt.Sprintf("the target is constant (%g on all %d rows): nothing to fit", y[0], t.n), Err: ErrConstantTarget}
+	}
+	return nil
 }
 
 // chooseMethod sets t.exact and the Choice's method and reason.
@@ -562,9 +585,9 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 			// The last exact reduction is the chosen sigma's: solve from it.
 			fit, err = e.fit(ch.Kernel, l)
 		} else if t.exact {
-			fit, err = KRLS(ctx, t.x, t.y, KRLSConfig{Kernel: ch.Kernel, Lambda: l, Weights: t.w})
+			fit, err = krls(ctx, t.x, t.y, KRLSConfig{Kernel: ch.Kernel, Lambda: l, Weights: t.w})
 		} else {
-			fit, err = NKRLS(ctx, t.x, t.y, NKRLSConfig{Kernel: ch.Kernel, Lambda: l, Weights: t.w,
+			fit, err = nkrls(ctx, t.x, t.y, NKRLSConfig{Kernel: ch.Kernel, Lambda: l, Weights: t.w,
 				Nystrom: NystromConfig{M: best.m, Seed: t.cfg.Seed, Sampler: best.centers}})
 		}
 		if err == nil {
@@ -874,7 +897,7 @@ func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, 
 			if i >= lo && i < hi {
 				continue
 			}
-			copy(xt.RawRowView(r), cv.x.RawRowView(i))
+			copy(xt.RawRowView(r), cv.x.RawRowView(cv.order[i]))
 			yt = append(yt, cv.y[i])
 			if cv.w != nil {
 				wt = append(wt, cv.w[i])
@@ -884,15 +907,19 @@ func (t *tuner) outOfFold(ctx context.Context, k Kernel, lambda float64, m int, 
 		var fit *Fit
 		var err error
 		if m == 0 || m >= nt {
-			fit, err = KRLS(ctx, xt, yt, KRLSConfig{Kernel: k, Lambda: lambda, Weights: wt})
+			fit, err = krls(ctx, xt, yt, KRLSConfig{Kernel: k, Lambda: lambda, Weights: wt})
 		} else {
-			fit, err = NKRLS(ctx, xt, yt, NKRLSConfig{Kernel: k, Lambda: lambda, Weights: wt,
+			fit, err = nkrls(ctx, xt, yt, NKRLSConfig{Kernel: k, Lambda: lambda, Weights: wt,
 				Nystrom: NystromConfig{M: m, Seed: t.cfg.Seed, Sampler: sampler}})
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		pred, err := fit.Model.PredictContext(ctx, cv.x.Slice(lo, hi, 0, d).(*mat.Dense))
+		xf, err := cv.rowsOf("out-of-fold rows", lo, hi)
+		if err != nil {
+			return nil, nil, err
+		}
+		pred, err := fit.Model.predict(ctx, xf)
 		if err != nil {
 			return nil, nil, err
 		}
