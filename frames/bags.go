@@ -245,7 +245,7 @@ func PredictBags(m *BagModel, df dataframe.DataFrame) (dataframe.DataFrame, erro
 	if len(keep) == 0 {
 		return none, emptyf("every row has a missing value (%s)", ex.missing)
 	}
-	x := d.matrix(ex.cols, keep)
+	x := d.matrix(ex, keep)
 	ids, groups := groupRows(df.Col(spec.Bag), keep)
 	bags := &credlab.Bags{X: make([]*mat.Dense, len(groups))}
 	points := make([]int, len(groups))

@@ -97,9 +97,15 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 // extracted holds the columns read from a frame, before rows with missing
 // values are dropped.
 type extracted struct {
-	cols [][]float64 // design columns, each of n rows (NaN where missing)
-	y, w []float64   // nil when not asked for
-	na   []bool      // rows with a missing value in any used column
+	// x holds the design columns row-major, n x p (NaN where missing):
+	// the one copy of the features, which matrix turns into the solver's
+	// matrix in place.
+	x []float64
+	p int
+	// use lists the design columns kept (dropConstant); nil: all of them.
+	use  []int
+	y, w []float64 // nil when not asked for
+	na   []bool    // rows with a missing value in any used column
 	nNA  int
 	// missing describes the columns with missing values and their counts.
 	missing     string
@@ -134,7 +140,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		if !isNumeric(types[j]) {
 			return nil, problem(name, role, "holds strings, not numbers")
 		}
-		v := df.Col(name).Float()
+		v := df.Col(name).Float() // a column at a time: gota copies it
 		for i, x := range v {
 			if math.IsInf(x, 0) {
 				return nil, &credlab.NotFiniteError{Name: fmt.Sprintf("%s column %q", role, name), Row: i, Col: -1, Value: x}
@@ -143,10 +149,12 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		markNA(name, func(i int) bool { return math.IsNaN(v[i]) })
 		return v, nil
 	}
-	learned, err := d.checkSize(df, learn)
+	learned, width, err := d.checkSize(df, learn)
 	if err != nil {
 		return nil, err
 	}
+	ex.p, ex.x = width, make([]float64, n*width)
+	j0 := 0 // the next design column; checkSize counted width of them
 	if learn {
 		d.isString = map[int]int{}
 		d.oneHot = nil
@@ -167,7 +175,10 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 			if err != nil {
 				return nil, err
 			}
-			ex.cols = append(ex.cols, v)
+			for i, x := range v {
+				ex.x[i*width+j0] = x
+			}
+			j0++
 			if learn {
 				d.encoded = append(d.encoded, f)
 			}
@@ -198,14 +209,11 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		for l, lv := range enc.Levels {
 			index[lv] = l
 		}
-		block := make([][]float64, len(enc.Levels))
-		for l := range block {
-			block[l] = make([]float64, n)
-		}
 		for i, v := range vals {
+			row := ex.x[i*width+j0 : i*width+j0+len(enc.Levels)]
 			if na[i] {
-				for l := range block {
-					block[l][i] = math.NaN()
+				for l := range row {
+					row[l] = math.NaN()
 				}
 				continue
 			}
@@ -213,9 +221,9 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 			if !ok {
 				return nil, problem(f, "feature", "has the level %q in row %d, unseen when the model was fitted (levels %s)", v, i, listNames(enc.Levels, 10))
 			}
-			block[l][i] = 1
+			row[l] = 1
 		}
-		ex.cols = append(ex.cols, block...)
+		j0 += len(enc.Levels)
 	}
 	if target != "" {
 		if ex.y, err = numeric(target, "target"); err != nil {
@@ -247,11 +255,11 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 // checkSize counts the design columns of df (learning the levels of the
 // string features when learn is set, returned by feature position) and
 // returns a *credlab.TooLargeError before any of them is built when the
-// design, as columns and then as a matrix (16 bytes a value), exceeds the
-// memory limit. Its hint names the string column with the most levels
+// design matrix (8 bytes a value) and one column read from the frame
+// exceed the memory limit. Its hint names the string column with the most levels
 // when it makes most of the design, such as an identifier one-hot encoded.
 // Columns missing from df are left to extract to report.
-func (d *design) checkSize(df dataframe.DataFrame, learn bool) (map[int][]string, error) {
+func (d *design) checkSize(df dataframe.DataFrame, learn bool) (map[int][]string, int, error) {
 	names := df.Names()
 	types := df.Types()
 	n := df.Nrow()
@@ -286,70 +294,79 @@ func (d *design) checkSize(df dataframe.DataFrame, learn bool) (map[int][]string
 	if widestLevels > 1 && 2*widestLevels > cols {
 		hint = fmt.Sprintf("too many levels in column %q (%d), one design column each: exclude it, or replace it by a coarser column, or raise the memory limit", widest, widestLevels)
 	}
-	return learned, checkMemory("the design matrix", n, cols, float64(n)*float64(cols)*16, hint)
+	return learned, cols, checkMemory("the design matrix", n, cols, float64(n)*float64(cols+2)*8, hint)
 }
 
-// matrix returns the kept rows (keep nil: all) of the design columns as a
-// row-major matrix, standardized when the design has a scaling.
-func (d *design) matrix(cols [][]float64, keep []int) *mat.Dense {
-	n := len(keep)
-	p := len(cols)
-	data := make([]float64, n*p)
-	for j, c := range cols {
-		m, s := 0.0, 1.0
-		if d.mean != nil {
-			m, s = d.mean[j], d.scale[j]
-		}
-		for i, r := range keep {
-			data[i*p+j] = (c[r] - m) / s
+// matrix returns the kept rows (at least one) and design columns of ex as
+// a row-major matrix, standardized when the design has a scaling. It is
+// built in place in ex.x, moving each value forward (a kept value's new
+// index is never past its old one), so ex is spent.
+func (d *design) matrix(ex *extracted, keep []int) *mat.Dense {
+	use := ex.use
+	if use == nil {
+		use = make([]int, ex.p)
+		for j := range use {
+			use[j] = j
 		}
 	}
-	return mat.NewDense(n, p, data)
+	n, p := len(keep), len(use)
+	data := ex.x
+	for i, r := range keep {
+		for k, j := range use {
+			m, s := 0.0, 1.0
+			if d.mean != nil {
+				m, s = d.mean[k], d.scale[k]
+			}
+			data[i*p+k] = (data[r*ex.p+j] - m) / s
+		}
+	}
+	ex.x = nil
+	return mat.NewDense(n, p, data[:n*p:n*p])
 }
 
 // learnScaling sets the means and standard deviations of the design
-// columns over the kept rows. Constant columns must have been dropped
-// (dropConstant); a scale that is not positive is set to 1.
-func (d *design) learnScaling(cols [][]float64, keep []int) {
-	d.mean = make([]float64, len(cols))
-	d.scale = make([]float64, len(cols))
-	for j, c := range cols {
+// columns kept (ex.use) over the kept rows. Constant columns must have been
+// dropped (dropConstant); a scale that is not positive is set to 1.
+func (d *design) learnScaling(ex *extracted, keep []int) {
+	d.mean = make([]float64, len(ex.use))
+	d.scale = make([]float64, len(ex.use))
+	for k, j := range ex.use {
 		m := 0.0
 		for _, r := range keep {
-			m += c[r]
+			m += ex.x[r*ex.p+j]
 		}
 		m /= float64(len(keep))
 		v := 0.0
 		for _, r := range keep {
-			t := c[r] - m
+			t := ex.x[r*ex.p+j] - m
 			v += t * t
 		}
 		s := math.Sqrt(v / float64(len(keep)))
 		if !(s > 0) || math.IsInf(s, 0) {
 			s = 1
 		}
-		d.mean[j], d.scale[j] = m, s
+		d.mean[k], d.scale[k] = m, s
 	}
 }
 
 // dropConstant leaves out of the design the features that are constant on
 // the kept rows (a numeric column with one value, a string column with one
 // level), and the levels of a string column that occur only in dropped
-// rows, and returns a warning for each. It updates the design and ex.cols.
+// rows, and returns a warning for each. It updates the design and ex.use.
 // An error is returned when no feature is left.
 func (d *design) dropConstant(ex *extracted, keep []int) ([]string, error) {
 	var warns []string
 	var feats, encoded []string
 	var oneHot []Encoding
-	var cols [][]float64
+	var cols []int
 	isString := map[int]int{}
 	j := 0 // design column of the current feature
 	for p, f := range d.features {
 		k, str := d.isString[p]
 		if !str {
-			c := ex.cols[j]
+			c := j
 			j++
-			if v, ok := constantOn(c, keep); ok {
+			if v, ok := ex.constantOn(c, keep); ok {
 				warns = append(warns, fmt.Sprintf("column %q is constant (%s) on the %d training rows: left out of the features", f, FormatFloat(v), len(keep)))
 				continue
 			}
@@ -358,13 +375,13 @@ func (d *design) dropConstant(ex *extracted, keep []int) ([]string, error) {
 		}
 		enc := d.oneHot[k]
 		var levels []string
-		var block [][]float64
+		var block []int
 		for _, l := range enc.Levels {
-			c := ex.cols[j]
+			c := j
 			j++
 			seen := false
 			for _, r := range keep {
-				if c[r] == 1 {
+				if ex.x[r*ex.p+c] == 1 {
 					seen = true
 					break
 				}
@@ -390,16 +407,16 @@ func (d *design) dropConstant(ex *extracted, keep []int) ([]string, error) {
 	if len(feats) == 0 {
 		return warns, emptyf("every feature column is constant on the %d training rows (%s): nothing to learn from", len(keep), listNames(d.features, 10))
 	}
-	d.features, d.encoded, d.oneHot, d.isString, ex.cols = feats, encoded, oneHot, isString, cols
+	d.features, d.encoded, d.oneHot, d.isString, ex.use = feats, encoded, oneHot, isString, cols
 	return warns, nil
 }
 
-// constantOn reports whether c takes a single value on the rows keep, and
-// that value.
-func constantOn(c []float64, keep []int) (float64, bool) {
-	v := c[keep[0]]
+// constantOn reports whether design column j takes a single value on the
+// rows keep, and that value.
+func (ex *extracted) constantOn(j int, keep []int) (float64, bool) {
+	v := ex.x[keep[0]*ex.p+j]
 	for _, r := range keep[1:] {
-		if c[r] != v {
+		if ex.x[r*ex.p+j] != v {
 			return 0, false
 		}
 	}
@@ -484,10 +501,10 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 		if warns, err = d.dropConstant(ex, keep); err != nil {
 			return nil, err
 		}
-		d.learnScaling(ex.cols, keep)
+		d.learnScaling(ex, keep)
 	}
 	warns = append(warns, manyLevels(d.oneHot, len(keep))...)
-	p := &prepared{d: d, x: d.matrix(ex.cols, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep, warnings: warns}
+	p := &prepared{d: d, x: d.matrix(ex, keep), y: gatherFloats(ex.y, keep), w: gatherFloats(ex.w, keep), rows: keep, warnings: warns}
 	if s.Audit != "" {
 		if p.audit, err = auditWeights(df, s, keep); err != nil {
 			return nil, err

@@ -104,10 +104,7 @@ func Fit(df dataframe.DataFrame, spec Spec) (*Model, error) {
 
 // FitContext is Fit with cancellation.
 func FitContext(ctx context.Context, df dataframe.DataFrame, spec Spec) (*Model, error) {
-	if spec.Target == "" {
-		return nil, errNoTarget
-	}
-	mi, crit, err := resolveSpec(&spec)
+	mi, crit, err := checkSpec(&spec)
 	if err != nil {
 		return nil, err
 	}
@@ -124,9 +121,63 @@ func FitContext(ctx context.Context, df dataframe.DataFrame, spec Spec) (*Model,
 	}
 	fit, err := r.run()
 	if err != nil {
-		return nil, err
+		return nil, withWarnings(err, r.warns)
 	}
 	return r.model(p, fit), nil
+}
+
+// WarnedError is the error of a fit that failed after its settings drew
+// warnings that may explain the failure, such as a Sigma far from the
+// median distance between rows (the kernel matrix nearly the identity or
+// nearly constant). Err is the failure, which errors.Is and errors.As see
+// through; Warnings are the warnings a fitted Model would carry in
+// Model.Warnings.
+type WarnedError struct {
+	Err      error
+	Warnings []string
+}
+
+func (e *WarnedError) Error() string {
+	return e.Err.Error() + " (warning: " + strings.Join(e.Warnings, "; warning: ") + ")"
+}
+
+func (e *WarnedError) Unwrap() error { return e.Err }
+
+// withWarnings returns err in a *WarnedError with warns, err itself
+// without warnings.
+func withWarnings(err error, warns []string) error {
+	if len(warns) == 0 {
+		return err
+	}
+	return &WarnedError{Err: err, Warnings: warns}
+}
+
+// CheckSpec runs the checks of spec that need no data, the ones Fit runs
+// before it reads a row: a Target named; the method and the settings that
+// belong to it (Selection, Relevance, Kernel, FeatureMap, Centers, Preset);
+// the ranges of Sigma, M and Threshold; no Weight for kols and sgm. Its
+// error is the one Fit returns, a *credlab.ParamError naming the setting.
+// A spec that passes can still fail on the data: a column missing, M
+// beyond the rows, a solver's own checks.
+func CheckSpec(spec Spec) error {
+	_, _, err := checkSpec(&spec)
+	return err
+}
+
+// checkSpec is CheckSpec on s, which it resolves as resolveSpec does; it
+// returns the named method (nil for the automatic one) and the automatic
+// method's criterion.
+func checkSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
+	if s.Target == "" {
+		return nil, "", errNoTarget
+	}
+	mi, crit, err := resolveSpec(s)
+	if err != nil || mi == nil {
+		return mi, crit, err
+	}
+	r := &runner{mi: mi, s: *s}
+	r.s.Method = mi.name
+	return mi, crit, r.check()
 }
 
 // errNoTarget is the error of a Spec without Target.
@@ -231,9 +282,15 @@ func tuneConfig(s Spec, crit credlab.Criterion, w, audit []float64) credlab.Tune
 
 // fitAuto fits the automatic method: credlab.Tune on the prepared data.
 func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion) (*Model, error) {
+	var sigmaWarns []string // the user's Sigma (the search keeps it) far from the data's scale
+	if spec.Sigma > 0 {
+		if w := sigmaWarning(spec.Sigma, p, "Spec.Sigma", "0 to search it"); w != "" {
+			sigmaWarns = append(sigmaWarns, w)
+		}
+	}
 	tf, err := credlab.Tune(ctx, p.x, p.y, tuneConfig(spec, crit, p.w, p.audit))
 	if err != nil {
-		return nil, err
+		return nil, withWarnings(err, sigmaWarns)
 	}
 	c := tf.Choice
 	spec.Method = strings.ToLower(c.Method)
@@ -244,7 +301,7 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	if c.Centers == "leverage" {
 		spec.Centers = "leverage"
 	}
-	warns := append(append([]string(nil), p.warnings...), c.Warnings...) // c.Warnings names every edge in c.Edges
+	warns := append(append(append([]string(nil), p.warnings...), sigmaWarns...), c.Warnings...) // c.Warnings names every edge in c.Edges
 	d := p.d
 	for _, r := range relevanceOf(d.encoded, c.Scales) {
 		if r.Relevance < irrelevant {
@@ -277,6 +334,9 @@ type runner struct {
 	// constant is set when the target is constant.
 	intercept float64
 	constant  bool
+	// warns are warnings about the settings, found before the fit (a
+	// Sigma far from the data's scale).
+	warns []string
 }
 
 // newRunner resolves the spec's defaults on the prepared data.
@@ -286,8 +346,45 @@ func newRunner(ctx context.Context, p *prepared, spec Spec, mi *methodInfo) (*ru
 	if err := r.resolve(); err != nil {
 		return nil, err
 	}
+	r.warnSigma(spec.Sigma, p)
 	r.centerTarget()
 	return r, nil
+}
+
+// warnSigma adds sigmaWarning's warning to r.warns when the user set the
+// bandwidth (given > 0) and the kernel or feature map uses it.
+func (r *runner) warnSigma(given float64, p *prepared) {
+	if given > 0 && usesSigma(&r.s, r.mi) {
+		if w := sigmaWarning(given, p, r.field("Sigma"), "0 for the median"); w != "" {
+			r.warns = append(r.warns, w)
+		}
+	}
+}
+
+// sigmaWarning returns a warning when sigma, a bandwidth the user set, is
+// far from the median distance between the rows of p's design matrix, the
+// one the kernel sees (credlab.MedianDistance: standardized columns unless
+// Scale "none"): below 1/30 of it the kernel matrix is nearly the
+// identity, above 30 times it nearly constant. field names the setting
+// ("Spec.Sigma") and zero what 0 does ("0 for the median"). It returns ""
+// otherwise, and for fewer than two rows or no column.
+func sigmaWarning(sigma float64, p *prepared, field, zero string) string {
+	n, d := p.x.Dims()
+	if !(sigma > 0) || n < 2 || d == 0 {
+		return ""
+	}
+	med := medianDistance(p.x)
+	switch {
+	case sigma < med/30:
+		hint := ""
+		if p.d.mean == nil {
+			hint = "standardize the columns (flag -standardize) or "
+		}
+		return fmt.Sprintf("sigma %g (%s, flag -sigma) is far below the median distance %.3g between rows: the kernel matrix is nearly the identity; %suse a larger sigma, or %s", sigma, field, med, hint, zero)
+	case sigma > 30*med:
+		return fmt.Sprintf("sigma %g (%s, flag -sigma) is far above the median distance %.3g between rows: the kernel matrix is nearly constant; use a smaller sigma, or %s", sigma, field, med, zero)
+	}
+	return ""
 }
 
 // centerTarget subtracts the (weighted) mean from a copy of y, unless
@@ -363,14 +460,12 @@ func (r *runner) field(f string) string {
 	return r.spec + "." + f
 }
 
-// resolve fills the sigma default and builds the kernel and feature map.
-func (r *runner) resolve() error {
-	s := &r.s
+// check runs the checks of resolve and of the method's estimator that
+// need no data; it changes nothing.
+func (r *runner) check() error {
+	s := r.s
 	if s.Sigma < 0 || math.IsNaN(s.Sigma) || math.IsInf(s.Sigma, 0) {
 		return &credlab.ParamError{Name: r.field("Sigma"), Value: s.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
-	}
-	if s.Sigma == 0 && usesSigma(s, r.mi) {
-		s.Sigma = medianDistance(r.x)
 	}
 	if math.IsNaN(s.Threshold) || math.IsInf(s.Threshold, 0) {
 		return &credlab.ParamError{Name: r.field("Threshold"), Value: s.Threshold, Want: "a finite number (negative: never stop early)"}
@@ -378,9 +473,64 @@ func (r *runner) resolve() error {
 	if s.M < 0 {
 		return &credlab.ParamError{Name: r.field("M"), Value: s.M, Want: "a positive number"}
 	}
-	if s.Centers != "" && !r.mi.usesM && !(r.mi.feature && strings.EqualFold(s.FeatureMap, "nystrom")) {
+	nystromMap := r.mi.feature && strings.EqualFold(s.FeatureMap, "nystrom")
+	if s.Centers != "" && !r.mi.usesM && !nystromMap {
 		return &credlab.ParamError{Name: r.field("Centers"), Value: strconv.Quote(s.Centers),
 			Want: "it unset: Nyström centers belong to nkrls, nytro and the nystrom feature map, not to method " + r.mi.name}
+	}
+	sigma := s.Sigma
+	if sigma == 0 {
+		sigma = 1 // the median heuristic's value, not known yet
+	}
+	if _, err := kernelOf(&s, sigma, r.field("Kernel")); err != nil {
+		return err
+	}
+	if r.mi.feature {
+		switch strings.ToLower(s.FeatureMap) {
+		case "", "raw", "fourier", "rff", "random-fourier", "relu", "nystrom":
+		default:
+			return r.featureMapError()
+		}
+	}
+	if r.mi.usesM || nystromMap {
+		if err := r.checkCenters(); err != nil {
+			return err
+		}
+	}
+	if s.Weight != "" {
+		if err := noWeights(r.mi.name, s.Weight); err != nil {
+			return err
+		}
+	}
+	if r.mi.name == "sgm" {
+		if _, err := sgmPreset(s.Preset); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noWeights returns the error of weights given to a method that takes
+// none (kols, sgm), nil for the other methods; weight names them.
+func noWeights(method, weight string) error {
+	want := map[string]string{
+		"kols": `"": method kols takes no weights; use krls with a small Lambda`,
+		"sgm":  `"": method sgm takes no weights; use earlystopping or nytro for a weighted fit`,
+	}[method]
+	if want == "" {
+		return nil
+	}
+	return &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(weight), Want: want}
+}
+
+// resolve fills the sigma default and builds the kernel and feature map.
+func (r *runner) resolve() error {
+	if err := r.check(); err != nil {
+		return err
+	}
+	s := &r.s
+	if s.Sigma == 0 && usesSigma(s, r.mi) {
+		s.Sigma = medianDistance(r.x)
 	}
 	sigma := s.Sigma
 	if sigma == 0 {
@@ -434,7 +584,12 @@ func (r *runner) featureMap() (credlab.FeatureMap, error) {
 		}
 		return credlab.NewNystrom(r.k, r.x, idx, 0)
 	}
-	return nil, &credlab.ParamError{Name: r.field("FeatureMap"), Value: strconv.Quote(s.FeatureMap), Want: "raw, fourier, relu or nystrom"}
+	return nil, r.featureMapError()
+}
+
+// featureMapError is the error of an unknown Spec.FeatureMap.
+func (r *runner) featureMapError() error {
+	return &credlab.ParamError{Name: r.field("FeatureMap"), Value: strconv.Quote(r.s.FeatureMap), Want: "raw, fourier, relu or nystrom"}
 }
 
 func (r *runner) holdout() credlab.Holdout {
@@ -454,15 +609,24 @@ func (r *runner) nystrom() (credlab.NystromConfig, error) {
 // centers returns the sampler of Nyström centers that Spec.Centers names:
 // nil (uniform) or leverage-score centers of the spec's kernel.
 func (r *runner) centers() (credlab.CenterSampler, error) {
-	switch strings.ToLower(r.s.Centers) {
-	case "", "uniform":
-		r.s.Centers = "uniform"
-		return nil, nil
-	case "leverage":
+	if err := r.checkCenters(); err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(r.s.Centers, "leverage") {
 		r.s.Centers = "leverage"
 		return credlab.LeverageCenters{Kernel: r.k}, nil
 	}
-	return nil, &credlab.ParamError{Name: r.field("Centers"), Value: strconv.Quote(r.s.Centers), Want: "uniform (the default) or leverage"}
+	r.s.Centers = "uniform"
+	return nil, nil
+}
+
+// checkCenters checks the name in Spec.Centers.
+func (r *runner) checkCenters() error {
+	switch strings.ToLower(r.s.Centers) {
+	case "", "uniform", "leverage":
+		return nil
+	}
+	return &credlab.ParamError{Name: r.field("Centers"), Value: strconv.Quote(r.s.Centers), Want: "uniform (the default) or leverage"}
 }
 
 // The estimator builders of the method table (methods in spec.go): each
@@ -475,7 +639,7 @@ func krlsEstimator(r *runner) (credlab.Estimator, error) {
 
 func kolsEstimator(r *runner) (credlab.Estimator, error) {
 	if r.w != nil {
-		return nil, &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(r.s.Weight), Want: `"": method kols takes no weights; use krls with a small Lambda`}
+		return nil, noWeights("kols", r.s.Weight)
 	}
 	return credlab.KOLSConfig{Kernel: r.k}, nil
 }
@@ -523,7 +687,7 @@ func sgmPreset(p string) (credlab.SGMPreset, error) {
 
 func sgmEstimator(r *runner) (credlab.Estimator, error) {
 	if r.w != nil {
-		return nil, &credlab.ParamError{Name: "Spec.Weight", Value: strconv.Quote(r.s.Weight), Want: `"": method sgm takes no weights; use earlystopping or nytro for a weighted fit`}
+		return nil, noWeights("sgm", r.s.Weight)
 	}
 	p, err := sgmPreset(r.s.Preset)
 	if err != nil {
@@ -570,7 +734,7 @@ func (r *runner) model(p *prepared, fit *credlab.Fit) *Model {
 		passes = r.sgm.Passes
 	}
 	return &Model{
-		Warnings:  append(append([]string(nil), p.warnings...), r.warnings(fit)...),
+		Warnings:  append(append(append([]string(nil), p.warnings...), r.warns...), r.warnings(fit)...),
 		Passes:    passes,
 		Spec:      r.s,
 		Features:  d.features,
@@ -645,7 +809,7 @@ func (m *Model) predictValues(df dataframe.DataFrame, skipMissing bool) ([]float
 	out := make([]float64, df.Nrow())
 	keep := keptRows(ex.na)
 	if len(keep) > 0 {
-		pred, err := m.Predictor.Predict(d.matrix(ex.cols, keep))
+		pred, err := m.Predictor.Predict(d.matrix(ex, keep))
 		if err != nil {
 			return nil, err
 		}

@@ -59,8 +59,10 @@ type SelectSpec struct {
 	// otherwise with the Gaussian kernel of bandwidth Sigma (default the
 	// median distance) and noise credlab.DefaultBatchNoise.
 	Target string
-	// Report, if not nil, receives a line saying which kernel a batch
-	// method selected with and where it came from.
+	// Report, if not nil, receives lines for the user: which kernel a
+	// batch method selected with and where it came from, and warnings,
+	// which start "warning: " (a Sigma far from the median distance
+	// between the rows of the design matrix the selector sees).
 	Report func(line string)
 	// Design is how rows are drawn from the sampling distribution
 	// (credlab.Design): "replacement" (default, the paper's: budget draws,
@@ -334,6 +336,12 @@ func selectorOf(ctx context.Context, spec SelectSpec, what string, p *prepared, 
 	if err := r.resolve(); err != nil {
 		return nil, err
 	}
+	if spec.Report != nil {
+		r.warnSigma(spec.Sigma, p)
+		for _, w := range r.warns {
+			spec.Report("warning: " + w)
+		}
+	}
 	c := credlab.CREDSelector{Kernel: r.k, Approx: approx, LambdaQ: spec.LambdaQ, Design: d, Previous: prev}
 	if r.fm != nil {
 		c.Features = r.fm
@@ -365,6 +373,11 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 		}
 		b.Kernel = credlab.GaussianKernel{Sigma: sigma}
 		report("%s on %s, noise %g (sigma %s)", m, b.Kernel, credlab.DefaultBatchNoise, how)
+		if spec.Report != nil {
+			if w := sigmaWarning(spec.Sigma, p, "SelectSpec.Sigma", "0 for the median"); w != "" {
+				report("warning: %s", w)
+			}
+		}
 		return b, nil
 	}
 	xl, err := credlab.GatherRows(p.x, prev.Index)

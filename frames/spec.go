@@ -281,6 +281,32 @@ func lookupMethod(name string) (*methodInfo, error) {
 	return nil, &credlab.ParamError{Name: "Spec.Method", Value: strconv.Quote(name), Want: want}
 }
 
+// Parameters a named method chooses on its hold-out split
+// (MethodParameter).
+const (
+	ParamLambda = "lambda" // Spec.Lambda fixes it: krls, nkrls, linear
+	ParamIters  = "iters"  // Spec.Iters fixes it: earlystopping, nytro, lineargd, sgm
+)
+
+// MethodParameter returns the canonical name of a named method (aliases
+// and case resolved) and the parameter it chooses on its hold-out split
+// unless the spec fixes it: ParamLambda, ParamIters, or "" for kols,
+// which has none. An unknown method, or the automatic one (which chooses
+// by Spec.Selection), is Fit's *credlab.ParamError on Spec.Method.
+func MethodParameter(method string) (name, param string, err error) {
+	mi, err := lookupMethod(method)
+	if err != nil {
+		return "", "", err
+	}
+	switch mi.path {
+	case pathLambda:
+		param = ParamLambda
+	case pathIter:
+		param = ParamIters
+	}
+	return mi.name, param, nil
+}
+
 // kernelOf builds the kernel named by the spec with bandwidth sigma; name
 // is the setting's name for a *credlab.ParamError ("Spec.Kernel").
 func kernelOf(s *Spec, sigma float64, name string) (credlab.Kernel, error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -56,8 +57,30 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if exact && mf.lambda == 0 && mf.iters == 0 && !strings.EqualFold(mf.method, "kols") {
 		return usagef("fit: -validation 0 fits with exactly the given settings: give -lambda (krls, nkrls, linear) or -iters (gd, nytro, lineargd, sgm)")
 	}
+	// The fit's checks that need no data, before any is read: FitContext
+	// runs them again with the weight column a file written by select
+	// brings.
+	check := spec
+	if check.Weight == "none" {
+		check.Weight = ""
+	}
+	if err := frames.CheckSpec(check); err != nil {
+		return fmt.Errorf("fit %s: %w", *data, err)
+	}
+	if exact {
+		name, param, err := frames.MethodParameter(mf.method)
+		if err == nil && (param == frames.ParamLambda && mf.lambda == 0 || param == frames.ParamIters && mf.iters == 0) {
+			return usagef("fit: -validation 0: method %s would choose its parameter on a hold-out split; give -iters for an iterative method or -lambda for a lambda method", name)
+		}
+	}
 	df, err := lf.load("data", *data)
 	if err != nil {
+		return err
+	}
+	mf.weight = resolveWeight(df, mf.weight, stderr)
+	spec.Weight = mf.weight
+	spec.Audit = resolveAudit(df, stderr)
+	if err := mf.checkColumns(df, *data); err != nil {
 		return err
 	}
 	var test dataframe.DataFrame
@@ -69,13 +92,6 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	mf.weight = resolveWeight(df, mf.weight, stderr)
-	spec.Weight = mf.weight
-	spec.Audit = resolveAudit(df, stderr)
-	if err := mf.checkColumns(df, *data); err != nil {
-		return err
-	}
-	warnSigma(stderr, df, mf.sigma, append([]string{mf.target, mf.weight}, splitList(mf.exclude)...), mf.standardize)
 	p := newProgress(stderr, *quiet, 0)
 	spec.Progress = func(s credlab.TuneStatus) { p.setDetail(func() string { return searchStatus(s) }) }
 	stop := p.ticker("fitting " + mf.method)
@@ -83,11 +99,14 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	stop()
 	if err != nil {
 		p.clear()
+		var we *frames.WarnedError
+		if errors.As(err, &we) { // warnings a model would carry, which may explain the failure
+			for _, w := range we.Warnings {
+				fmt.Fprintln(stderr, "credlab: warning: "+w)
+			}
+			err = we.Err
+		}
 		return fmt.Errorf("fit %s: %w", *data, lf.locate(err, *data, df))
-	}
-	if exact && !math.IsNaN(model.ValRMSE) {
-		p.clear()
-		return usagef("fit: -validation 0: method %s chose its parameter on a hold-out split; give -iters for an iterative method or -lambda for a lambda method", model.Spec.Method)
 	}
 	if err := writeAtomic(ctx, *out, model.Save); err != nil {
 		return err

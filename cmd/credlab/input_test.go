@@ -100,9 +100,11 @@ func TestIssue13Table(t *testing.T) {
 		{"memory limit", fit(bom, "-method", "nkrls", "-m", "30", "-memory-limit", "12KiB"), 1, []string{"Nyström factor", "-memory-limit"}},
 		{"memory limit flag", fit(bom, "-memory-limit", "lots"), 2, []string{"flag -memory-limit"}},
 		{"select nystrom memory", []string{"select", "-pool", bom, "-budget", "5", "-features", "nystrom", "-m", "30", "-memory-limit", "4KiB", "-out", out}, 1, []string{"-memory-limit"}},
-		{"flat scores", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out}, 0, []string{"scores are flat", "-standardize", "-sigma 0.0001 is far below"}},
+		{"flat scores", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out}, 0, []string{"scores are flat", "-standardize", "credlab: warning: sigma 0.0001 (SelectSpec.Sigma, flag -sigma) is far below"}},
 		{"predict with missing values", []string{"predict", "-model", model, "-data", nanPredict, "-out", out}, 1, []string{`column "x2", data row 1 (0-based)`, ".csv:3:", "-missing skip"}},
-		{"degenerate sigma in fit", fit(bom, "-sigma", "1000"), 0, []string{"-sigma 1000 is far above the median distance"}},
+		{"degenerate sigma in fit", fit(bom, "-sigma", "1000"), 0, []string{"warning: sigma 1000 (Spec.Sigma, flag -sigma) is far above the median distance"}},
+		{"degenerate sigma in fit, in the JSON", fit(bom, "-sigma", "1000", "-json"), 0, []string{`"warnings": [`, `"sigma 1000 (Spec.Sigma, flag -sigma) is far above`}},
+		{"degenerate sigma in select, quiet", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out, "-quiet"}, 0, []string{"credlab: warning: sigma 0.0001 (SelectSpec.Sigma, flag -sigma) is far below"}},
 		{"ARFF", []string{"fit", "-data", "testdata/tiny.arff", "-target", "y", "-out", out}, 0, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

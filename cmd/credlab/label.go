@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/credlab/credlab/frames"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 )
 
 // labelCmd fills the target column of the rows select chose from a fully
@@ -185,68 +182,4 @@ func clipM(ms []int, n int, val float64, w io.Writer) []int {
 		}
 	}
 	return out
-}
-
-// warnSigma warns when -sigma is far from the median distance between the
-// first 100 rows of df (on its numeric columns but skip and select's
-// bookkeeping; scaled to unit variance when standardize), where the
-// kernel matrix is nearly the
-// identity or nearly constant.
-func warnSigma(w io.Writer, chosen dataframe.DataFrame, sigma float64, skip []string, standardize bool) {
-	if !(sigma > 0) {
-		return
-	}
-	drop := map[string]bool{frames.RowColumn: true, frames.ProbColumn: true, frames.WeightColumn: true, frames.BatchColumn: true, frames.CountColumn: true, frames.AuditColumn: true}
-	for _, s := range skip {
-		drop[s] = true
-	}
-	var cols []string
-	for j, n := range chosen.Names() {
-		if !drop[n] && chosen.Types()[j] != series.String {
-			cols = append(cols, n)
-		}
-	}
-	x, err := frames.ToMatrix(chosen, cols...)
-	if err != nil || len(cols) == 0 {
-		return
-	}
-	n, _ := x.Dims()
-	if standardize {
-		for c := range cols {
-			col := x.ColView(c)
-			sd := stat.StdDev(mat.Col(nil, c, x), nil)
-			if sd > 0 {
-				col.(*mat.VecDense).ScaleVec(1/sd, col)
-			}
-		}
-	}
-	var d []float64
-	for i := 0; i < min(n, 100); i++ {
-		for j := i + 1; j < min(n, 100); j++ {
-			s := 0.0
-			for c := range cols {
-				t := x.At(i, c) - x.At(j, c)
-				s += t * t
-			}
-			if s > 0 {
-				d = append(d, math.Sqrt(s))
-			}
-		}
-	}
-	if len(d) == 0 {
-		return
-	}
-	med := median(d)
-	switch {
-	case sigma < med/30:
-		fmt.Fprintf(w, "credlab: warning: -sigma %g is far below the median distance %.3g between rows: the kernel matrix is nearly the identity; use -standardize, a larger -sigma, or -sigma 0 for the median\n", sigma, med)
-	case sigma > 30*med:
-		fmt.Fprintf(w, "credlab: warning: -sigma %g is far above the median distance %.3g between rows: the kernel matrix is nearly constant; use a smaller -sigma, or -sigma 0 for the median\n", sigma, med)
-	}
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	return s[len(s)/2]
 }

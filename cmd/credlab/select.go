@@ -74,8 +74,16 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *audit == 0 {
 		spec.Audit = -1
 	}
-	if !*quiet {
-		spec.Report = func(line string) { fmt.Fprintln(stderr, "credlab: select: "+line) }
+	var p *progress // set when the selection starts
+	spec.Report = func(line string) {
+		if p != nil {
+			p.clear() // the line replaces the live progress line, which the next tick redraws
+		}
+		if w, ok := strings.CutPrefix(line, "warning: "); ok {
+			fmt.Fprintln(stderr, "credlab: warning: "+w) // warnings remain under -quiet
+		} else if !*quiet {
+			fmt.Fprintln(stderr, "credlab: select: "+line)
+		}
 	}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
@@ -99,7 +107,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *target == "" && *columns == "" {
 		warnLabelLike(stderr, "select", df, append(spec.Exclude, "row", "prob", "weight", "batch", "count", "audit"))
 	}
-	p := newProgress(stderr, *quiet, 0)
+	p = newProgress(stderr, *quiet, 0)
 	stop := p.ticker("selecting")
 	chosen, err := frames.SelectContext(ctx, df, *budget, spec)
 	stop()
@@ -109,7 +117,6 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p.clear()
 	warnFlat(stderr, chosen, *method)
-	warnSigma(stderr, chosen, *sf.sigma, excl, *standardize)
 	if *target != "" {
 		chosen = emptyTarget(chosen, *target)
 	}
