@@ -217,7 +217,8 @@ type Choice struct {
 	// 2/3, 4/5 and 9/10 of the rows), fitted by RMSE(n) = A n^-B, B within
 	// [0, 1/2], and evaluated at the rows, 1.5 and 2 times the rows
 	// (Project, Projected): the RMSE to expect from more labels drawn the
-	// same way. Like PoolRMSE it is optimistic where the rows miss a
+	// same way; B = 0 when the RMSE did not fall with the rows, which
+	// then tell nothing about more labels. Like PoolRMSE it is optimistic where the rows miss a
 	// skewed target's tails (docs/labeling.md). Nil without PoolRMSE, with
 	// fewer than 4 folds, or when the budget left no room for it.
 	Curve *LearningCurve

@@ -953,7 +953,11 @@ func (m *Model) Summary() string {
 				e.RMSE, e.Lo, e.Hi, e.Rows, m.weighting())
 		}
 	}
-	if c := m.Choice; c != nil && c.Curve != nil && len(c.Curve.Projected) == 3 {
+	if c := m.Choice; c != nil && c.Curve != nil && c.Curve.B == 0 && len(c.Curve.Labels) > 1 {
+		cv, k := c.Curve, len(c.Curve.Labels)-1
+		fmt.Fprintf(&b, "learning curve from the same rows: the cross-validated RMSE did not fall from %d to %d rows (%.4g to %.4g), so there is no projection: these rows cannot tell whether more labels would help\n",
+			cv.Labels[0], cv.Labels[k], cv.RMSE[0], cv.RMSE[k])
+	} else if c != nil && c.Curve != nil && len(c.Curve.Projected) == 3 {
 		cv := c.Curve
 		fmt.Fprintf(&b, "learning curve from the same rows: RMSE ~ n^-%.2f; with more labels drawn the same way, expect %.4g at %d rows (1.5x) and %.4g at %d (2x), against %.4g at %d; a rough guide, often optimistic (within 10%% of the RMSE then measured in about half the cases on development pools: docs/labeling.md)\n",
 			cv.B, cv.Projected[1], cv.Project[1], cv.Projected[2], cv.Project[2], cv.Projected[0], cv.Project[0])

@@ -71,7 +71,9 @@ func ScoreConcentration(scores []float64, opt Options) (*Figure, error) {
 // ProjectedLearningCurves plots the measured RMSE (markers: pilot
 // subsamples, or cross-validation folds for the default fit's curve) and the
 // fitted power laws A n^-B over the projected label counts for each
-// credlab.LearningCurve, on log-log axes. Defaults: title "Projected
+// credlab.LearningCurve, on log-log axes. A curve with B = 0 (the
+// default fit's when its RMSE did not fall: Tune clamps the slope to
+// [0, 0.5]) is drawn without a projection. Defaults: title "Projected
 // test error against labels", x "labels", y "test RMSE".
 func ProjectedLearningCurves(curves []credlab.LearningCurve, opt Options) (*Figure, error) {
 	if len(curves) == 0 {
@@ -102,6 +104,10 @@ func ProjectedLearningCurves(curves []credlab.LearningCurve, opt Options) (*Figu
 		th, err := b.addLine(mx, c.RMSE, lineStyle(Color(i), false), true, glyph(i))
 		if err != nil {
 			return nil, err
+		}
+		if c.B == 0 && len(c.Labels) > 1 {
+			b.add(c.Method+" (measured; not falling: no projection)", th...)
+			continue
 		}
 		b.add(c.Method+" (measured)", th...)
 		th, err = b.addLine(px, py, lineStyle(Color(i), true), false, nil)

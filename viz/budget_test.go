@@ -58,3 +58,25 @@ func TestBudgetFigureErrors(t *testing.T) {
 		t.Errorf("flat scores: %v", err)
 	}
 }
+
+// A curve whose RMSE did not fall (B = 0) is drawn without a projection.
+func TestProjectedLearningCurvesFlat(t *testing.T) {
+	for _, c := range []struct {
+		b    float64
+		want string
+		not  string
+	}{
+		{0, "default fit (measured; not falling: no projection)", "default fit projected"},
+		{0.3, "default fit projected: 0.1 n^-0.30", "no projection"},
+	} {
+		curve := credlab.LearningCurve{Method: "default fit", Labels: []int{40, 48, 54}, RMSE: []float64{0.1, 0.11, 0.1}, A: 0.1, B: c.b,
+			Project: []int{60, 90, 120}, Projected: []float64{0.1, 0.1, 0.1}}
+		f, err := ProjectedLearningCurves([]credlab.LearningCurve{curve}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if svg := f.SVG(); !strings.Contains(svg, c.want) || strings.Contains(svg, c.not) {
+			t.Errorf("B = %g: the figure does not read %q, or reads %q", c.b, c.want, c.not)
+		}
+	}
+}
