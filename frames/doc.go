@@ -105,6 +105,12 @@
 // the same result on any number of cores. Costs are credlab's (see its
 // package documentation, also for the BLAS backend).
 //
+// Data path: Fit reads the features from the frame one column at a time
+// into the design matrix, checking each value (naming its column and row)
+// and standardizing in place; that matrix is the one copy of the rows the
+// solvers read. credlab checks it once more at its boundary and nowhere
+// after. docs/data-path.md walks it from the command to the solver.
+//
 // In a gophernotes notebook, import this package together with gota's
 // dataframe and series packages and the project's packages in one import
 // block; the API uses no generics and needs no gonum mat import.
