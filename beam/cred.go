@@ -146,6 +146,8 @@ type Plan struct {
 // Selected is one draw: row Row (0-based data row) at line Line of File,
 // its Features and its whole CSV Record, its probability Prob = q_j and
 // importance weight Weight = 1/(N q_j). Draw numbers the shard's draws.
+// Audit is an audit row's weight 1/pi (LCMDConfig.Audit), zero for the
+// other rows.
 type Selected struct {
 	File     string
 	Line     int
@@ -153,6 +155,7 @@ type Selected struct {
 	Draw     int
 	Prob     float64
 	Weight   float64
+	Audit    float64
 	Features []float64
 	Record   []string
 }

@@ -26,6 +26,8 @@
 //     sharded pool: Nyström centers as NystromFit's, per-shard LCMD
 //     candidates after the shard's labeled rows, then one global LCMD
 //     pass over the candidates after every labeled row.
+//   - audit.go: the audit sample beside LCMD (LCMDConfig.Audit): the
+//     unlabeled rows of smallest audit hash, with their weight 1/pi.
 //   - model.go: ModelFile, the JSON model NystromFit writes.
 //   - output.go: WriteSelected, WriteScores, WritePlan, WriteText.
 //   - cmd/credlab-beam: the command (select, stats, lcmd) on any Beam runner.

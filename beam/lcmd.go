@@ -3,6 +3,7 @@ package credbeam
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -21,6 +22,16 @@ import (
 // RowHash(Seed, PurposeCenter, ...); Labeled lists the rows already
 // labeled, which count as chosen; each shard proposes Candidates rows
 // (default Budget).
+//
+// Audit is the share of the batch drawn as an audit sample, as
+// credlab.BatchSelector.Audit does in memory: a = min(round(Audit Budget),
+// Budget/2) rows, the unlabeled rows of smallest RowHash(Seed,
+// PurposeAudit, ...), a uniform sample without replacement of the U
+// unlabeled rows, each with the audit weight U/a (Selected.Audit, the
+// "audit" column of WriteSelected, which credlab fit reads to estimate
+// the model's error on the pool). LCMD neither chooses nor sees them, nor
+// the rows of Audited, earlier audit rows among Labeled. Zero means
+// DefaultAuditShare, a negative share none; at most 0.5.
 type LCMDConfig struct {
 	Spec
 	Budget int
@@ -35,6 +46,20 @@ type LCMDConfig struct {
 	Labeled    []RowID
 	Candidates int
 	Block      int
+	Audit      float64
+	Audited    []RowID
+}
+
+// AuditSize returns a, the rows of the batch's audit sample.
+func (c LCMDConfig) AuditSize() int {
+	share := c.Audit
+	if share == 0 {
+		share = DefaultAuditShare
+	}
+	if share < 0 {
+		return 0
+	}
+	return min(int(math.Round(share*float64(c.Budget))), c.Budget/2)
 }
 
 // RowID names a pool row: its shard, as in the files collection, and its
@@ -73,6 +98,8 @@ func (c LCMDConfig) check() error {
 		return fmt.Errorf("credbeam: LCMDConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
 	case c.Block < 0:
 		return fmt.Errorf("credbeam: LCMDConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+	case !(c.Audit <= 0.5):
+		return fmt.Errorf("credbeam: LCMDConfig.Audit = %v: want a share of the batch up to 0.5 (0: %g, negative: none)", c.Audit, DefaultAuditShare)
 	case c.Scales != nil && c.Sigma == 0:
 		return fmt.Errorf("credbeam: LCMDConfig.Scales set without Sigma: want the bandwidth that goes with them")
 	}
@@ -85,6 +112,11 @@ func (c LCMDConfig) check() error {
 			return fmt.Errorf("credbeam: labeled row %s line %d is listed twice", r.File, r.Line)
 		}
 		seen[r] = true
+	}
+	for _, r := range c.Audited {
+		if !seen[r] {
+			return fmt.Errorf("credbeam: audit row %s line %d is not among the labeled rows", r.File, r.Line)
+		}
 	}
 	return nil
 }
@@ -108,7 +140,8 @@ type Candidates struct {
 
 // LCMDSample adds the batch active-learning method LCMD, the default
 // method of credlab's batch loop (docs/labeling.md), on the pool whose
-// shards are the file names in files, in two stages:
+// shards are the file names in files, in two stages, after a pass that
+// draws the audit sample (LCMDConfig.Audit) and counts the rows:
 //
 //  1. a pass keeps the M rows of smallest hash as Nyström centers, and
 //     one element builds the map on the standardized columns (as
@@ -122,9 +155,9 @@ type Candidates struct {
 //
 // The second stage sees only the proposals: the result is credlab's LCMD
 // on the whole pool when the pool is one shard, and an approximation
-// otherwise (docs/scale.md). Selected rows carry Draw (their rank), Prob
-// and Weight 1 (not a probability sample). A shard's rows must fit a
-// worker: n M floats.
+// otherwise (docs/scale.md). Selected rows carry Draw (their rank, the
+// audit rows last), Prob and Weight 1 (not a probability sample), and
+// Audit. A shard's rows must fit a worker: n M floats.
 func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCollection, error) {
 	if err := cfg.check(); err != nil {
 		return beam.PCollection{}, err
@@ -133,9 +166,13 @@ func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCol
 	files = beam.Reshuffle(s, files)
 	spec := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.centers(), Seed: cfg.Seed, Block: cfg.Block},
 		nystromSpecFn{M: cfg.centers(), Sigma: cfg.Sigma, Scales: cfg.Scales, Standardize: cfg.Scales == nil})
-	props := beam.ParDo(s, &lcmdShardFn{Cfg: cfg}, files, beam.SideInput{Input: spec})
+	audit := beam.Create(s, AuditRows{})
+	if a := cfg.AuditSize(); a > 0 {
+		audit = beam.Combine(s, &auditCombine{A: a}, beam.ParDo(s, &auditFn{Spec: cfg.Spec, A: a, Seed: cfg.Seed, Block: cfg.Block, Labeled: cfg.Labeled}, files))
+	}
+	props := beam.ParDo(s, &lcmdShardFn{Cfg: cfg}, files, beam.SideInput{Input: spec}, beam.SideInput{Input: audit})
 	all := beam.Combine(s, &candidateCombine{}, props)
-	return beam.ParDo(s, &lcmdGlobalFn{Cfg: cfg}, all), nil
+	return beam.ParDo(s, &lcmdGlobalFn{Cfg: cfg}, all, beam.SideInput{Input: audit}), nil
 }
 
 // lcmdShardFn proposes a shard's candidates.
@@ -144,6 +181,7 @@ type lcmdShardFn struct {
 	lay     layout
 	ny      *credlab.Nystrom
 	labeled map[RowID]bool
+	hidden  map[RowID]bool // earlier and new audit rows
 }
 
 func (f *lcmdShardFn) Setup() error {
@@ -156,10 +194,20 @@ func (f *lcmdShardFn) Setup() error {
 	return err
 }
 
-func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromSpec) bool, emit func(Candidates)) error {
+func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromSpec) bool, auditIt func(*AuditRows) bool, emit func(Candidates)) error {
 	var spec NystromSpec
-	if !specIt(&spec) {
+	var audit AuditRows
+	if !specIt(&spec) || !auditIt(&audit) || f.Cfg.AuditSize() > 0 && audit.Shards == 0 {
 		return nil // an upstream stage failed; its error is the pipeline's
+	}
+	if f.hidden == nil {
+		f.hidden = make(map[RowID]bool, len(f.Cfg.Audited)+len(audit.Items))
+		for _, r := range f.Cfg.Audited {
+			f.hidden[r] = true
+		}
+		for _, r := range audit.Items {
+			f.hidden[RowID{r.File, r.Line}] = true
+		}
 	}
 	if f.ny == nil {
 		ny, err := spec.Map()
@@ -172,21 +220,32 @@ func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt fu
 	var xs []float64
 	var lines []int
 	var records [][]string
+	var rows []int // 0-based data rows of the shard the method sees
 	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
 		n, _ := b.x.Dims()
 		for i := range n {
+			if f.hidden[RowID{file, b.lines[i]}] {
+				continue
+			}
 			xs = append(xs, b.x.RawRowView(i)...)
+			lines = append(lines, b.lines[i])
+			rows = append(rows, b.first+i)
 		}
-		lines = append(lines, b.lines...)
 		return nil
-	}, func(_, _ int, record []string) error {
-		records = append(records, slices.Clone(record))
+	}, func(_, line int, record []string) error {
+		if !f.hidden[RowID{file, line}] {
+			records = append(records, slices.Clone(record))
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	n := len(lines)
+	if n == 0 {
+		emit(Candidates{Shards: 1})
+		return nil
+	}
 	phi, err := f.ny.Features(mat.NewDense(n, d, xs))
 	if err != nil {
 		return &ShardError{File: file, Err: err}
@@ -200,7 +259,7 @@ func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt fu
 	k := min(f.Cfg.candidates(), n-len(start))
 	out := Candidates{Shards: 1}
 	add := func(i int, labeled bool) {
-		out.Items = append(out.Items, Candidate{File: file, Line: lines[i], Row: i, Phi: slices.Clone(phi.RawRowView(i)), Record: records[i], Labeled: labeled})
+		out.Items = append(out.Items, Candidate{File: file, Line: lines[i], Row: rows[i], Phi: slices.Clone(phi.RawRowView(i)), Record: records[i], Labeled: labeled})
 	}
 	for _, i := range start {
 		add(i, true)
@@ -237,8 +296,10 @@ func (candidateCombine) MergeAccumulators(a, b Candidates) Candidates {
 // chosen.
 type lcmdGlobalFn struct{ Cfg LCMDConfig }
 
-func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, emit func(Selected)) error {
-	if c.Shards == 0 {
+func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, auditIt func(*AuditRows) bool, emit func(Selected)) error {
+	var audit AuditRows
+	a := f.Cfg.AuditSize()
+	if c.Shards == 0 || !auditIt(&audit) || a > 0 && audit.Shards == 0 {
 		return nil // a shard failed, and its error is the pipeline's
 	}
 	var start, rest []int
@@ -249,10 +310,13 @@ func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, emit fu
 			rest = append(rest, i)
 		}
 	}
-	if len(start) != len(f.Cfg.Labeled) {
-		found := make(map[RowID]bool, len(start))
+	if len(start) != len(f.Cfg.Labeled)-len(f.Cfg.Audited) { // earlier audit rows are hidden
+		found := make(map[RowID]bool, len(start)+len(f.Cfg.Audited))
 		for _, i := range start {
 			found[RowID{c.Items[i].File, c.Items[i].Line}] = true
+		}
+		for _, r := range f.Cfg.Audited {
+			found[r] = true
 		}
 		for _, r := range f.Cfg.Labeled {
 			if !found[r] {
@@ -260,7 +324,10 @@ func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, emit fu
 			}
 		}
 	}
-	if len(rest) < f.Cfg.Budget {
+	if a > 0 && audit.Rows-len(f.Cfg.Labeled) < f.Cfg.Budget {
+		return fmt.Errorf("credbeam: budget %d: the pool has %d rows not yet labeled (%w)", f.Cfg.Budget, audit.Rows-len(f.Cfg.Labeled), ErrBudget)
+	}
+	if len(rest) < f.Cfg.Budget-a {
 		return fmt.Errorf("credbeam: budget %d: the pool has %d rows not yet labeled (%w)", f.Cfg.Budget, len(rest), ErrBudget)
 	}
 	order := append(start, rest...)
@@ -273,13 +340,17 @@ func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, emit fu
 	for i := range start {
 		prev.Index[i] = i
 	}
-	sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: credlab.RawFeatures{}, Previous: prev}.Select(ctx, phi, f.Cfg.Budget, f.Cfg.Seed)
+	sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: credlab.RawFeatures{}, Previous: prev}.Select(ctx, phi, f.Cfg.Budget-a, f.Cfg.Seed)
 	if err != nil {
 		return fmt.Errorf("credbeam: LCMD on %d proposed rows: %w", len(rest), err)
 	}
 	for rank, r := range sel.Index[len(start):] {
 		it := c.Items[order[r]]
 		emit(Selected{File: it.File, Line: it.Line, Row: it.Row, Draw: rank, Prob: 1, Weight: 1, Record: it.Record})
+	}
+	for k, it := range audit.Items {
+		w := float64(audit.Rows-len(f.Cfg.Labeled)) / float64(len(audit.Items))
+		emit(Selected{File: it.File, Line: it.Line, Row: it.Row, Draw: f.Cfg.Budget - a + k, Prob: 1, Weight: 1, Audit: w, Record: it.Record})
 	}
 	return nil
 }

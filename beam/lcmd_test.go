@@ -33,20 +33,27 @@ func selectedRows(t *testing.T, path string) []RowID {
 }
 
 // TestLCMDSamplePrism checks LCMDSample on Prism: on one shard it is
-// credlab's LCMD on the whole pool with the same Nyström centers; on four
-// it chooses distinct unlabeled rows, the same in every run.
+// credlab's LCMD on the whole pool with the same Nyström centers, the
+// audit rows and the earlier audit rows left out of it; on four it
+// chooses distinct unlabeled rows, the same in every run. On both, the
+// audit sample is the unlabeled rows of smallest audit hash, weighted by
+// the unlabeled rows over their number.
 func TestLCMDSamplePrism(t *testing.T) {
-	const n, d, m, budget = 600, 3, 40, 20
+	const n, d, m, budget, a = 600, 3, 40, 20, 2 // a: the default share of the budget
 	for _, shards := range []int{1, 4} {
 		dir := t.TempDir()
 		p := writePool(t, dir, n, d, shards, 3)
-		var labeled []RowID
-		var labIdx []int
+		var labeled, audited []RowID
+		isLabeled := make([]bool, n)
 		for i := 0; i < n; i += 97 {
 			labeled = append(labeled, RowID{p.file[i], p.line[i]})
-			labIdx = append(labIdx, i)
+			isLabeled[i] = true
 		}
-		cfg := LCMDConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Budget: budget, M: m, Sigma: 1, Seed: 4, Labeled: labeled}
+		audited = labeled[2:3] // an earlier audit row: hidden from LCMD
+		cfg := LCMDConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Budget: budget, M: m, Sigma: 1, Seed: 4, Labeled: labeled, Audited: audited}
+		if cfg.AuditSize() != a {
+			t.Fatalf("AuditSize %d, want %d", cfg.AuditSize(), a)
+		}
 		pipe, s := beam.NewPipelineWithRoot()
 		files := beam.CreateList(s, p.files)
 		for _, name := range []string{"a.csv", "b.csv"} {
@@ -60,6 +67,40 @@ func TestLCMDSamplePrism(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, again := selectedRows(t, filepath.Join(dir, "a.csv")), selectedRows(t, filepath.Join(dir, "b.csv"))
+		// The audit sample: the a unlabeled rows of smallest audit hash.
+		var unl []int
+		for i := range n {
+			if !isLabeled[i] {
+				unl = append(unl, i)
+			}
+		}
+		sort.Slice(unl, func(x, y int) bool {
+			return RowHash(4, PurposeAudit, p.file[unl[x]], p.line[unl[x]]) < RowHash(4, PurposeAudit, p.file[unl[y]], p.line[unl[y]])
+		})
+		hidden := map[RowID]bool{audited[0]: true}
+		wantAudit := map[RowID]bool{}
+		for _, i := range unl[:a] {
+			hidden[RowID{p.file[i], p.line[i]}] = true
+			wantAudit[RowID{p.file[i], p.line[i]}] = true
+		}
+		recs := readCSV(t, filepath.Join(dir, "a.csv"))
+		ai := slices.Index(recs[0], "audit")
+		if ai < 0 {
+			t.Fatalf("%d shards: no audit column in %v", shards, recs[0])
+		}
+		var method []RowID // LCMD's rows
+		for k, r := range recs[1:] {
+			w, _ := strconv.ParseFloat(r[ai], 64)
+			switch {
+			case w == 0:
+				method = append(method, got[k])
+			case !wantAudit[got[k]] || math.Abs(w-float64(len(unl))/a) > 1e-12:
+				t.Errorf("%d shards: row %v has audit weight %g; want the rows %v with %g", shards, got[k], w, wantAudit, float64(len(unl))/a)
+			}
+		}
+		if len(method) != budget-a {
+			t.Errorf("%d shards: %d rows of LCMD, want %d", shards, len(method), budget-a)
+		}
 		if !slices.Equal(got, again) {
 			t.Errorf("%d shards: two runs chose %v and %v", shards, got, again)
 		}
@@ -79,8 +120,8 @@ func TestLCMDSamplePrism(t *testing.T) {
 		if shards > 1 {
 			continue
 		}
-		// The reference: LCMD on the whole pool, Nyström centers the rows
-		// of smallest hash.
+		// The reference: LCMD on the pool without the audit rows, the
+		// earlier ones included, Nyström centers the rows of smallest hash.
 		idx := make([]int, n)
 		for i := range idx {
 			idx[i] = i
@@ -100,16 +141,29 @@ func TestLCMDSamplePrism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: ny, Previous: &credlab.Selection{Index: labIdx}}.Select(context.Background(), p.x, budget, 4)
+		var keep, labIdx []int
+		for i := range n {
+			if !hidden[RowID{p.file[i], p.line[i]}] {
+				if isLabeled[i] {
+					labIdx = append(labIdx, len(keep))
+				}
+				keep = append(keep, i)
+			}
+		}
+		xk, err := credlab.GatherRows(p.x, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: ny, Previous: &credlab.Selection{Index: labIdx}}.Select(context.Background(), xk, budget-a, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var want []RowID
 		for _, i := range ref.Index[len(labIdx):] {
-			want = append(want, RowID{p.file[i], p.line[i]})
+			want = append(want, RowID{p.file[keep[i]], p.line[keep[i]]})
 		}
 		sort.Slice(want, func(a, b int) bool { return want[a].Line < want[b].Line })
-		sorted := slices.Clone(got)
+		sorted := slices.Clone(method)
 		sort.Slice(sorted, func(a, b int) bool { return sorted[a].Line < sorted[b].Line })
 		if !slices.Equal(sorted, want) {
 			t.Errorf("one shard: chose %v, want %v (credlab's LCMD on the pool)", sorted, want)
@@ -127,6 +181,7 @@ func TestLCMDSampleErrors(t *testing.T) {
 	}{
 		{LCMDConfig{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.files[0], 900}}}, "line 900 is not a row of the pool's shards"},
 		{LCMDConfig{Spec: spec, Budget: 70, M: 10}, "budget 70"},
+		{LCMDConfig{Spec: spec, Budget: 59, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}}}, "budget 59: the pool has 58 rows not yet labeled"},
 	} {
 		pipe, s := beam.NewPipelineWithRoot()
 		sel, err := LCMDSample(s, beam.CreateList(s, p.files), c.cfg)
@@ -136,7 +191,8 @@ func TestLCMDSampleErrors(t *testing.T) {
 		WriteSelected(s, sel, filepath.Join(dir, "x.csv"), p.cols)
 		wantErr(t, run(t, pipe), c.want)
 	}
-	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}}} {
+	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}},
+		{Spec: spec, Budget: 3, Audit: 0.6}, {Spec: spec, Budget: 3, Audit: math.NaN()}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, Audited: []RowID{{"a", 3}}}} {
 		pipe, s := beam.NewPipelineWithRoot()
 		_ = pipe
 		if _, err := LCMDSample(s, beam.CreateList(s, p.files), bad); err == nil {
@@ -170,11 +226,15 @@ func TestReadLabeled(t *testing.T) {
 	if err != nil || !slices.Equal(lab.Rows, []RowID{{"a.csv", 2}, {"b.csv", 7}}) || !slices.Equal(lab.Y, []float64{3, 6}) || lab.X.At(1, 1) != 5 {
 		t.Errorf("got %+v, %v; want each row once with its features and label", lab, err)
 	}
+	writeText(t, path, "file,line,row,audit,x0,x1,y\na.csv,2,0,0,1,2,3\nb.csv,7,5,51.5,4,5,6\nc.csv,3,1,,1,1,1\n")
+	if lab, err := ReadLabeled(ctx, path, spec); err != nil || !slices.Equal(lab.Audited, []RowID{{"b.csv", 7}}) || len(lab.Rows) != 3 {
+		t.Errorf("an audit column: %+v, %v; want b.csv line 7 audited", lab, err)
+	}
 	writeText(t, path, "file,line,row,x0,x1,y\na.csv,2,0,1,2,\nb.csv,7,5,4,5,6\n")
 	if lab, err := ReadLabeled(ctx, path, spec); err != nil || len(lab.Rows) != 2 || lab.Y != nil {
 		t.Errorf("a label missing: %+v, %v; want the rows without labels", lab, err)
 	}
-	for _, bad := range []string{"file,row\na.csv,0\n", "file,line\na.csv,x\n", "file,line,row,x0,x1,y\na.csv,2,0,1,z,3\n"} {
+	for _, bad := range []string{"file,row\na.csv,0\n", "file,line\na.csv,x\n", "file,line,row,x0,x1,y\na.csv,2,0,1,z,3\n", "file,line,audit\na.csv,2,-1\n", "file,line,audit\na.csv,2,x\n"} {
 		writeText(t, path, bad)
 		if _, err := ReadLabeled(ctx, path, spec); err == nil {
 			t.Errorf("%q: no error", bad)

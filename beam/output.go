@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -43,7 +44,8 @@ func create(ctx context.Context, path string, fn func(w io.Writer) error) error 
 }
 
 // WriteSelected writes the draws to one CSV file at path, sorted by shard
-// and draw: the columns file, line, row, draw, prob, weight, then the
+// and draw: the columns file, line, row, draw, prob, weight, audit (only
+// when a row has an audit weight: LCMDSample's audit sample), then the
 // shard's columns (header). All draws go to one worker: O(budget) memory.
 func WriteSelected(s beam.Scope, sel beam.PCollection, path string, header []string) {
 	s = s.Scope("credbeam.WriteSelected")
@@ -68,12 +70,21 @@ func (w *selectedWriter) ProcessElement(ctx context.Context, _ int, it func(*Sel
 		}
 		return all[i].Draw < all[j].Draw
 	})
+	audit := slices.ContainsFunc(all, func(v Selected) bool { return v.Audit > 0 })
 	return create(ctx, w.Path, func(out io.Writer) error {
 		cw := csv.NewWriter(out)
-		cw.Write(append([]string{"file", "line", "row", "draw", "prob", "weight"}, w.Header...))
+		head := []string{"file", "line", "row", "draw", "prob", "weight"}
+		if audit {
+			head = append(head, "audit")
+		}
+		cw.Write(append(head, w.Header...))
 		for _, v := range all {
-			cw.Write(append([]string{v.File, strconv.Itoa(v.Line), strconv.Itoa(v.Row), strconv.Itoa(v.Draw),
-				strconv.FormatFloat(v.Prob, 'g', -1, 64), strconv.FormatFloat(v.Weight, 'g', -1, 64)}, v.Record...))
+			rec := []string{v.File, strconv.Itoa(v.Line), strconv.Itoa(v.Row), strconv.Itoa(v.Draw),
+				strconv.FormatFloat(v.Prob, 'g', -1, 64), strconv.FormatFloat(v.Weight, 'g', -1, 64)}
+			if audit {
+				rec = append(rec, strconv.FormatFloat(v.Audit, 'g', -1, 64))
+			}
+			cw.Write(append(rec, v.Record...))
 		}
 		cw.Flush()
 		return cw.Error()
@@ -85,10 +96,14 @@ func (w *selectedWriter) ProcessElement(ctx context.Context, _ int, it func(*Sel
 // Rows each once (a draw with replacement can list a row twice), and, when
 // every row's target is filled in, X (their features under the Spec) and
 // Y (nil otherwise).
+//
+// Audited lists the rows with a positive weight in an "audit" column (an
+// audit sample's rows, LCMDConfig.Audited).
 type Labeled struct {
-	Rows []RowID
-	X    *mat.Dense
-	Y    []float64
+	Rows    []RowID
+	Audited []RowID
+	X       *mat.Dense
+	Y       []float64
 }
 
 // ReadLabeled reads the labeled rows of path under spec (the pool's
@@ -103,7 +118,7 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 		if err != nil {
 			return fmt.Errorf("credbeam: labeled rows %s: header: %w", path, err)
 		}
-		fi, li := slices.Index(h, "file"), slices.Index(h, "line")
+		fi, li, ai := slices.Index(h, "file"), slices.Index(h, "line"), slices.Index(h, "audit")
 		if fi < 0 || li < 0 {
 			return fmt.Errorf("credbeam: labeled rows %s: header %v has no file and line columns", path, h)
 		}
@@ -138,6 +153,15 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 			}
 			seen[id] = true
 			out.Rows = append(out.Rows, id)
+			if ai >= 0 && strings.TrimSpace(rec[ai]) != "" {
+				a, err := strconv.ParseFloat(strings.TrimSpace(rec[ai]), 64)
+				if err != nil || !(a >= 0) || math.IsInf(a, 0) {
+					return fmt.Errorf("credbeam: labeled rows %s line %d: audit weight %q: want 0, or 1/pi for an audit row", path, line, rec[ai])
+				}
+				if a > 0 {
+					out.Audited = append(out.Audited, id)
+				}
+			}
 			if !labels {
 				continue
 			}

@@ -60,11 +60,15 @@ func init() {
 }
 
 func init() {
-	for _, t := range []any{RowID{}, Candidate{}, Candidates{}} {
+	for _, t := range []any{RowID{}, Candidate{}, Candidates{}, AuditRow{}, AuditRows{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.DoFn4x1[context.Context, string, func(*NystromSpec) bool, func(Candidates), error](&lcmdShardFn{})
+	register.DoFn3x1[context.Context, string, func(AuditRows), error](&auditFn{})
+	register.Combiner1[AuditRows](&auditCombine{})
+	register.DoFn5x1[context.Context, string, func(*NystromSpec) bool, func(*AuditRows) bool, func(Candidates), error](&lcmdShardFn{})
 	register.Combiner1[Candidates](&candidateCombine{})
-	register.DoFn3x1[context.Context, Candidates, func(Selected), error](&lcmdGlobalFn{})
+	register.DoFn4x1[context.Context, Candidates, func(*AuditRows) bool, func(Selected), error](&lcmdGlobalFn{})
 	register.Emitter1[Candidates]()
+	register.Emitter1[AuditRows]()
+	register.Iter1[AuditRows]()
 }

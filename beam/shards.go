@@ -322,6 +322,7 @@ const (
 	PurposeSplit  uint64 = 1 // train/validation assignment
 	PurposeCenter uint64 = 2 // Nyström center choice
 	PurposeDraw   uint64 = 3 // per-shard sampling seed (line 0)
+	PurposeAudit  uint64 = 4 // audit sample of LCMDSample
 )
 
 // RowHash is the seeded 64-bit hash of a row identified by its shard's base

@@ -10,7 +10,8 @@ import (
 // spec.Features when given (checked to exist, to be numeric unless
 // spec.OneHot, and to differ from the target and weight columns), else
 // every numeric column but the target, the weight, spec.Exclude and the
-// bookkeeping columns of Select ("row", "prob", "weight").
+// bookkeeping columns of Select ("row", "prob", "weight", ...; with them,
+// the Beam module's "file", "line" and "draw").
 func FeatureColumns(df dataframe.DataFrame, spec Spec) ([]string, error) {
 	if err := checkFrame(df, "input"); err != nil {
 		return nil, err

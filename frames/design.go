@@ -3,6 +3,7 @@ package frames
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -32,6 +33,18 @@ type design struct {
 // bookkeeping reports whether name is one of Select's columns.
 func bookkeeping(name string) bool {
 	return name == RowColumn || name == ProbColumn || name == WeightColumn || name == BatchColumn || name == CountColumn || name == AuditColumn
+}
+
+// beamColumns are the columns the Beam module's selections add beside
+// Select's row, prob and weight (credbeam.WriteSelected): the shard, the
+// line in it and the draw.
+var beamColumns = []string{"file", "line", "draw"}
+
+// beamBookkeeping reports whether name is one of beamColumns in a frame
+// with Select's columns row, prob and weight: a selection written by the
+// Beam module, whose file, line and draw are not features.
+func beamBookkeeping(names []string, name string) bool {
+	return slices.Contains(beamColumns, name) && slices.Contains(names, RowColumn) && slices.Contains(names, ProbColumn) && slices.Contains(names, WeightColumn)
 }
 
 // resolveFeatures returns the feature columns of spec on df.
@@ -73,7 +86,7 @@ func resolveFeatures(df dataframe.DataFrame, s *Spec, oneHot bool) ([]string, er
 	}
 	var out, skipped []string
 	for j, n := range names {
-		if n == s.Target || n == s.Weight || n == s.Audit || excl[n] || bookkeeping(n) || n == PredictionColumn {
+		if n == s.Target || n == s.Weight || n == s.Audit || excl[n] || bookkeeping(n) || beamBookkeeping(names, n) || n == PredictionColumn {
 			continue
 		}
 		if !isNumeric(types[j]) && looksLikeDates(df.Col(n).Records()) {

@@ -22,7 +22,9 @@ type Spec struct {
 	Target string `json:"target"`
 	// Features names the input columns. Default: every column except
 	// Target, Weight, the columns in Exclude and the bookkeeping columns
-	// Select adds ("row", "prob", "weight"). Features must be numeric
+	// Select adds ("row", "prob", "weight", "batch", "count", "audit"; in a
+	// frame with row, prob and weight, also the Beam module's "file",
+	// "line" and "draw"). Features must be numeric
 	// (float, int or bool): a string (categorical) column among them, named
 	// or by default, is a *StringColumnsError naming every such column,
 	// never left out silently; OneHot encodes them, Exclude leaves them out.

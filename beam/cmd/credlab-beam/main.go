@@ -92,6 +92,7 @@ var (
 	verbose  = flag.Bool("v", false, "on failure, also print the runner's whole error")
 
 	budget   = flag.Int("budget", 0, "select: number of draws (with replacement); lcmd: number of new rows; required")
+	audit    = flag.Float64("audit", 0, "lcmd: share of the batch drawn uniformly from the unlabeled rows as an audit sample, with its weight 1/pi in an audit column that credlab fit reads (0: 0.1, negative: none, at most 0.5)")
 	labeled  = flag.String("labeled", "", "lcmd: CSV of the rows already labeled, with file and line columns (a select or lcmd output); with their -target filled in, the kernel is tuned on them (unless -sigma is set)")
 	mapKind  = flag.String("map", "fourier", "select: feature map, fourier (-D random features) or nystrom (-m centers of smallest seeded hash)")
 	dFeat    = flag.Int("D", 200, "select: number of random Fourier features")
@@ -205,14 +206,14 @@ func runLCMD() error {
 	if err != nil {
 		return err
 	}
-	cfg := credbeam.LCMDConfig{Spec: sp, Budget: *budget, M: *m, Sigma: *sigma, Seed: *seed, Block: *block}
+	cfg := credbeam.LCMDConfig{Spec: sp, Budget: *budget, M: *m, Sigma: *sigma, Seed: *seed, Block: *block, Audit: *audit}
 	how := fmt.Sprintf("gaussian on the columns standardized over the centers, sigma %s", map[bool]string{true: "the median distance of the centers", false: fmt.Sprint(*sigma)}[*sigma == 0])
 	if *labeled != "" {
 		lab, err := credbeam.ReadLabeled(ctx, *labeled, sp)
 		if err != nil {
 			return err
 		}
-		cfg.Labeled = lab.Rows
+		cfg.Labeled, cfg.Audited = lab.Rows, lab.Audited
 		if lab.Y != nil && *sigma == 0 {
 			if cfg.Sigma, cfg.Scales, how, err = credbeam.TuneKernel(ctx, lab, *seed); err != nil {
 				return err
@@ -225,6 +226,15 @@ func runLCMD() error {
 		return err
 	}
 	credbeam.WriteSelected(s, sel, *out, sp.Columns)
-	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, m = %d, kernel %s\n", *budget, len(files), len(cfg.Labeled), *m, how)
+	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, m = %d, kernel %s%s\n", *budget, len(files), len(cfg.Labeled), *m, how, auditNote(cfg))
 	return execute(ctx, p, "lcmd")
+}
+
+// auditNote says how many of the batch's rows are the audit sample.
+func auditNote(cfg credbeam.LCMDConfig) string {
+	a := cfg.AuditSize()
+	if a == 0 {
+		return "; no audit sample"
+	}
+	return fmt.Sprintf("; %d of the rows are a uniform audit sample (column audit, weight 1/pi), the rest LCMD's", a)
 }
