@@ -581,6 +581,14 @@ func TestTuneFamily(t *testing.T) {
 	if _, ok := gauss.Choice.Kernel.(GaussianKernel); !ok || hasStage(gauss.Choice.Stages, "family") {
 		t.Errorf("Kernel gaussian chose %v; stages %q", gauss.Choice.Kernel, gauss.Choice.Stages)
 	}
+	// Below minMaternRows rows the Gaussian kernel is kept.
+	few, err := Tune(t.Context(), gatherRows(x, seq(0, minMaternRows-1)), y[:minMaternRows-1], TuneConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := few.Choice.Kernel.(GaussianKernel); !ok || !hasStage(few.Choice.Stages, "family: the Gaussian kernel kept: Matérn kernels are tried from") {
+		t.Errorf("%d rows: chose %v; stages %q", minMaternRows-1, few.Choice.Kernel, few.Choice.Stages)
+	}
 	m32, err := Tune(t.Context(), x, y, TuneConfig{Kernel: "matern32"})
 	if err != nil {
 		t.Fatal(err)
