@@ -14,14 +14,15 @@ import (
 )
 
 // LCMDConfig configures LCMDSample: Budget new rows chosen by LCMD
-// (credlab.MethodLCMD) in the Nyström features of a Gaussian kernel on
-// the columns standardized by their standard deviations over the centers,
+// (credlab.MethodLCMD) in the Nyström features of a kernel (Kernel: the
+// Gaussian one by default) on the columns standardized by their standard
+// deviations over the centers (or scaled by Scales),
 // of bandwidth Sigma (0: credlab.MedianDistance of the standardized
 // centers, as credlab select uses before any label) on M centers
 // (default credlab.DefaultBatchM), the pool rows of smallest
 // RowHash(Seed, PurposeCenter, ...); Labeled lists the rows already
 // labeled, which count as chosen; each shard proposes Candidates rows
-// (default Budget).
+// (default the rows LCMD chooses: Budget less the audit sample).
 //
 // Audit is the share of the batch drawn as an audit sample, as
 // credlab.BatchSelector.Audit does in memory: a = min(round(Audit Budget),
@@ -36,6 +37,9 @@ type LCMDConfig struct {
 	Spec
 	Budget int
 	M      int
+	// Kernel is the kernel's family: "" or "gaussian", "matern52" or
+	// "matern32" (Sigma then required), as TuneKernel chooses it.
+	Kernel string
 	Sigma  float64
 	// Scales, when set, are the kernel's per-column scales on the raw
 	// columns (credlab.GaussianKernel.Scales; Sigma then required), such
@@ -78,7 +82,7 @@ func (c LCMDConfig) centers() int {
 
 func (c LCMDConfig) candidates() int {
 	if c.Candidates == 0 {
-		return c.Budget
+		return c.Budget - c.AuditSize()
 	}
 	return c.Candidates
 }
@@ -93,15 +97,20 @@ func (c LCMDConfig) check() error {
 	case c.M < 0:
 		return fmt.Errorf("credbeam: LCMDConfig.M = %d: want a positive number of centers (0: %d)", c.M, credlab.DefaultBatchM)
 	case c.Candidates < 0:
-		return fmt.Errorf("credbeam: LCMDConfig.Candidates = %d: want a positive number of rows per shard (0: the budget)", c.Candidates)
+		return fmt.Errorf("credbeam: LCMDConfig.Candidates = %d: want a positive number of rows per shard (0: the budget less the audit sample)", c.Candidates)
 	case !(c.Sigma >= 0) || c.Sigma > 1e300:
 		return fmt.Errorf("credbeam: LCMDConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
 	case c.Block < 0:
 		return fmt.Errorf("credbeam: LCMDConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
 	case !(c.Audit <= 0.5):
 		return fmt.Errorf("credbeam: LCMDConfig.Audit = %v: want a share of the batch up to 0.5 (0: %g, negative: none)", c.Audit, DefaultAuditShare)
+	case c.Kernel != "" && c.Kernel != "gaussian" && c.Sigma == 0:
+		return fmt.Errorf("credbeam: LCMDConfig.Kernel %q without Sigma: want the bandwidth that goes with it", c.Kernel)
 	case c.Scales != nil && c.Sigma == 0:
 		return fmt.Errorf("credbeam: LCMDConfig.Scales set without Sigma: want the bandwidth that goes with them")
+	}
+	if _, err := kernelOf(c.Kernel, 1, nil); err != nil {
+		return err
 	}
 	if names, _ := c.FeatureNames(); c.Scales != nil && len(c.Scales) != len(names) {
 		return fmt.Errorf("credbeam: LCMDConfig.Scales has %d values for %d feature columns", len(c.Scales), len(names))
@@ -165,7 +174,7 @@ func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCol
 	s = s.Scope("credbeam.LCMDSample")
 	files = beam.Reshuffle(s, files)
 	spec := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.centers(), Seed: cfg.Seed, Block: cfg.Block},
-		nystromSpecFn{M: cfg.centers(), Sigma: cfg.Sigma, Scales: cfg.Scales, Standardize: cfg.Scales == nil})
+		nystromSpecFn{Kernel: cfg.Kernel, M: cfg.centers(), Sigma: cfg.Sigma, Scales: cfg.Scales, Standardize: cfg.Scales == nil})
 	audit := beam.Create(s, AuditRows{})
 	if a := cfg.AuditSize(); a > 0 {
 		audit = beam.Combine(s, &auditCombine{A: a}, beam.ParDo(s, &auditFn{Spec: cfg.Spec, A: a, Seed: cfg.Seed, Block: cfg.Block, Labeled: cfg.Labeled}, files))
@@ -355,14 +364,24 @@ func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, auditIt
 	return nil
 }
 
+// TunedKernel is the kernel TuneKernel chooses, in LCMDConfig's terms:
+// Kernel (the family), Sigma and per-column Scales on the raw columns,
+// and Report, a line saying what was chosen.
+type TunedKernel struct {
+	Kernel string
+	Sigma  float64
+	Scales []float64
+	Report string
+}
+
 // TuneKernel chooses LCMDSample's kernel from labeled rows as credlab
-// select does: credlab.Tune with the Gaussian kernel on the rows'
-// standardized columns (learned column scales included), returned as
-// Sigma and per-column Scales on the raw columns, with a line saying what
-// was chosen.
-func TuneKernel(ctx context.Context, lab *Labeled, seed uint64) (sigma float64, scales []float64, report string, err error) {
+// select does: credlab.Tune with its default configuration (the Gaussian
+// kernel, or a Matérn one where it validates better; learned column scales
+// included) on the rows' standardized columns, returned with the scales
+// mapped back to the raw columns.
+func TuneKernel(ctx context.Context, lab *Labeled, seed uint64) (*TunedKernel, error) {
 	if lab == nil || lab.Y == nil {
-		return 0, nil, "", fmt.Errorf("credbeam: no labels to tune the kernel on")
+		return nil, fmt.Errorf("credbeam: no labels to tune the kernel on")
 	}
 	n, d := lab.X.Dims()
 	xs := mat.DenseCopyOf(lab.X)
@@ -376,21 +395,22 @@ func TuneKernel(ctx context.Context, lab *Labeled, seed uint64) (sigma float64, 
 			xs.Set(i, j, v*inv[j])
 		}
 	}
-	fit, err := credlab.Tune(ctx, xs, lab.Y, credlab.TuneConfig{Kernel: "gaussian", Seed: seed})
+	fit, err := credlab.Tune(ctx, xs, lab.Y, credlab.TuneConfig{Seed: seed})
 	if err != nil {
-		return 0, nil, "", fmt.Errorf("credbeam: tuning the kernel on the %d labeled rows: %w", n, err)
+		return nil, fmt.Errorf("credbeam: tuning the kernel on the %d labeled rows: %w", n, err)
 	}
 	ch := fit.Choice
-	scales = make([]float64, d)
-	for j := range scales {
-		scales[j] = inv[j]
+	out := &TunedKernel{Kernel: familyOf(ch.Kernel), Sigma: ch.Sigma, Scales: make([]float64, d)}
+	for j := range out.Scales {
+		out.Scales[j] = inv[j]
 		if ch.Scales != nil {
-			scales[j] *= ch.Scales[j]
+			out.Scales[j] *= ch.Scales[j]
 		}
 	}
 	how := "one shared scale"
 	if ch.Scales != nil {
 		how = "column scales " + ch.ScalesFrom
 	}
-	return ch.Sigma, scales, fmt.Sprintf("gaussian(sigma=%.4g) on the standardized columns, %s, tuned on the %d labeled rows (cross-validated RMSE %.4g)", ch.Sigma, how, n, ch.ValRMSE), nil
+	out.Report = fmt.Sprintf("%s(sigma=%.4g) on the standardized columns, %s, tuned on the %d labeled rows (cross-validated RMSE %.4g)", out.Kernel, ch.Sigma, how, n, ch.ValRMSE)
+	return out, nil
 }

@@ -40,7 +40,12 @@ func selectedRows(t *testing.T, path string) []RowID {
 // the unlabeled rows over their number.
 func TestLCMDSamplePrism(t *testing.T) {
 	const n, d, m, budget, a = 600, 3, 40, 20, 2 // a: the default share of the budget
-	for _, shards := range []int{1, 4} {
+	for _, c := range []struct {
+		shards int
+		kernel string
+		sigma  float64
+	}{{1, "", 1}, {4, "", 1}, {1, "matern32", 3}} {
+		shards := c.shards
 		dir := t.TempDir()
 		p := writePool(t, dir, n, d, shards, 3)
 		var labeled, audited []RowID
@@ -50,7 +55,7 @@ func TestLCMDSamplePrism(t *testing.T) {
 			isLabeled[i] = true
 		}
 		audited = labeled[2:3] // an earlier audit row: hidden from LCMD
-		cfg := LCMDConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Budget: budget, M: m, Sigma: 1, Seed: 4, Labeled: labeled, Audited: audited}
+		cfg := LCMDConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Budget: budget, M: m, Kernel: c.kernel, Sigma: c.sigma, Seed: 4, Labeled: labeled, Audited: audited}
 		if cfg.AuditSize() != a {
 			t.Fatalf("AuditSize %d, want %d", cfg.AuditSize(), a)
 		}
@@ -137,7 +142,11 @@ func TestLCMDSamplePrism(t *testing.T) {
 		for j := range scales {
 			scales[j] = 1 / stat.StdDev(mat.Col(nil, j, centers), nil)
 		}
-		ny, err := credlab.NewNystrom(credlab.GaussianKernel{Sigma: 1, Scales: scales}, centers, seqInts(m), 0)
+		k, err := kernelOf(c.kernel, c.sigma, scales)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ny, err := credlab.NewNystrom(k, centers, seqInts(m), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +175,7 @@ func TestLCMDSamplePrism(t *testing.T) {
 		sorted := slices.Clone(method)
 		sort.Slice(sorted, func(a, b int) bool { return sorted[a].Line < sorted[b].Line })
 		if !slices.Equal(sorted, want) {
-			t.Errorf("one shard: chose %v, want %v (credlab's LCMD on the pool)", sorted, want)
+			t.Errorf("one shard, kernel %q: chose %v, want %v (credlab's LCMD on the pool)", c.kernel, sorted, want)
 		}
 	}
 }
@@ -192,7 +201,7 @@ func TestLCMDSampleErrors(t *testing.T) {
 		wantErr(t, run(t, pipe), c.want)
 	}
 	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}},
-		{Spec: spec, Budget: 3, Audit: 0.6}, {Spec: spec, Budget: 3, Audit: math.NaN()}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, Audited: []RowID{{"a", 3}}}} {
+		{Spec: spec, Budget: 3, Audit: 0.6}, {Spec: spec, Budget: 3, Kernel: "matern32"}, {Spec: spec, Budget: 3, Kernel: "laplace", Sigma: 1}, {Spec: spec, Budget: 3, Audit: math.NaN()}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, Audited: []RowID{{"a", 3}}}} {
 		pipe, s := beam.NewPipelineWithRoot()
 		_ = pipe
 		if _, err := LCMDSample(s, beam.CreateList(s, p.files), bad); err == nil {
@@ -248,7 +257,7 @@ func TestTuneKernel(t *testing.T) {
 	dir := t.TempDir()
 	p := writePool(t, dir, 300, 2, 1, 8)
 	ctx := context.Background()
-	s1, sc1, report, err := TuneKernel(ctx, &Labeled{X: p.x, Y: p.y}, 1)
+	k1, err := TuneKernel(ctx, &Labeled{X: p.x, Y: p.y}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,15 +265,30 @@ func TestTuneKernel(t *testing.T) {
 	for i := range 300 {
 		x.Set(i, 1, 10*x.At(i, 1))
 	}
-	s2, sc2, _, err := TuneKernel(ctx, &Labeled{X: x, Y: p.y}, 1)
+	k2, err := TuneKernel(ctx, &Labeled{X: x, Y: p.y}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(report, "tuned on the 300 labeled rows") || math.Abs(s1-s2) > 1e-9*s1 ||
-		math.Abs(sc1[0]-sc2[0]) > 1e-9*sc1[0] || math.Abs(sc1[1]-10*sc2[1]) > 1e-9*sc1[1] {
-		t.Errorf("sigma %g, scales %v; with x1 x 10: sigma %g, scales %v (%q)", s1, sc1, s2, sc2, report)
+	if !strings.Contains(k1.Report, "tuned on the 300 labeled rows") || !strings.HasPrefix(k1.Report, k1.Kernel+"(") || k1.Kernel != k2.Kernel ||
+		math.Abs(k1.Sigma-k2.Sigma) > 1e-9*k1.Sigma || math.Abs(k1.Scales[0]-k2.Scales[0]) > 1e-9*k1.Scales[0] || math.Abs(k1.Scales[1]-10*k2.Scales[1]) > 1e-9*k1.Scales[1] {
+		t.Errorf("%+v; with x1 x 10: %+v", k1, k2)
 	}
-	if _, _, _, err := TuneKernel(ctx, &Labeled{}, 1); err == nil {
+	// The family is the default fit's on the same standardized rows.
+	xs := mat.DenseCopyOf(p.x)
+	for j := range 2 {
+		sd := stat.StdDev(mat.Col(nil, j, p.x), nil)
+		for i := range 300 {
+			xs.Set(i, j, xs.At(i, j)/sd)
+		}
+	}
+	fit, err := credlab.Tune(ctx, xs, p.y, credlab.TuneConfig{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := k1.Kernel, familyOf(fit.Choice.Kernel); got != want || k1.Sigma != fit.Choice.Sigma {
+		t.Errorf("kernel %s(sigma=%g), want the default fit's %s(sigma=%g)", got, k1.Sigma, want, fit.Choice.Sigma)
+	}
+	if _, err := TuneKernel(ctx, &Labeled{}, 1); err == nil {
 		t.Error("no labels: no error")
 	}
 }

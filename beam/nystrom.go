@@ -107,12 +107,14 @@ func keepSmallest(c []Center, m int) []Center {
 	return c[:min(len(c), m)]
 }
 
-// NystromSpec is the Nyström map every worker rebuilds: Gaussian kernel
-// of bandwidth Sigma on Centers (in hash order; CenterFiles and
-// CenterLines locate them), factored by credlab.NewNystrom with
-// tolerance Tol to rank Rank.
+// NystromSpec is the Nyström map every worker rebuilds: the kernel of
+// family Kernel ("" or "gaussian": credlab.GaussianKernel; "matern52",
+// "matern32": credlab.MaternKernel) and bandwidth Sigma on Centers (in
+// hash order; CenterFiles and CenterLines locate them), factored by
+// credlab.NewNystrom with tolerance Tol to rank Rank.
 type NystromSpec struct {
-	Sigma float64
+	Kernel string
+	Sigma  float64
 	// Scales, when set, are per-column scales of the kernel
 	// (credlab.GaussianKernel.Scales): LCMDSample's 1/standard deviation of
 	// each column over the centers, which standardizes the columns.
@@ -139,7 +141,35 @@ func (s NystromSpec) Map() (*credlab.Nystrom, error) {
 		c.SetRow(i, r)
 		idx[i] = i
 	}
-	return credlab.NewNystrom(credlab.GaussianKernel{Sigma: s.Sigma, Scales: s.Scales}, c, idx, s.Tol)
+	k, err := kernelOf(s.Kernel, s.Sigma, s.Scales)
+	if err != nil {
+		return nil, err
+	}
+	return credlab.NewNystrom(k, c, idx, s.Tol)
+}
+
+// kernelOf returns the kernel of a family name ("" is "gaussian").
+func kernelOf(family string, sigma float64, scales []float64) (credlab.Kernel, error) {
+	switch family {
+	case "", "gaussian":
+		return credlab.GaussianKernel{Sigma: sigma, Scales: scales}, nil
+	case "matern52":
+		return credlab.MaternKernel{Nu: 2.5, Sigma: sigma, Scales: scales}, nil
+	case "matern32":
+		return credlab.MaternKernel{Nu: 1.5, Sigma: sigma, Scales: scales}, nil
+	}
+	return nil, fmt.Errorf("credbeam: kernel %q: want gaussian, matern52 or matern32", family)
+}
+
+// familyOf names a kernel's family as kernelOf takes it.
+func familyOf(k credlab.Kernel) string {
+	if m, ok := k.(credlab.MaternKernel); ok {
+		if m.Nu == 1.5 {
+			return "matern32"
+		}
+		return "matern52"
+	}
+	return "gaussian"
 }
 
 // TrainVal are the Gram statistics of the training and validation rows.
@@ -255,6 +285,7 @@ func (c *centerCombine) MergeAccumulators(a, b Centers) Centers {
 // deviation over the centers), a uniform sample of the pool; Scales, when
 // set, are the kernel's scales instead.
 type nystromSpecFn struct {
+	Kernel      string
 	M           int
 	Sigma       float64
 	Scales      []float64
@@ -274,7 +305,7 @@ func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error 
 		}
 		return fmt.Errorf("credbeam: the pool has %d %s, fewer than the M = %d Nyström centers", len(c.Items), rows, f.M)
 	}
-	spec := NystromSpec{Sigma: f.Sigma, Tol: f.Tol}
+	spec := NystromSpec{Kernel: f.Kernel, Sigma: f.Sigma, Tol: f.Tol}
 	for _, it := range c.Items {
 		spec.Centers = append(spec.Centers, it.X)
 		spec.CenterFiles = append(spec.CenterFiles, it.File)

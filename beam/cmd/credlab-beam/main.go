@@ -215,9 +215,11 @@ func runLCMD() error {
 		}
 		cfg.Labeled, cfg.Audited = lab.Rows, lab.Audited
 		if lab.Y != nil && *sigma == 0 {
-			if cfg.Sigma, cfg.Scales, how, err = credbeam.TuneKernel(ctx, lab, *seed); err != nil {
+			k, err := credbeam.TuneKernel(ctx, lab, *seed)
+			if err != nil {
 				return err
 			}
+			cfg.Kernel, cfg.Sigma, cfg.Scales, how = k.Kernel, k.Sigma, k.Scales, k.Report
 		}
 	}
 	p, s := beam.NewPipelineWithRoot()
