@@ -29,18 +29,11 @@ type AuditRows struct {
 	Rows, Shards int
 }
 
-func auditLess(a, b AuditRow) bool {
-	if a.Hash != b.Hash {
-		return a.Hash < b.Hash
-	}
-	if a.File != b.File {
-		return a.File < b.File
-	}
-	return a.Line < b.Line
-}
-
+// keepSmallestAudit sorts c by hashLess and keeps its a smallest.
 func keepSmallestAudit(c []AuditRow, a int) []AuditRow {
-	sort.Slice(c, func(i, j int) bool { return auditLess(c[i], c[j]) })
+	sort.Slice(c, func(i, j int) bool {
+		return hashLess(c[i].Hash, c[i].File, c[i].Line, c[j].Hash, c[j].File, c[j].Line)
+	})
 	return c[:min(len(c), a)]
 }
 

@@ -82,15 +82,19 @@ type Center struct {
 	X    []float64
 }
 
-func centerLess(a, b Center) bool {
-	if a.Hash != b.Hash {
-		return a.Hash < b.Hash
+// hashLess orders rows by hash, then shard and line: the order of the
+// rows of smallest hash (centers, audit rows) whatever order they arrive in.
+func hashLess(ha uint64, fa string, la int, hb uint64, fb string, lb int) bool {
+	if ha != hb {
+		return ha < hb
 	}
-	if a.File != b.File {
-		return a.File < b.File
+	if fa != fb {
+		return fa < fb
 	}
-	return a.Line < b.Line
+	return la < lb
 }
+
+func centerLess(a, b Center) bool { return hashLess(a.Hash, a.File, a.Line, b.Hash, b.File, b.Line) }
 
 // Centers holds up to M candidate centers, sorted by hash.
 type Centers struct {
