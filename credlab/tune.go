@@ -325,7 +325,7 @@ var ErrFlatCriterion = errors.New("the criterion cannot choose")
 // Matérn kernels of smoothness 5/2 and 3/2 (MaternKernel) search sigma up
 // from the Gaussian choice's, on the same scaled columns, and the better
 // replaces the Gaussian kernel when its criterion is lower by more than 1%
-// (tuner.tryMatern; Choice.Kernel says which). Below 300 rows
+// (tuner.tryMatern; Choice.Kernel says which). Below 250 rows
 // (minMaternRows) the Gaussian kernel is kept.
 //
 // With the default criterion, 5-fold cross-validation (CriterionCV),

@@ -680,9 +680,10 @@ func kernelFamily(name string) func(sigma float64) Kernel {
 // minMaternRows is the fewest rows on which tryMatern runs. Below it the
 // 5-fold choice of a Matérn kernel overfits: at 60 and 200 rows three of
 // the seven Matérn choices measured were 16-24% worse on test than the
-// Gaussian kernel, the others 0.4-1.6% better; from 500 rows they gained
-// up to 19% and lost at most 0.8% (docs/default-fit.md).
-const minMaternRows = 300
+// Gaussian kernel, the others 0.4-1.6% better; at 256 rows they gained 1
+// and 6.5%, from 500 rows up to 19%, losing at most 0.8%
+// (docs/default-fit.md).
+const minMaternRows = 250
 
 // tryMatern scores the Matérn kernels of smoothness 5/2 and 3/2 on the
 // chosen m and centers, and keeps the better when its criterion is lower
