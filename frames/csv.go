@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/internal/datasets"
@@ -41,6 +40,11 @@ type CSVOptions struct {
 	// KeepHeader reads the first line as the column names even when it
 	// looks like data (see ReadCSV), such as names that are numbers.
 	KeepHeader bool
+	// Whitespace reads fields separated by runs of spaces and tabs, as in
+	// many .dat and .txt tables (such as the USPS digits' zip.train):
+	// leading and trailing blanks and blank lines are ignored, and fields
+	// are not quoted. Comma must then be 0.
+	Whitespace bool
 }
 
 // missingTokens are the cells read as missing values.
@@ -90,18 +94,18 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		o = opt[0]
 	}
 	var none dataframe.DataFrame
-	cr := csv.NewReader(r)
-	if o.Comma != 0 {
-		if o.Comma == '"' || o.Comma == '\r' || o.Comma == '\n' || !utf8.ValidRune(o.Comma) || o.Comma == utf8.RuneError {
-			return none, &ParseError{File: name, Msg: fmt.Sprintf("invalid field separator %q", o.Comma)}
-		}
-		cr.Comma = o.Comma
+	cr, err := newRecords(r, name, o)
+	if err != nil {
+		return none, err
 	}
-	cr.ReuseRecord = false
 	fail := func(err error) (dataframe.DataFrame, error) {
 		var pe *csv.ParseError
-		if errors.As(err, &pe) {
+		var fe *ParseError
+		switch {
+		case errors.As(err, &pe):
 			return none, &ParseError{File: name, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
+		case errors.As(err, &fe):
+			return none, fe
 		}
 		return none, &ParseError{File: name, Msg: "read error", Err: err}
 	}
@@ -111,9 +115,9 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 	headerless := o.Names != nil || o.NoHeader
 	if o.Names != nil {
 		header = append(header, o.Names...)
-		cr.FieldsPerRecord = len(header)
+		cr.fields(len(header))
 	} else if o.NoHeader {
-		first, err := cr.Read()
+		first, line, err := cr.next()
 		if err == io.EOF {
 			return none, &ParseError{File: name, Msg: "empty file: no data rows"}
 		}
@@ -123,9 +127,9 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		for j := range first {
 			header = append(header, "x"+strconv.Itoa(j+1))
 		}
-		rows, lines = append(rows, first), append(lines, 1)
+		rows, lines = append(rows, first), append(lines, line)
 	} else {
-		h, err := cr.Read()
+		h, _, err := cr.next()
 		if err == io.EOF {
 			return none, &ParseError{File: name, Msg: "empty file: no header line"}
 		}
@@ -146,7 +150,7 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 	memLimit, _ := credlab.EffectiveMemoryLimit()
 	var text int64 // the bytes of the cells read, kept until the frame is built
 	for {
-		rec, err := cr.Read()
+		rec, line, err := cr.next()
 		if err == io.EOF {
 			break
 		}
@@ -154,7 +158,6 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 			return fail(err)
 		}
 		if int64(len(rows)+1)*int64(p) > datasets.MaxElements {
-			line, _ := cr.FieldPos(0)
 			return none, &ParseError{File: name, Line: line, Msg: fmt.Sprintf("%d rows x %d columns exceed the limit of %d values", len(rows)+1, p, datasets.MaxElements)}
 		}
 		for _, c := range rec {
@@ -163,7 +166,6 @@ func ReadCSV(r io.Reader, name string, opt ...CSVOptions) (dataframe.DataFrame, 
 		if r := int64(len(rows) + 1); r*int64(p)*csvCellBytes+text > memLimit {
 			return none, datasets.PartialTooLarge("CSV", name, int(r), p, float64(r*int64(p)*csvCellBytes+text), memLimit)
 		}
-		line, _ := cr.FieldPos(0)
 		rows = append(rows, rec)
 		lines = append(lines, line)
 	}
@@ -325,13 +327,13 @@ func isInfToken(s string) bool {
 
 // LoadCSV reads the CSV file at path, decompressing it when the name ends
 // in ".gz"; a name ending in ".tsv" or ".tab" is tab-separated unless
-// opt.Comma says otherwise. See ReadCSV.
+// opt.Comma or opt.Whitespace says otherwise. See ReadCSV.
 func LoadCSV(path string, opt ...CSVOptions) (dataframe.DataFrame, error) {
 	var o CSVOptions
 	if len(opt) > 0 {
 		o = opt[0]
 	}
-	if o.Comma == 0 {
+	if o.Comma == 0 && !o.Whitespace {
 		switch strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))) {
 		case ".tsv", ".tab":
 			o.Comma = '\t'

@@ -3,6 +3,8 @@ package frames
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -311,5 +313,56 @@ func TestCSVHeaderless(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestCSVWhitespace(t *testing.T) {
+	zip := "  6.0000 -1.0000\t0.5\r\n\n5 1  -0.25  \n"
+	for _, c := range []struct {
+		name, in string
+		opt      CSVOptions
+		want     string // the frame as rows joined by "|", "" for an error
+		line     int    // of the *ParseError
+	}{
+		{"runs of blanks, no header", zip, CSVOptions{Whitespace: true, NoHeader: true}, "x1 x2 x3|6.000000 -1.000000 0.500000|5.000000 1.000000 -0.250000", 0},
+		{"a header", "a  b\n1 2\n3\t\t4\n", CSVOptions{Whitespace: true}, "a b|1 2|3 4", 0},
+		{"Names", "1 2\n3 4\n", CSVOptions{Whitespace: true, Names: []string{"u", "v"}}, "u v|1 2|3 4", 0},
+		{"a short row", "a b\n1 2\n\n3\n", CSVOptions{Whitespace: true}, "", 4},
+		{"a long row against Names", "1 2 3\n", CSVOptions{Whitespace: true, Names: []string{"u", "v"}}, "", 1},
+		{"Comma too", "a b\n1 2\n", CSVOptions{Whitespace: true, Comma: ';'}, "", 0},
+		{"empty", "\n \n", CSVOptions{Whitespace: true}, "", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			df, err := ReadCSV(strings.NewReader(c.in), "w.dat", c.opt)
+			if c.want == "" {
+				var pe *ParseError
+				if !errors.As(err, &pe) || pe.Line != c.line || pe.File != "w.dat" {
+					t.Fatalf("got %v (%T), want a *ParseError of w.dat at line %d", err, err, c.line)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := []string{strings.Join(df.Names(), " ")}
+			for _, r := range df.Records()[1:] {
+				rows = append(rows, strings.Join(r, " "))
+			}
+			if got := strings.Join(rows, "|"); got != c.want {
+				t.Fatalf("read %s, want %s", got, c.want)
+			}
+		})
+	}
+	// LoadData reads a name that does not tell the format as CSV with Whitespace.
+	path := filepath.Join(t.TempDir(), "zip.train")
+	if err := os.WriteFile(path, []byte(zip), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	df, err := LoadData(path, LoadOptions{CSV: CSVOptions{Whitespace: true, NoHeader: true}})
+	if err != nil || df.Nrow() != 2 || df.Ncol() != 3 {
+		t.Fatalf("LoadData: %v, %d x %d, want 2 x 3", err, df.Nrow(), df.Ncol())
+	}
+	if _, err := LoadData(path, LoadOptions{}); err == nil {
+		t.Fatal("LoadData without Whitespace read a name that does not tell the format")
 	}
 }

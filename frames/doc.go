@@ -59,7 +59,9 @@
 // ReadCSV, ReadARFF, ReadLIBSVM and ReadIDX, their Load variants, which
 // read ".gz" files transparently, and LoadData, which picks the format by
 // name. A CSV first line that reads as data is an error naming
-// CSVOptions.NoHeader.
+// CSVOptions.NoHeader; CSVOptions.Whitespace reads fields separated by
+// runs of blanks (.dat and .txt tables). ReadCSV is the one reader of
+// delimited text: papers reads the staged tables through it too.
 // Loading never drops or renames data: a cell that is not a number in a
 // numeric column is a *CellError with file, line, column and row (or a
 // missing value with CSVOptions.BadAsMissing); duplicated, empty or

@@ -181,9 +181,10 @@ func DataFormat(path string) string {
 }
 
 // LoadData reads the data file at path in any format of Formats, chosen by
-// opt.Format or the name, decompressing ".gz" files. A name that does not
-// tell the format, or an unknown Format, is a *credlab.ParamError naming
-// LoadOptions.Format. opt.BadAsMissing (or opt.CSV.BadAsMissing) applies
+// opt.Format or the name, decompressing ".gz" files; with opt.CSV.Whitespace
+// a name that does not tell the format (such as zip.train) is read as CSV
+// separated by blanks. Otherwise a name that does not tell the format, or
+// an unknown Format, is a *credlab.ParamError naming LoadOptions.Format. opt.BadAsMissing (or opt.CSV.BadAsMissing) applies
 // to CSV, TSV, ARFF and LIBSVM files; IDX and Parquet files hold typed
 // values, no text to misread. Parquet files are read by package
 // github.com/credlab/credlab/frames/parquet: without it imported, they are
@@ -193,7 +194,9 @@ func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
 	opt.CSV.BadAsMissing = bad
 	f := strings.ToLower(opt.Format)
 	if f == "" {
-		if f = DataFormat(path); f == "" {
+		if f = DataFormat(path); f == "" && opt.CSV.Whitespace {
+			f = "csv"
+		} else if f == "" {
 			return dataframe.DataFrame{}, &credlab.ParamError{Name: "LoadOptions.Format", Value: strconv.Quote(""),
 				Want: fmt.Sprintf("one of %s: the name %s does not tell the format", strings.Join(Formats, ", "), filepath.Base(path))}
 		}
@@ -203,7 +206,7 @@ func LoadData(path string, opt LoadOptions) (dataframe.DataFrame, error) {
 		return LoadCSV(path, opt.CSV)
 	case "tsv":
 		o := opt.CSV
-		if o.Comma == 0 {
+		if o.Comma == 0 && !o.Whitespace {
 			o.Comma = '\t'
 		}
 		return LoadCSV(path, o)

@@ -272,23 +272,27 @@ func FuzzReadCSV(f *testing.F) {
 	// A control character in a string cell, and in a quoted one.
 	f.Add([]byte("c,y\nre\x00d,1\nblue,2\n"))
 	f.Add([]byte("c,y\n\"a\nb\",1\n\"a\x01\",2\n"))
+	// Fields separated by blanks (CSVOptions.Whitespace).
+	f.Add([]byte(" 6.0 -1\t0.5\r\n\n5 1  x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer func(m int64) { datasets.MaxElements = m }(datasets.MaxElements)
 		datasets.MaxElements = 1 << 16
-		df, err := ReadCSV(bytes.NewReader(data), "fuzz.csv")
-		fuzzCheck(t, df, err)
-		if err == nil {
-			seen := map[string]bool{}
-			for _, n := range df.Names() {
-				if n == "" || seen[n] || strings.ContainsAny(n, "\x00\ufeff") {
-					t.Fatalf("column name %q accepted (names %q)", n, df.Names())
+		for _, o := range []CSVOptions{{}, {Whitespace: true}} {
+			df, err := ReadCSV(bytes.NewReader(data), "fuzz.csv", o)
+			fuzzCheck(t, df, err)
+			if err == nil {
+				seen := map[string]bool{}
+				for _, n := range df.Names() {
+					if n == "" || seen[n] || strings.ContainsAny(n, "\x00\ufeff") {
+						t.Fatalf("column name %q accepted (names %q)", n, df.Names())
+					}
+					seen[n] = true
 				}
-				seen[n] = true
 			}
-		}
-		var ce *CellError
-		if errors.As(err, &ce) && (ce.Line < 2 || ce.Column < 1 || ce.Row < 0) {
-			t.Fatalf("cell error without a place: %+v", ce)
+			var ce *CellError
+			if errors.As(err, &ce) && (ce.Line < 2 || ce.Column < 1 || ce.Row < 0) {
+				t.Fatalf("cell error without a place: %+v", ce)
+			}
 		}
 	})
 }

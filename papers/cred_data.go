@@ -80,10 +80,9 @@ func credLoadFashionMNIST(dataDir string) (*credImageSet, error) {
 // MNIST images divided by 255.
 func credLoadUSPS(dataDir string) (*credImageSet, error) {
 	dir := filepath.Join(dataDir, "usps")
-	opt := datasets.TableOptions{Sep: ' ', Header: datasets.HeaderNone, Target: 1}
 	var out [2]*mat.Dense
 	for i, name := range []string{"zip.train.gz", "zip.test.gz"} {
-		x, _, err := datasets.LoadTable(filepath.Join(dir, name), opt)
+		x, _, err := loadUSPS(filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
-	"github.com/credlab/credlab/internal/datasets"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -70,7 +69,7 @@ func reproduceNYTRO(ctx context.Context, dataDir, outDir string, quick bool, w i
 	if err != nil {
 		return err
 	}
-	x, y, err := datasets.LoadCPUSmall(filepath.Join(dataDir, "cpusmall"))
+	x, y, err := loadCPUSmall(filepath.Join(dataDir, "cpusmall"))
 	if err != nil {
 		return err
 	}
@@ -161,18 +160,18 @@ type nytCase struct {
 
 // nytLoadTable2 loads and preprocesses InsuranceCompany and Adult.
 func nytLoadTable2(dataDir string, cfg nytConfig) ([]*nytCase, error) {
-	ins, err := datasets.LoadCOIL2000(filepath.Join(dataDir, "coil2000"))
+	ins, err := loadCOIL2000(filepath.Join(dataDir, "coil2000"))
 	if err != nil {
 		return nil, err
 	}
-	adult, err := datasets.LoadA9A(filepath.Join(dataDir, "a9a"))
+	adult, err := loadA9A(filepath.Join(dataDir, "a9a"))
 	if err != nil {
 		return nil, err
 	}
 	var cases []*nytCase
 	for _, c := range []struct {
 		name  string
-		s     *datasets.Split
+		s     *trainTest
 		sigma float64
 		m     int
 	}{
@@ -191,7 +190,7 @@ func nytLoadTable2(dataDir string, cfg nytConfig) ([]*nytCase, error) {
 // nytPrepare maps labels to -1/+1, scales features to [-1, 1] with the
 // training ranges and, if subN > 0, keeps a seeded subsample of subN
 // training rows with m scaled in proportion (at least 100).
-func nytPrepare(name string, s *datasets.Split, sigma float64, m, subN int) (*nytCase, error) {
+func nytPrepare(name string, s *trainTest, sigma float64, m, subN int) (*nytCase, error) {
 	ytr, err := nytPlusMinusOne(s.YTrain)
 	if err != nil {
 		return nil, fmt.Errorf("repro: %s training labels: %w", name, err)

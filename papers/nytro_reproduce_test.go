@@ -12,12 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/credlab/credlab/internal/datasets"
 	"gonum.org/v1/gonum/mat"
 )
 
 // nytSynthSplit is a small binary problem with 0/1 labels, like COIL 2000.
-func nytSynthSplit(nTrain, nTest, d int, seed uint64) *datasets.Split {
+func nytSynthSplit(nTrain, nTest, d int, seed uint64) *trainTest {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	gen := func(n int) (*mat.Dense, []float64) {
 		x := mat.NewDense(n, d, nil)
@@ -35,7 +34,7 @@ func nytSynthSplit(nTrain, nTest, d int, seed uint64) *datasets.Split {
 		}
 		return x, y
 	}
-	s := &datasets.Split{}
+	s := &trainTest{}
 	s.XTrain, s.YTrain = gen(nTrain)
 	s.XTest, s.YTest = gen(nTest)
 	return s

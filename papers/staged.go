@@ -36,11 +36,10 @@ var stagedSets = map[string]stagedSet{
 		files: []string{"usps/zip.train.gz", "usps/zip.test.gz"},
 		about: "USPS digits: 7291 training and 2007 test images of 16 x 16 pixels mapped from [-1, 1] to [0, 1]; y is the digit",
 		load: func(dir string) (*mat.Dense, []float64, *mat.Dense, []float64, error) {
-			opt := datasets.TableOptions{Sep: ' ', Header: datasets.HeaderNone, Target: 1}
 			var x [2]*mat.Dense
 			var y [2][]float64
 			for i, name := range []string{"zip.train.gz", "zip.test.gz"} {
-				xi, yi, err := datasets.LoadTable(filepath.Join(dir, "usps", name), opt)
+				xi, yi, err := loadUSPS(filepath.Join(dir, "usps", name))
 				if err != nil {
 					return nil, nil, nil, nil, err
 				}
@@ -72,7 +71,12 @@ var stagedSets = map[string]stagedSet{
 			if i := strings.IndexByte(text, '\n'); i >= 0 {
 				text = text[i+1:]
 			}
-			x, y, err := datasets.ReadTable(strings.NewReader(text), "breast_cancer.csv", datasets.TableOptions{Sep: ',', Header: datasets.HeaderNone})
+			xy, err := readNumeric(frames.ReadCSV(strings.NewReader(text), "breast_cancer.csv", frames.CSVOptions{NoHeader: true}))
+			if err != nil {
+				return nil, nil, nil, nil, err
+			}
+			_, c := xy.Dims()
+			x, y, err := splitColumn(xy, c-1, "breast_cancer.csv")
 			if err != nil {
 				return nil, nil, nil, nil, err
 			}
@@ -89,7 +93,7 @@ var stagedSets = map[string]stagedSet{
 		files: []string{"coil2000/ticdata2000.txt", "coil2000/ticeval2000.txt", "coil2000/tictgts2000.txt"},
 		about: "COIL 2000 (the NYTRO paper's InsuranceCompany): 5822 training and 4000 test rows, 85 features; y = +1 for a caravan policy, else -1 (non-commercial use only)",
 		load: func(dir string) (*mat.Dense, []float64, *mat.Dense, []float64, error) {
-			s, err := datasets.LoadCOIL2000(filepath.Join(dir, "coil2000"))
+			s, err := loadCOIL2000(filepath.Join(dir, "coil2000"))
 			if err != nil {
 				return nil, nil, nil, nil, err
 			}
@@ -100,7 +104,7 @@ var stagedSets = map[string]stagedSet{
 		files: []string{"a9a/a9a", "a9a/a9a.t"},
 		about: "a9a (UCI Adult, binary features): 32561 training and 16281 test rows, 123 features; y = +1 or -1",
 		load: func(dir string) (*mat.Dense, []float64, *mat.Dense, []float64, error) {
-			s, err := datasets.LoadA9A(filepath.Join(dir, "a9a"))
+			s, err := loadA9A(filepath.Join(dir, "a9a"))
 			if err != nil {
 				return nil, nil, nil, nil, err
 			}
@@ -111,7 +115,7 @@ var stagedSets = map[string]stagedSet{
 		files: []string{"cpusmall/cpu_small.arff"},
 		about: "cpuSmall (Delve comp-activ): 8192 rows, 12 features, no split; y is usr, the share of time in user mode",
 		load: func(dir string) (*mat.Dense, []float64, *mat.Dense, []float64, error) {
-			x, y, err := datasets.LoadCPUSmall(filepath.Join(dir, "cpusmall"))
+			x, y, err := loadCPUSmall(filepath.Join(dir, "cpusmall"))
 			return x, y, nil, nil, err
 		},
 	},

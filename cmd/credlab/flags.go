@@ -22,6 +22,7 @@ type loadFlags struct {
 	format, labels, memoryLimit string
 	badAsMissing                bool
 	noHeader, keepHeader        bool
+	whitespace                  bool
 	progress                    *progress // reports reading a file
 }
 
@@ -30,6 +31,7 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.labels, "labels", "", "IDX label file read beside IDX images (-format idx)")
 	fs.BoolVar(&l.badAsMissing, "bad-as-missing", false, "read a cell that is not a number in a numeric column (abc, 1e999) as a missing value (otherwise an error naming it)")
 	fs.BoolVar(&l.noHeader, "no-header", false, "CSV and TSV files have no header line: every line is data, the columns are x1, x2, ...")
+	fs.BoolVar(&l.whitespace, "whitespace", false, "fields are separated by runs of spaces and tabs, as in many .dat and .txt tables (read as CSV whatever the file name)")
 	fs.BoolVar(&l.keepHeader, "keep-header", false, "read a CSV header line as the column names even when it looks like a data row (names that are numbers)")
 	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
 }
@@ -60,11 +62,11 @@ func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 	if _, err := os.Stat(path); err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("-%s %s: %w", flagName, path, errors.Unwrap(err))
 	}
-	if l.format == "" && frames.DataFormat(path) == "" {
+	if l.format == "" && frames.DataFormat(path) == "" && !l.whitespace {
 		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
 	}
 	stop := l.progress.ticker("reading " + path)
-	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader}})
+	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader, Whitespace: l.whitespace}})
 	stop()
 	l.progress.clear()
 	if err != nil {

@@ -66,6 +66,7 @@ func TestIssue13Table(t *testing.T) {
 	empty := writeFile(t, dir, "empty.csv", strings.Replace(good, "a,b,y", "a,,y", 1))
 	nul := writeFile(t, dir, "nul.csv", "a\x00\x00,b\n1,2\n")
 	noext := writeFile(t, dir, "data.txt", good)
+	blanks := writeFile(t, dir, "data.dat", strings.ReplaceAll(good, ",", " \t "))
 	nanPredict := writeFile(t, dir, "nanp.csv", "x1,x2\n1,2\n3,NA\n")
 	model := filepath.Join(dir, "m.json")
 	mustRun(t, "fit", "-data", "testdata/train.csv", "-target", "y", "-out", model, "-quiet")
@@ -94,6 +95,8 @@ func TestIssue13Table(t *testing.T) {
 		{"format unknown", fit(noext), 2, []string{"-format"}},
 		{"format given", fit(noext, "-format", "csv"), 0, nil},
 		{"bad format", fit(noext, "-format", "xls"), 2, []string{"flag -format"}},
+		{"fields separated by blanks", fit(blanks, "-whitespace"), 0, []string{"fit: krls on 40 rows"}},
+		{"blanks read as commas", fit(blanks, "-format", "csv"), 1, []string{"data.dat"}},
 		{"lambda range", fit(abc, "-lambda", "-1"), 2, []string{"flag -lambda -1: want a positive finite number, or 0"}},
 		{"method", fit(bom, "-method", "svm"), 2, []string{`flag -method "svm": want "auto"`}},
 		{"m beyond the rows", fit(bom, "-method", "nkrls", "-m", "500"), 2, []string{"flag -m 500: want 1 to 40"}},

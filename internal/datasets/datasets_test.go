@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,75 +163,10 @@ func TestARFFErrors(t *testing.T) {
 	}
 }
 
-func TestTable(t *testing.T) {
-	x, y, err := LoadTable("testdata/tiny.tsv", TableOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantMatrix(t, x, [][]float64{{1, 2}, {3, 4}, {5, 6}})
-	wantSlice(t, y, []float64{0, 1, 0})
-
-	x, y, err = LoadTable("testdata/tiny.tsv", TableOptions{Target: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantMatrix(t, x, [][]float64{{2, 0}, {4, 1}, {6, 0}})
-	wantSlice(t, y, []float64{1, 3, 5})
-
-	x, y, err = LoadTable("testdata/tiny.tsv", TableOptions{NoTarget: true})
-	if err != nil || y != nil {
-		t.Fatalf("NoTarget: y = %v, err = %v", y, err)
-	}
-	wantMatrix(t, x, [][]float64{{1, 2, 0}, {3, 4, 1}, {5, 6, 0}})
-
-	x, y, err = LoadTable("testdata/header.csv", TableOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantMatrix(t, x, [][]float64{{1.5, 2}, {4, 0.5}})
-	wantSlice(t, y, []float64{3, 6})
-
-	x, y, err = LoadTable("testdata/header.csv", TableOptions{TargetName: "x1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantMatrix(t, x, [][]float64{{2, 3}, {0.5, 6}})
-	wantSlice(t, y, []float64{1.5, 4})
-}
-
-func TestTableErrors(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		opt  TableOptions
-		line int
-		msg  string
-	}{
-		{"", TableOptions{}, 0, "no data rows"},
-		{"a,b\n", TableOptions{}, 0, "no data rows"},
-		{"1 2\n3\n", TableOptions{}, 2, "1 fields, want 2 as in the first row"},
-		{"a,b\n1,2,3\n", TableOptions{}, 2, "want 2 as in the header"},
-		{"1,2\n3,x\n", TableOptions{}, 2, `column 2: "x" is not a number`},
-		{"a,b\n1,NA\n", TableOptions{}, 2, `column 2 ("b"): missing value "NA"`},
-		{"1\t\t2\n", TableOptions{Sep: '\t'}, 1, "empty field"},
-		{"1\n2\n", TableOptions{}, 0, "need at least one feature"},
-		{"1 2\n", TableOptions{Target: 3}, 0, "target column 3, but the table has 2"},
-		{"1 2\n", TableOptions{Target: -1}, 0, "must be 1-based"},
-		{"1 2\n", TableOptions{TargetName: "y"}, 0, "no header line"},
-		{"a b\n1 2\n", TableOptions{TargetName: "y"}, 0, `no column named "y"`},
-		{"a b\n1 2\n", TableOptions{Header: HeaderNone}, 1, `"a" is not a number`},
-		{"1 2\n", TableOptions{NoTarget: true, Target: 1}, 0, "NoTarget set together"},
-	} {
-		_, _, err := ReadTable(strings.NewReader(c.in), "in.txt", c.opt)
-		wantErr(t, err, c.line, c.msg)
-	}
-}
-
 func TestMaxElements(t *testing.T) {
 	defer func(m int64) { MaxElements = m }(MaxElements)
 	MaxElements = 5
-	_, _, err := ReadTable(strings.NewReader("1 2\n3 4\n5 6\n"), "big.txt", TableOptions{})
-	wantErr(t, err, 3, "exceed the limit of 5")
-	_, _, err = ReadLIBSVM(strings.NewReader("1 1:1\n1 3:1\n"), "big.svm", 0)
+	_, _, err := ReadLIBSVM(strings.NewReader("1 1:1\n1 3:1\n"), "big.svm", 0)
 	wantErr(t, err, 2, "exceed the limit of 5")
 	_, _, err = ReadARFF(strings.NewReader("@attribute a numeric\n@attribute b numeric\n@data\n1,2\n3,4\n5,6\n"), "big.arff", "")
 	wantErr(t, err, 6, "exceed the limit of 5")
@@ -262,100 +196,5 @@ func TestOpenErrors(t *testing.T) {
 	_, _, err = LoadLIBSVM(trunc, 0)
 	if err == nil || !strings.Contains(err.Error(), "read error") {
 		t.Errorf("truncated gzip: %v", err)
-	}
-}
-
-func TestKnownStandIns(t *testing.T) {
-	s, err := LoadCOIL2000("testdata/coil2000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, c := s.XTrain.Dims(); r != 3 || c != 85 {
-		t.Errorf("coil2000 train %d x %d", r, c)
-	}
-	wantSlice(t, s.YTrain, []float64{0, 1, 0})
-	wantSlice(t, s.YTest, []float64{1, 0, 0})
-
-	s, err = LoadA9A("testdata/a9a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.XTrain.At(0, 122) != 1 || s.XTest.At(0, 121) != 1 {
-		t.Error("a9a: last features not set")
-	}
-	if _, c := s.XTest.Dims(); c != 123 {
-		t.Errorf("a9a.t has %d columns, want 123", c)
-	}
-
-	x, y, err := LoadCPUSmall("testdata/cpusmall") // cpu_small.arff.gz
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, c := x.Dims(); r != 2 || c != 12 {
-		t.Errorf("cpusmall %d x %d", r, c)
-	}
-	wantSlice(t, y, []float64{90, 50})
-}
-
-// dataDir is the staged data, ../shared/data from the repository root,
-// or $CREDLAB_DATA.
-func dataDir(t *testing.T) string {
-	d := os.Getenv("CREDLAB_DATA")
-	if d == "" {
-		d = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("staged data not found at %s (set CREDLAB_DATA)", d)
-	}
-	return d
-}
-
-func count(y []float64, v float64) int {
-	c := 0
-	for _, u := range y {
-		if u == v {
-			c++
-		}
-	}
-	return c
-}
-
-// TestStagedData checks the shapes and label counts documented in the
-// staged data's README files.
-func TestStagedData(t *testing.T) {
-	dir := dataDir(t)
-	s, err := LoadCOIL2000(filepath.Join(dir, "coil2000"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, c := s.XTrain.Dims(); r != 5822 || c != 85 || count(s.YTrain, 1) != 348 {
-		t.Errorf("coil2000 train %d x %d, %d positives", r, c, count(s.YTrain, 1))
-	}
-	if r, _ := s.XTest.Dims(); r != 4000 || count(s.YTest, 1) != 238 {
-		t.Errorf("coil2000 test %d rows, %d positives", r, count(s.YTest, 1))
-	}
-
-	s, err = LoadA9A(filepath.Join(dir, "a9a"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, _ := s.XTrain.Dims(); r != 32561 || count(s.YTrain, 1) != 7841 || count(s.YTrain, -1) != 24720 {
-		t.Errorf("a9a train %d rows, labels %d/%d", r, count(s.YTrain, 1), count(s.YTrain, -1))
-	}
-	if r, _ := s.XTest.Dims(); r != 16281 || count(s.YTest, 1) != 3846 {
-		t.Errorf("a9a.t %d rows, %d positives", r, count(s.YTest, 1))
-	}
-
-	x, y, err := LoadCPUSmall(filepath.Join(dir, "cpusmall"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, c := x.Dims(); r != 8192 || c != 12 {
-		t.Errorf("cpusmall %d x %d", r, c)
-	}
-	for _, v := range y {
-		if v < 0 || v > 100 || math.IsNaN(v) {
-			t.Fatalf("cpusmall usr = %v outside [0, 100]", v)
-		}
 	}
 }

@@ -10,13 +10,12 @@
 //     rows and a target attribute chosen by name (ReadARFF, LoadARFF), on
 //     top of the one ARFF parser, ReadARFFColumns, which also reads
 //     nominal, string and date attributes for frames.ReadARFF;
-//   - numeric tables separated by whitespace, commas or another rune, with
-//     an optional header line (ReadTable, LoadTable).
+//   - IDX arrays (ReadIDX, LoadIDX, LoadMNIST).
 //
-// The Load functions open a path and decompress it transparently when the
-// name ends in ".gz". LoadCOIL2000, LoadA9A and LoadCPUSmall read the staged
-// copies of the InsuranceCompany, Adult and cpuSmall sets with their
-// standard layouts.
+// Delimited text (CSV, TSV, fields separated by blanks) has one reader,
+// frames.ReadCSV; this package gives it the shared checks (CheckHeader,
+// CellError, MaxElements, PartialTooLarge). The Load functions open a path
+// and decompress it transparently when the name ends in ".gz" (Open).
 //
 // Every loader checks its input and never panics on corrupt data: an error
 // is a *ParseError naming the file, the line (1-based; 0 for a problem with

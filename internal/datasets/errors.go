@@ -260,11 +260,6 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // NameProblem says what is wrong with a column name that cannot be shown or
 // typed as it is (control characters, or invisible format characters such
 // as a byte-order mark or a zero-width space), or "" when nothing is.

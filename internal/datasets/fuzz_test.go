@@ -106,29 +106,3 @@ func FuzzARFF(f *testing.F) {
 		checkResult(t, x, y, true, err)
 	})
 }
-
-func FuzzTable(f *testing.F) {
-	addFile(f, "testdata/tiny.tsv", uint8(0))
-	addFile(f, "testdata/header.csv", uint8(1))
-	addFile(f, "testdata/coil2000/ticdata2000.txt", uint8(2))
-	f.Add([]byte("1;2;3\n4;5;6\n"), uint8(3))
-	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
-		defer func(m int64) { MaxElements = m }(MaxElements)
-		MaxElements = fuzzLimit
-		// mode picks the options: separator, header mode, target choice.
-		opt := TableOptions{
-			Sep:    []rune{0, ' ', ',', ';', '\t'}[int(mode)%5],
-			Header: HeaderMode(int(mode/5) % 3),
-		}
-		switch (mode / 15) % 4 {
-		case 1:
-			opt.NoTarget = true
-		case 2:
-			opt.Target = int(mode%4) + 1
-		case 3:
-			opt.TargetName = "x2"
-		}
-		x, y, err := ReadTable(bytes.NewReader(data), "fuzz", opt)
-		checkResult(t, x, y, !opt.NoTarget, err)
-	})
-}

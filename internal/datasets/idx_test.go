@@ -166,3 +166,26 @@ func TestStagedIDX(t *testing.T) {
 		}
 	}
 }
+
+// dataDir is the staged data, ../shared/data from the repository root,
+// or $CREDLAB_DATA.
+func dataDir(t *testing.T) string {
+	d := os.Getenv("CREDLAB_DATA")
+	if d == "" {
+		d = filepath.Join("..", "..", "..", "shared", "data")
+	}
+	if _, err := os.Stat(d); err != nil {
+		t.Skipf("staged data not found at %s (set CREDLAB_DATA)", d)
+	}
+	return d
+}
+
+func count(y []float64, v float64) int {
+	c := 0
+	for _, u := range y {
+		if u == v {
+			c++
+		}
+	}
+	return c
+}

@@ -86,10 +86,6 @@ func TestMemoryLimit(t *testing.T) {
 			_, _, err := ReadARFF(strings.NewReader("@attribute a numeric\n@attribute y numeric\n@data\n"+manyRows(1000, func(i int) string { return "1,2" })), "n.arff", "")
 			return err
 		}, -1, 2},
-		{"table", 1 << 12, func() error {
-			_, _, err := ReadTable(strings.NewReader(manyRows(1000, func(i int) string { return "1 2 3" })), "t.txt", TableOptions{})
-			return err
-		}, -1, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
