@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docker/ci.sh: builds the lab image offline and exercises it (issue 8).
+# docker/ci.sh: builds the lab image offline and exercises it.
 #
 #  1. installs docker.io and debootstrap (apt), starts a dockerd of its own
 #     (state under $CREDLAB_CI_CACHE/docker, sockets under a temp folder, no

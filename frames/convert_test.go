@@ -25,7 +25,7 @@ func idFrame(n, levels int) dataframe.DataFrame {
 	return dataframe.New(series.New(id, series.String, "id"), series.New(x, series.Float, "x"), series.New(y, series.Float, "y"))
 }
 
-// TestDesignMemoryLimit covers issue 13's one-hot encoding of an
+// TestDesignMemoryLimit covers the one-hot encoding of an
 // identifier: the design matrix (its columns and then the matrix, 16 bytes
 // a value) is checked against the memory limit before any column is
 // built, and refused with a *credlab.TooLargeError of rows x design

@@ -13,7 +13,7 @@ import (
 	"github.com/go-gota/gota/series"
 )
 
-// TestCSVNeverSilent covers the loading rows of issue 13: each bad input is
+// TestCSVNeverSilent covers bad input while loading: each bad input is
 // a typed error naming the place, or a documented reading.
 func TestCSVNeverSilent(t *testing.T) {
 	for _, c := range []struct {
@@ -187,7 +187,7 @@ func TestCSVNames(t *testing.T) {
 	}
 }
 
-// TestCSVControlCells covers issue 13's control characters in data cells:
+// TestCSVControlCells covers control characters in data cells:
 // a cell of a string column with NUL or another control character (not a
 // tab or a line break) is a *ParseError with the file, line, column and
 // name, never a category; in a numeric column it is a bad cell.

@@ -246,7 +246,7 @@ func addSeed(f *testing.F, path string) {
 func FuzzReadARFF(f *testing.F) {
 	addSeed(f, "testdata/cpu.arff")
 	f.Add([]byte("@attribute c {a,'b c'}\n@attribute s string\n@data\n{1 'x'}\n'b c',\"x, y\"\n"))
-	// Issue 13: a bad number, a control character in a string value.
+	// A bad number, a control character in a string value.
 	f.Add([]byte("@attribute a numeric\n@attribute s string\n@data\n1,x\nabc,y\n1e999,z\n"))
 	f.Add([]byte("@attribute a numeric\n@attribute s string\n@data\n1,'re\x00d'\n2,r\x01\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -260,7 +260,7 @@ func FuzzReadARFF(f *testing.F) {
 func FuzzReadCSV(f *testing.F) {
 	addSeed(f, "testdata/houses.csv")
 	f.Add([]byte("a,b\n1,true\nNaN,false\n"))
-	// Issue 13's cases: a bad cell, an overflow, a BOM, repeated, empty
+	// A bad cell, an overflow, a BOM, repeated, empty
 	// and NUL names, infinities.
 	f.Add([]byte("a,b,y\n1,2,3\n4,abc,6\n7,8,9\n"))
 	f.Add([]byte("a,b,y\n1,1e999,3\n4,5,6\n"))
@@ -341,7 +341,7 @@ func idxHeader(dims []uint32, data []byte) []byte {
 	return append(b, data...)
 }
 
-// TestLoadMemoryLimit covers issue 13's audit of the loaders: under a small
+// TestLoadMemoryLimit covers the audit of the loaders: under a small
 // memory limit each format is refused with a *credlab.TooLargeError before
 // the dense matrix or the frame is allocated, counting the frame's columns.
 func TestLoadMemoryLimit(t *testing.T) {

@@ -535,7 +535,7 @@ func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]floa
 	if !c.has(BenchCREDDistinct) {
 		return b.String()
 	}
-	b.WriteString("\nDistinct-label budgets (the issue's target: CRED-distinct no worse than uniform labeling in any USPS cell, and best at small noise on Fashion-MNIST):\n\n")
+	b.WriteString("\nDistinct-label budgets (the target: CRED-distinct no worse than uniform labeling in any USPS cell, and best at small noise on Fashion-MNIST):\n\n")
 	for _, in := range infos {
 		var notWorse, cells, beatsDraws, best int
 		var worst, lost []string

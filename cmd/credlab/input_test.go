@@ -42,10 +42,10 @@ func csvTable(n int, header string, extra func(i int) string) string {
 	return b.String()
 }
 
-// TestIssue13Table runs each row of issue 13's table through the command:
+// TestBadInputTable runs each bad input of a table through the command:
 // every bad input gets its exit status and a message naming the place and
 // the flag that changes it.
-func TestIssue13Table(t *testing.T) {
+func TestBadInputTable(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	good := csvTable(40, "a,b,y", nil)

@@ -75,7 +75,7 @@ func FuzzLIBSVM(f *testing.F) {
 	addFile(f, "testdata/a9a/a9a", 123)
 	f.Add([]byte("1 1:1 2:2\n-1 3:1e-3 # c\n"), 0)
 	f.Add([]byte("1 qid:2 70000:1\n"), 0)
-	// Issue 13: a stray huge index, bad labels and values.
+	// A stray huge index, bad labels and values.
 	f.Add([]byte("1 1:1 100000000:1\n2 1:2\n"), 0)
 	f.Add([]byte("abc 1:1\n1 2:x 3:1e999\n"), 0)
 	f.Fuzz(func(t *testing.T, data []byte, d int) {
@@ -96,7 +96,7 @@ func FuzzARFF(f *testing.F) {
 	addFile(f, "testdata/tiny.arff", "b c")
 	addFile(f, "testdata/nominal.arff", "x")
 	f.Add([]byte("@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{1 2}\n3,4\n"), "a")
-	// Issue 13: bad numbers, an empty field, a control character.
+	// Bad numbers, an empty field, a control character.
 	f.Add([]byte("@attribute a numeric\n@attribute b real\n@data\n1,abc\n1e999,2\n3,\n{1 x}\n"), "")
 	f.Add([]byte("@attribute c {x,'y\x00'}\n@attribute b numeric\n@data\nx,1\n"), "b")
 	f.Fuzz(func(t *testing.T, data []byte, target string) {

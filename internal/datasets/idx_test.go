@@ -124,7 +124,7 @@ func FuzzIDX(f *testing.F) {
 	}
 	f.Add(idxBytes(0x0C, []int32{1, 1}, []byte{0, 0, 0, 9}))
 	f.Add(idxBytes(0x09, []int32{1 << 20}, []byte{0x80}))
-	// Issue 13: a header declaring 2 images of 4000 x 4000.
+	// A header declaring 2 images of 4000 x 4000.
 	f.Add(idxBytes(0x08, []int32{2, 4000, 4000}, []byte{1, 2, 3}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer func(m int64) { MaxElements = m }(MaxElements)

@@ -43,7 +43,7 @@ func manyRows(n int, line func(i int) string) string {
 	return b.String()
 }
 
-// TestMemoryLimit covers issue 13's audit: each loader checks the memory
+// TestMemoryLimit covers the loaders' audit: each loader checks the memory
 // limit before it allocates what grows with the data, and refuses with a
 // *errs.TooLargeError (not the fixed MaxElements cap alone).
 func TestMemoryLimit(t *testing.T) {
