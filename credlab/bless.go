@@ -52,7 +52,7 @@ func ApproxLeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda fl
 	if err := checkKernelOn(k, x); err != nil {
 		return nil, err
 	}
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	if err := checkPositive("lambda", lambda); err != nil {

@@ -19,7 +19,7 @@ import (
 // O(N^3) with a kernel (pools of a few thousand rows), O(N D^2 + D^3) with
 // a feature map, streamed over blocks of DefaultBlock rows.
 func EffectiveDimensions(ctx context.Context, k Kernel, fm FeatureMap, x *mat.Dense, lambdas []float64) ([]float64, error) {
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	for _, l := range lambdas {

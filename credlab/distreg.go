@@ -100,7 +100,7 @@ type bagSplit struct {
 }
 
 func newBagSplit(ctx context.Context, bags *Bags, bk BagKernel, h Holdout) (*bagSplit, error) {
-	tr, va, err := h.split(bags.Len())
+	tr, va, err := h.Split(bags.Len())
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +178,7 @@ func TwoStageKRR(ctx context.Context, bags *Bags, cfg TwoStageKRRConfig) (*BagFi
 	if err := cfg.Kernel.Validate(); err != nil {
 		return nil, err
 	}
-	h, grid, err := lambdaGrid("TwoStageKRR", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
+	h, grid, err := LambdaGrid("TwoStageKRR", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err
 	}

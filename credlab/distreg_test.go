@@ -116,7 +116,7 @@ func TestTailSGDHoldoutPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, va, _ := Holdout{Seed: 2}.split(60)
+	tr, va, _ := Holdout{Seed: 2}.Split(60)
 	nt := len(tr)
 	// Defaults: b = round(sqrt(nt)), eta = 1/(5 kappa^2) = 0.2.
 	if fit.Batch != int(math.Round(math.Sqrt(float64(nt)))) || math.Abs(fit.StepSize-0.2) > 1e-15 {

@@ -91,8 +91,8 @@
 // LeverageScores and FeatureLeverageScores; CREDDistribution turns scores
 // into the sampling distribution and DrawSelection draws from it;
 // GatherRows picks the chosen rows. Fit the labels with the Selection's
-// Weight in any estimator's Weights. Baselines of the CRED paper: KTR3
-// (ktr3.go) and SSSR (sssr.go, NewSSSRBasis).
+// Weight in any estimator's Weights. The CRED paper's baselines, KTR3 and
+// SSSR, are in package credlab/baselines.
 //
 // Multi-pass SGM (sgm.go, sgm_decomposition.go): SGM with the paper's
 // presets (SGMPreset, ParseSGMPreset) returns an *SGMFit;
@@ -105,7 +105,10 @@
 // (tail-averaged mini-batch SGD), both returning a *BagFit.
 //
 // Utilities: LogGrid (regularization grids), Holdout (the validation
-// split), RMSE, SmoothRegression (synthetic data), MemoryLimit.
+// split), RMSE, SmoothRegression (synthetic data), MemoryLimit. Building
+// blocks for methods outside the package, such as credlab/baselines:
+// CheckData and CheckMatrix (the input checks), Holdout.Split, LambdaGrid
+// (a fixed lambda or a grid), CholeskySolve ((A + shift I) z = b).
 //
 // # Conventions
 //

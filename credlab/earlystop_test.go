@@ -116,7 +116,7 @@ func TestEarlyStoppingHoldoutPath(t *testing.T) {
 	if len(fit.Path) != T {
 		t.Fatalf("negative threshold: %d steps, want all %d", len(fit.Path), T)
 	}
-	tr, va, _ := h.split(60)
+	tr, va, _ := h.Split(60)
 	xt, xv, yt, yv := rowsOf(x, tr), rowsOf(x, va), pick(y, tr), pick(y, va)
 	ktt, kvt := refMatrix(ref, xt, xt), refMatrix(ref, xv, xt)
 	filt := landweberFilter(ktt, yt, fit.StepSize, T)

@@ -94,20 +94,22 @@ func checkFitInputs(x *mat.Dense, y, w []float64, k Kernel) error {
 	return checkWeights(w, len(y))
 }
 
-// checkXY checks training data: x as checkData, and exactly one finite
+// checkXY checks training data: x as CheckData, and exactly one finite
 // target per row (a nil y is a shape mismatch).
 func checkXY(x *mat.Dense, y []float64) error {
 	if y == nil {
-		y = []float64{} // so that checkData reports the mismatch
+		y = []float64{} // so that CheckData reports the mismatch
 	}
-	return checkData(x, y)
+	return CheckData(x, y)
 }
 
-// checkData returns an error naming the problem if x is empty, contains NaN
-// or Inf, or if y (when not nil) has a length other than the rows of x or
-// non-finite values.
-func checkData(x *mat.Dense, y []float64) error {
-	if err := checkMatrix(x, "x"); err != nil {
+// CheckData is the input check of every credlab method: it returns an
+// error naming the problem if x is empty (wrapping ErrEmpty) or holds NaN
+// or Inf (a *NotFiniteError naming "x"), or if y, when not nil, has a
+// length other than the rows of x (wrapping ErrShape) or a non-finite
+// value (a *NotFiniteError naming "y"). A nil y is not checked. O(n d).
+func CheckData(x *mat.Dense, y []float64) error {
+	if err := CheckMatrix(x, "x"); err != nil {
 		return err
 	}
 	if y == nil {
@@ -170,9 +172,11 @@ func checkAudit(a []float64, n int) error {
 	return nil
 }
 
-// checkMatrix returns ErrEmpty if x (the input name) is nil or has no rows
-// or columns, and a *NotFiniteError naming it if it holds NaN or Inf.
-func checkMatrix(x *mat.Dense, name string) error {
+// CheckMatrix is CheckData for one matrix with its own name: an error
+// wrapping ErrEmpty if x is nil or has no rows or columns, a
+// *NotFiniteError naming it (such as "SSSRConfig.Pool") if it holds NaN
+// or Inf. O(n d).
+func CheckMatrix(x *mat.Dense, name string) error {
 	if x == nil || x.IsEmpty() {
 		return emptyf("%s has no rows", name)
 	}

@@ -104,7 +104,7 @@ func TestBadData(t *testing.T) {
 }
 
 // TestNilTargets: a nil y is n targets short like any other short y.
-// checkData treats y == nil as "no targets to check" (it is shared with
+// CheckData treats y == nil as "no targets to check" (it is shared with
 // KernelMatrix, NewNystrom and Predict), so the estimators skip the length
 // check and panic on the empty training set.
 func TestNilTargets(t *testing.T) {
@@ -450,15 +450,7 @@ func TestEntryPointErrorTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ktr3, err := KTR3(bg, x, y, KTR3Config{Kernel: g, Lambda: 1e-3})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ny, err := NewNystrom(g, x, []int{0, 1, 2, 3}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	basis, err := NewSSSRBasis(bg, SSSRConfig{Pool: x})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,10 +524,6 @@ func TestEntryPointErrorTypes(t *testing.T) {
 		{"SGM shape", func() error { _, err := SGM(bg, x, short, SGMConfig{Kernel: g}); return err }, shape},
 		{"SGM Decay", func() error { _, err := SGM(bg, x, y, SGMConfig{Kernel: g, Decay: 2}); return err }, paramErr("SGMConfig.Decay", 2.0)},
 		{"SGM StepSize", func() error { _, err := SGM(bg, x, y, SGMConfig{Kernel: g, StepSize: -1}); return err }, paramErr("SGMConfig.StepSize", -1.0)},
-		{"KTR3 shape", func() error { _, err := KTR3(bg, x, short, KTR3Config{Lambda: 1}); return err }, shape},
-		{"KTR3 Bound", func() error { _, err := KTR3(bg, x, y, KTR3Config{Lambda: 1, Bound: -1}); return err }, paramErr("KTR3Config.Bound", -1.0)},
-		{"SSSR shape", func() error { _, err := SSSR(bg, x2, short[:5], SSSRConfig{Pool: x}); return err }, shape},
-		{"SSSR Floor", func() error { _, err := SSSR(bg, x, y, SSSRConfig{Pool: x, Floor: 2}); return err }, paramErr("SSSRConfig.Floor", 2.0)},
 		{"Tune shape", func() error { _, err := Tune(bg, x, short, TuneConfig{}); return err }, shape},
 		{"Tune Criterion", func() error { _, err := Tune(bg, x, y, TuneConfig{Criterion: "aic"}); return err }, paramErr("TuneConfig.Criterion")},
 		// Models and feature maps: new inputs of the wrong width.
@@ -545,7 +533,6 @@ func TestEntryPointErrorTypes(t *testing.T) {
 			return err
 		}, paramErr("Gaussian kernel sigma", -1.0)},
 		{"Model.Predict corrupt", func() error { _, err := (&Model{Kernel: g, Centers: x, Coef: short}).Predict(x); return err }, shape},
-		{"KTR3Fit.Predict shape", func() error { _, err := ktr3.Predict(x2); return err }, shape},
 		{"KernelMatrix shape", func() error { _, err := KernelMatrix(g, x, x2); return err }, shape},
 		{"KernelMatrix kernel", func() error { _, err := KernelMatrix(nil, x, nil); return err }, paramErr("Kernel")},
 		{"KernelMatrix NaN y", func() error {
@@ -568,12 +555,6 @@ func TestEntryPointErrorTypes(t *testing.T) {
 			_, err := LinearRLS(bg, x, y, LinearRLSConfig{Features: crRowsFeatures{1}, Lambda: 1})
 			return err
 		}, shape},
-		{"SSSRBasis.Transform shape", func() error { _, err := basis.Transform(x2, 1); return err }, shape},
-		{"SSSRBasis.Transform s", func() error { _, err := basis.Transform(x, 99); return err }, paramErr("SSSRConfig.S", 99)},
-		{"NewSSSRBasis Features", func() error {
-			_, err := NewSSSRBasis(bg, SSSRConfig{Pool: x, Kernel: g, Features: rf})
-			return err
-		}, paramErr("SSSRConfig.Features")},
 		{"NewSGMPopulation shape", func() error { _, err := NewSGMPopulation(g, x, short); return err }, shape},
 		{"SGMPopulation.Decompose shape", func() error { _, err := pop.Decompose(bg, x2, short[:5], SGMDecompositionConfig{}); return err }, shape},
 		{"SGMPopulation.Decompose Draws", func() error {
@@ -717,5 +698,33 @@ func TestRMSEShortInput(t *testing.T) {
 	}
 	if got, want := RMSE([]float64{1, 3}, []float64{2, 1}), math.Sqrt(2.5); got != want {
 		t.Errorf("RMSE = %v, want %v", got, want)
+	}
+}
+
+// CheckData and CheckMatrix, the input checks exported for methods
+// outside the package: each problem is named by its type and input.
+func TestCheckData(t *testing.T) {
+	x := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})
+	bad := mat.DenseCopyOf(x)
+	bad.Set(1, 0, math.Inf(-1))
+	if err := CheckData(x, []float64{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckData(x, nil); err != nil {
+		t.Fatalf("nil y: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+		want errKind
+	}{
+		{"nil x", CheckData(nil, nil), isErr(ErrEmpty)},
+		{"Inf x", CheckData(bad, nil), notFiniteErr("x", 1, 0, math.Inf(-1))},
+		{"short y", CheckData(x, []float64{1, 2}), isErr(ErrShape)},
+		{"NaN y", CheckData(x, []float64{1, math.NaN(), 3}), notFiniteErr("y", 1, -1, math.NaN())},
+		{"named matrix", CheckMatrix(bad, "pool"), notFiniteErr("pool", 1, 0, math.Inf(-1))},
+		{"empty matrix", CheckMatrix(&mat.Dense{}, "pool"), isErr(ErrEmpty)},
+	} {
+		wantErrKind(t, c.name, c.err, c.want)
 	}
 }

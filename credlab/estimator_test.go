@@ -138,12 +138,10 @@ func TestOtherZeroConfigs(t *testing.T) {
 		want *errKind
 		run  func() error
 	}{
-		{"KTR3Config", nil, func() error { _, err := KTR3(ctx, x, y, KTR3Config{}); return err }},
 		{"BLESSConfig", nil, func() error { _, err := ApproxLeverageScores(ctx, g, x, 1e-3, BLESSConfig{}); return err }},
 		{"SGMDecompositionConfig", nil, func() error { _, err := pop.Decompose(ctx, x, y, SGMDecompositionConfig{}); return err }},
 		{"TwoStageKRRConfig (Kernel.Inner or Kernel.Features)", ptr(paramErr("BagKernel.Inner")), func() error { _, err := TwoStageKRR(ctx, bags, TwoStageKRRConfig{}); return err }},
 		{"TailSGDConfig (Kernel.Inner or Kernel.Features)", ptr(paramErr("BagKernel.Inner")), func() error { _, err := TailSGD(ctx, bags, TailSGDConfig{}); return err }},
-		{"SSSRConfig (Pool or Basis)", ptr(isErr(ErrEmpty)), func() error { _, err := SSSR(ctx, x, y, SSSRConfig{}); return err }},
 		{"GramFitConfig (Features)", ptr(paramErr("GramFitConfig.Features")), func() error { _, err := RidgeGram(ctx, train, nil, GramFitConfig{}); return err }},
 		{"LearningCurveConfig (Kernel)", ptr(paramErr("Kernel")), func() error { _, err := ProjectLearningCurve(ctx, x, y, q, LearningCurveConfig{}); return err }},
 		{"LearningCurveConfig (Lambda)", ptr(paramErr("lambda")), func() error {

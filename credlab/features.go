@@ -75,7 +75,7 @@ func NewRandomFourier(d, D int, sigma float64, seed uint64) (*RandomFourier, err
 
 // Features implements FeatureMap in O(n d D) time.
 func (r *RandomFourier) Features(x *mat.Dense) (*mat.Dense, error) {
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	if r.W == nil || len(r.B) != r.W.RawMatrix().Cols {
@@ -111,7 +111,7 @@ type RawFeatures struct {
 
 // Features implements FeatureMap.
 func (f RawFeatures) Features(x *mat.Dense) (*mat.Dense, error) {
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	n, d := x.Dims()
@@ -172,7 +172,7 @@ func NewReLUNetwork(d int, widths []int, seed uint64) (*ReLUNetwork, error) {
 
 // Features implements FeatureMap in O(n sum_l w_{l-1} w_l) time.
 func (net *ReLUNetwork) Features(x *mat.Dense) (*mat.Dense, error) {
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	n, dx := x.Dims()

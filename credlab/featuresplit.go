@@ -28,7 +28,7 @@ type featureSplit struct {
 
 // splitRows splits the rows.
 func splitRows(x *mat.Dense, y, w []float64, h Holdout) (*featureSplit, error) {
-	tr, va, err := h.split(len(y))
+	tr, va, err := h.Split(len(y))
 	if err != nil {
 		return nil, err
 	}

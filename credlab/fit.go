@@ -8,8 +8,9 @@ import (
 // Fit is the result of an estimator: the model and its record.
 type Fit struct {
 	// Method names the estimator: "KRLS", "KOLS", "EarlyStopping",
-	// "NKRLS", "NYTRO", "LinearRLS", "LinearGD", "SGM", "KTR3", "SSSR", or
-	// "TwoStageKRR" for the second stage of a BagFit. RidgeGram and
+	// "NKRLS", "NYTRO", "LinearRLS", "LinearGD", "SGM", "KTR3" or "SSSR"
+	// (package credlab/baselines), or "TwoStageKRR" for the second stage of
+	// a BagFit. RidgeGram and
 	// GradientGram report the method they stand for (NKRLS or LinearRLS,
 	// NYTRO or LinearGD); Tune the one it chose (KRLS or NKRLS).
 	Method string

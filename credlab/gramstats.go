@@ -73,7 +73,7 @@ func (s *GramStats) Add(phi *mat.Dense, y, w []float64) error {
 	if err := s.check("GramStats"); err != nil {
 		return err
 	}
-	if err := checkData(phi, y); err != nil {
+	if err := CheckData(phi, y); err != nil {
 		return err
 	}
 	n, d := phi.Dims()
@@ -119,7 +119,7 @@ func (s *GramStats) AddRows(ctx context.Context, fm FeatureMap, x *mat.Dense, y,
 	if err := s.check("GramStats"); err != nil {
 		return err
 	}
-	if err := checkData(x, y); err != nil {
+	if err := CheckData(x, y); err != nil {
 		return err
 	}
 	n, _ := x.Dims()
@@ -337,7 +337,7 @@ func RidgeGram(ctx context.Context, train, val *GramStats, cfg GramFitConfig) (*
 		return nil, err
 	}
 	h := Holdout{None: val == nil}
-	_, grid, err := lambdaGrid(fit.Method, cfg.Lambda, cfg.Lambdas, h)
+	_, grid, err := LambdaGrid(fit.Method, cfg.Lambda, cfg.Lambdas, h)
 	if err != nil {
 		return nil, err
 	}

@@ -212,7 +212,7 @@ func TestGradientGram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, va, _ := h.split(200)
+	tr, va, _ := h.Split(200)
 	xt, xv := rowsOf(x, tr), rowsOf(x, va)
 	idx, _ := NystromCenters(xt, 20, nil, 2)
 	ny, _ := NewNystrom(k, xt, idx, 0)

@@ -29,8 +29,12 @@ func (h Holdout) fraction() float64 {
 	return h.Fraction
 }
 
-// split returns the training and validation row indices of n rows.
-func (h Holdout) split(n int) (train, val []int, err error) {
+// Split returns the training and validation row indices of n rows: all
+// rows for training with None; otherwise a seeded random permutation, its
+// first round(Fraction n) indices (at least 1, at most n - 1) for
+// validation. The same Holdout and n give the same split. An invalid
+// Fraction is a *ParamError, n < 2 an error wrapping ErrEmpty. O(n).
+func (h Holdout) Split(n int) (train, val []int, err error) {
 	if h.None {
 		train = make([]int, n)
 		for i := range train {
@@ -97,6 +101,28 @@ func LogGrid(lo, hi float64, n int) []float64 {
 	}
 	out[0], out[n-1] = lo, hi
 	return out
+}
+
+// LambdaGrid resolves the lambda settings of a Tikhonov method (method
+// names it in errors): a positive lambda is the one-value grid {lambda},
+// fitted on all rows (Holdout{None: true}); zero selects from lambdas
+// (nil: LogGrid(1e-15, 1, 100)) on the hold-out split h, which must not be
+// None. A negative or non-finite lambda, or an empty or non-positive grid,
+// is a *ParamError. O(len(lambdas)).
+func LambdaGrid(method string, lambda float64, lambdas []float64, h Holdout) (Holdout, []float64, error) {
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return h, nil, checkPositive("lambda", lambda)
+	}
+	if lambda > 0 {
+		return Holdout{None: true}, []float64{lambda}, nil
+	}
+	if h.None {
+		return h, nil, &ParamError{Name: "lambda", Value: lambda, Want: fmt.Sprintf("a positive fixed Lambda: %s without hold-out (Holdout.None) cannot choose one", method)}
+	}
+	if lambdas == nil {
+		lambdas = LogGrid(1e-15, 1, 100)
+	}
+	return h, lambdas, checkLambdas(lambdas)
 }
 
 // gridRange describes a lambda grid by its ends, for an error.

@@ -30,7 +30,7 @@ func TestHoldoutSplit(t *testing.T) {
 	}
 	for _, c := range cases {
 		h := Holdout{Fraction: c.frac, Seed: c.seed}
-		tr, va, err := h.split(c.n)
+		tr, va, err := h.Split(c.n)
 		if err != nil {
 			t.Fatalf("n %d frac %g: %v", c.n, c.frac, err)
 		}
@@ -44,18 +44,18 @@ func TestHoldoutSplit(t *testing.T) {
 				t.Fatalf("n %d: train and validation rows are not a disjoint cover of 0..n-1: %v %v", c.n, tr, va)
 			}
 		}
-		tr2, va2, _ := h.split(c.n)
+		tr2, va2, _ := h.Split(c.n)
 		if !slices.Equal(tr, tr2) || !slices.Equal(va, va2) {
 			t.Errorf("n %d seed %d: split not deterministic", c.n, c.seed)
 		}
 	}
-	a, _, _ := Holdout{Seed: 1}.split(100)
-	b, _, _ := Holdout{Seed: 2}.split(100)
+	a, _, _ := Holdout{Seed: 1}.Split(100)
+	b, _, _ := Holdout{Seed: 2}.Split(100)
 	if slices.Equal(a, b) {
 		t.Error("seeds 1 and 2 give the same split")
 	}
 	// None: all rows train, in order.
-	tr, va, err := Holdout{None: true}.split(7)
+	tr, va, err := Holdout{None: true}.Split(7)
 	if err != nil || len(va) != 0 || !slices.Equal(tr, []int{0, 1, 2, 3, 4, 5, 6}) {
 		t.Errorf("None: %v %v %v", tr, va, err)
 	}
@@ -63,10 +63,10 @@ func TestHoldoutSplit(t *testing.T) {
 
 func TestHoldoutSplitErrors(t *testing.T) {
 	for _, f := range []float64{1, 1.5, -0.1, math.NaN(), math.Inf(1)} {
-		_, _, err := (Holdout{Fraction: f}).split(10)
+		_, _, err := (Holdout{Fraction: f}).Split(10)
 		wantErrKind(t, fmt.Sprintf("fraction %v", f), err, paramErr("Holdout.Fraction", f))
 	}
-	_, _, err := (Holdout{}).split(1)
+	_, _, err := (Holdout{}).Split(1)
 	wantErrKind(t, "n = 1", err, isErr(ErrEmpty))
 	// Through the estimators.
 	rng := newRNG(70)
@@ -190,4 +190,31 @@ func TestLogGrid(t *testing.T) {
 			}
 		}
 	}()
+}
+
+func TestLambdaGrid(t *testing.T) {
+	h := Holdout{Seed: 3}
+	got, grid, err := LambdaGrid("M", 0.5, nil, h)
+	if err != nil || !got.None || !slices.Equal(grid, []float64{0.5}) {
+		t.Fatalf("fixed lambda: %v %v %v", got, grid, err)
+	}
+	got, grid, err = LambdaGrid("M", 0, nil, h)
+	if err != nil || got != h || !slices.Equal(grid, LogGrid(1e-15, 1, 100)) {
+		t.Fatalf("default grid: %v %d values %v", got, len(grid), err)
+	}
+	for _, c := range []struct {
+		lambda  float64
+		lambdas []float64
+		h       Holdout
+		want    errKind
+	}{
+		{-1, nil, h, paramErr("lambda", -1.0)},
+		{math.NaN(), nil, h, paramErr("lambda", math.NaN())},
+		{0, nil, Holdout{None: true}, paramErr("lambda", 0.0)},
+		{0, []float64{}, h, paramErr("Lambdas")},
+		{0, []float64{1, 0}, h, paramErr("lambda[1]", 0.0)},
+	} {
+		_, _, err := LambdaGrid("M", c.lambda, c.lambdas, c.h)
+		wantErrKind(t, fmt.Sprint(c.lambda, c.lambdas, c.h), err, c.want)
+	}
 }

@@ -18,14 +18,14 @@ func KernelMatrix(k Kernel, x, y *mat.Dense) (*mat.Dense, error) {
 	if err := checkKernel(k); err != nil {
 		return nil, err
 	}
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	if err := checkKernelCols(k, x.RawMatrix().Cols); err != nil {
 		return nil, err
 	}
 	if y != nil {
-		if err := checkMatrix(y, "y"); err != nil {
+		if err := CheckMatrix(y, "y"); err != nil {
 			return nil, err
 		}
 		if _, dy := y.Dims(); dy != x.RawMatrix().Cols {

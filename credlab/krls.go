@@ -2,13 +2,10 @@ package credlab
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"time"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -66,7 +63,7 @@ func KRLS(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit,
 // kernel set: the entry of the library's own callers, which check the
 // data once at their boundary.
 func krls(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit, error) {
-	h, grid, err := lambdaGrid("KRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
+	h, grid, err := LambdaGrid("KRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err
 	}
@@ -93,39 +90,6 @@ func krls(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit,
 	return fit, nil
 }
 
-// lambdaGrid resolves a fixed lambda or a grid with hold-out.
-func lambdaGrid(method string, lambda float64, lambdas []float64, h Holdout) (Holdout, []float64, error) {
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return h, nil, checkPositive("lambda", lambda)
-	}
-	if lambda > 0 {
-		return Holdout{None: true}, []float64{lambda}, nil
-	}
-	if h.None {
-		return h, nil, &ParamError{Name: "lambda", Value: lambda, Want: fmt.Sprintf("a positive fixed Lambda: %s without hold-out (Holdout.None) cannot choose one", method)}
-	}
-	if lambdas == nil {
-		lambdas = LogGrid(1e-15, 1, 100)
-	}
-	return h, lambdas, checkLambdas(lambdas)
-}
-
-// choleskySolve overwrites the lower triangle of a with the Cholesky factor
-// of a + shift I and returns the solution of (a + shift I) z = b.
-func choleskySolve(a *mat.Dense, shift float64, b []float64) ([]float64, bool) {
-	raw := a.RawMatrix()
-	for i := 0; i < raw.Rows; i++ {
-		raw.Data[i*raw.Stride+i] += shift
-	}
-	t, ok := potrfLower(blas64.Symmetric{N: raw.Rows, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
-	if !ok {
-		return nil, false
-	}
-	z := append([]float64(nil), b...)
-	lapack64.Potrs(t, blas64.General{Rows: len(z), Cols: 1, Stride: 1, Data: z})
-	return z, allFinite(z)
-}
-
 // splitKernel holds a hold-out split and the stacked kernel matrix
 // [K(Xt, Xt); K(Xv, Xt)] of size (nt+nv) x nt.
 type splitKernel struct {
@@ -139,7 +103,7 @@ type splitKernel struct {
 }
 
 func newSplitKernel(x *mat.Dense, y, w []float64, k Kernel, h Holdout) (*splitKernel, error) {
-	tr, va, err := h.split(len(y))
+	tr, va, err := h.Split(len(y))
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func TestKRLSFixedLambda(t *testing.T) {
 // same hold-out split, by dense solves on the training rows.
 func krlsRefPath(t *testing.T, ref refKernel, x *mat.Dense, y []float64, h Holdout, lambda float64) (train, val float64, alpha []float64) {
 	t.Helper()
-	tr, va, err := h.split(len(y))
+	tr, va, err := h.Split(len(y))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestKRLSGridPaths(t *testing.T) {
 			}
 			// The model's centers are the training rows; its predictions on
 			// the validation rows reproduce the selected ValRMSE.
-			tr, vIdx, _ := h.split(80)
+			tr, vIdx, _ := h.Split(80)
 			if d := relDiffMat(fit.Model.Centers, rowsOf(x, tr)); d != 0 {
 				t.Errorf("model centers are not the training rows")
 			}

@@ -22,7 +22,7 @@ func LeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda float64)
 	if err := checkKernelOn(k, x); err != nil {
 		return nil, err
 	}
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	if err := checkPositive("lambda_q", lambda); err != nil {
@@ -82,7 +82,7 @@ func FeatureLeverageScores(ctx context.Context, fm FeatureMap, x *mat.Dense, lam
 	if fm == nil {
 		return nil, &ParamError{Name: "fm", Value: nil, Want: "a feature map"}
 	}
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	if err := checkPositive("lambda_q", lambda); err != nil {
@@ -163,7 +163,7 @@ func (f *LeverageFactor) Scores(ctx context.Context, fm FeatureMap, x *mat.Dense
 	if fm == nil {
 		return nil, &ParamError{Name: "fm", Value: nil, Want: "a feature map"}
 	}
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	if block < 0 {

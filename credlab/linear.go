@@ -34,7 +34,7 @@ func LinearRLS(ctx context.Context, x *mat.Dense, y []float64, cfg LinearRLSConf
 	if err := checkWeights(cfg.Weights, len(y)); err != nil {
 		return nil, err
 	}
-	h, grid, err := lambdaGrid("LinearRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
+	h, grid, err := LambdaGrid("LinearRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func TestLinearRLSWeightedPath(t *testing.T) {
 	w := crWeights(rng, n, 0.2, 4)
 	rf, _ := NewRandomFourier(d, 25, 0.5, 7)
 	h := Holdout{Seed: 4, Fraction: 0.25}
-	tr, va, _ := h.split(n)
+	tr, va, _ := h.Split(n)
 	at, av := crFeatures(t, rf, rowsOf(x, tr)), crFeatures(t, rf, rowsOf(x, va))
 	yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 	for _, grid := range [][]float64{LogGrid(1e-5, 1, 5), LogGrid(1e-5, 1, 33)} {
@@ -247,7 +247,7 @@ func TestLinearGDWeightedPath(t *testing.T) {
 	w := crWeights(rng, n, 0.2, 4)
 	rf, _ := NewRandomFourier(d, 40, 0.4, 9)
 	h := Holdout{Seed: 6}
-	tr, va, _ := h.split(n)
+	tr, va, _ := h.Split(n)
 	at, av := crFeatures(t, rf, rowsOf(x, tr)), crFeatures(t, rf, rowsOf(x, va))
 	yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 	fit, err := LinearGD(ctx, x, y, LinearGDConfig{Features: rf, Weights: w,

@@ -47,13 +47,13 @@ func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, er
 	if m == nil || len(m.Coef) == 0 || (m.Centers == nil && m.Features == nil) {
 		return nil, emptyf("predict with an empty model (no coefficients, centers or feature map)")
 	}
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	return m.predict(ctx, x)
 }
 
-// predict is PredictContext on rows already checked (checkData).
+// predict is PredictContext on rows already checked (CheckData).
 func (m *Model) predict(ctx context.Context, x *mat.Dense) ([]float64, error) {
 	if m.Features != nil {
 		return m.predictLinear(ctx, x)

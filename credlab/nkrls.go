@@ -56,7 +56,7 @@ func NKRLS(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fi
 // nkrls is NKRLS on inputs already checked (checkFitInputs), with its
 // kernel set.
 func nkrls(ctx context.Context, x *mat.Dense, y []float64, cfg NKRLSConfig) (*Fit, error) {
-	h, grid, err := lambdaGrid("NKRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
+	h, grid, err := LambdaGrid("NKRLS", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err
 	}

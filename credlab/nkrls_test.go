@@ -137,7 +137,7 @@ func TestNKRLSGridPaths(t *testing.T) {
 	ref := refGaussian(0.6)
 	h := Holdout{Seed: 11, Fraction: 0.25}
 	nc := NystromConfig{M: 20, Seed: 4}
-	tr, va, err := h.split(100)
+	tr, va, err := h.Split(100)
 	if err != nil {
 		t.Fatal(err)
 	}

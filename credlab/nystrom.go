@@ -38,7 +38,7 @@ func centersError(m, n int) error {
 // NystromCenters returns m center rows of x chosen by s (UniformCenters when
 // nil) with a generator seeded by seed.
 func NystromCenters(x *mat.Dense, m int, s CenterSampler, seed uint64) ([]int, error) {
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	return nystromCenters(context.Background(), x, m, s, seed)
@@ -169,7 +169,7 @@ func (ny *Nystrom) Features(x *mat.Dense) (*mat.Dense, error) {
 	if ny == nil || ny.Centers == nil || ny.L == nil || ny.Kernel == nil {
 		return nil, emptyf("empty Nyström factor (use NewNystrom)")
 	}
-	if err := checkData(x, nil); err != nil {
+	if err := CheckData(x, nil); err != nil {
 		return nil, err
 	}
 	if _, d := x.Dims(); d != ny.Centers.RawMatrix().Cols {

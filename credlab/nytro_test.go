@@ -202,7 +202,7 @@ func TestNYTROHoldoutPath(t *testing.T) {
 	if len(fit.Path) != T {
 		t.Fatalf("%d steps, want %d", len(fit.Path), T)
 	}
-	tr, va, _ := h.split(80)
+	tr, va, _ := h.Split(80)
 	xt, xv, yt, yv := rowsOf(x, tr), rowsOf(x, va), pick(y, tr), pick(y, va)
 	idx, _ := NystromCenters(xt, nc.M, nil, nc.Seed)
 	cm := rowsOf(xt, idx)

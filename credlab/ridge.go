@@ -52,7 +52,7 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		work := mat.NewDense(p, p, nil)
 		solve = func(mu float64, z []float64) bool {
 			work.Copy(pr.g)
-			s, ok := choleskySolve(work, mu, pr.b)
+			s, ok := CholeskySolve(work, mu, pr.b)
 			copy(z, s)
 			return ok
 		}
@@ -314,4 +314,23 @@ func (rp *ridgePath) df(mu float64) float64 {
 		s += v / (v + mu)
 	}
 	return s
+}
+
+// CholeskySolve returns the solution z of (A + shift I) z = b for a
+// symmetric A, by the Cholesky factorization A + shift I = L L^T, which
+// overwrites the lower triangle of a (the upper one is not read). ok is
+// false when A + shift I is not numerically positive definite or z is not
+// finite. O(p^3/3) time for p x p A, no memory beyond z.
+func CholeskySolve(a *mat.Dense, shift float64, b []float64) ([]float64, bool) {
+	raw := a.RawMatrix()
+	for i := 0; i < raw.Rows; i++ {
+		raw.Data[i*raw.Stride+i] += shift
+	}
+	t, ok := potrfLower(blas64.Symmetric{N: raw.Rows, Stride: raw.Stride, Data: raw.Data, Uplo: blas.Lower})
+	if !ok {
+		return nil, false
+	}
+	z := append([]float64(nil), b...)
+	lapack64.Potrs(t, blas64.General{Rows: len(z), Cols: 1, Stride: 1, Data: z})
+	return z, allFinite(z)
 }

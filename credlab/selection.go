@@ -200,7 +200,7 @@ func DrawSelection(q []float64, budget int, seed uint64) (*Selection, error) {
 }
 
 func checkPool(pool *mat.Dense, budget int) (int, error) {
-	if err := checkData(pool, nil); err != nil {
+	if err := CheckData(pool, nil); err != nil {
 		return 0, err
 	}
 	if budget <= 0 {

@@ -231,7 +231,7 @@ func (c SGMConfig) params(method string, m int, kappa2 float64) (sgdParams, erro
 // costs O(m n_a) flops with O(m n_a) memory.
 func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit, error) {
 	cfg.Kernel = defaultKernel(cfg.Kernel, x)
-	if err := checkData(x, y); err != nil {
+	if err := CheckData(x, y); err != nil {
 		return nil, err
 	}
 	if err := checkKernelOn(cfg.Kernel, x); err != nil {
@@ -240,7 +240,7 @@ func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	tr, va, err := cfg.holdout().split(len(y))
+	tr, va, err := cfg.holdout().Split(len(y))
 	if err != nil {
 		return nil, err
 	}

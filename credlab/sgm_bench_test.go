@@ -116,7 +116,7 @@ func benchKRRFromGram(g *mat.Dense, y []float64) float64 {
 	var bestAlpha []float64
 	for _, l := range LogGrid(1e-10, 1e-1, 19) {
 		work := mat.DenseCopyOf(ktt)
-		alpha, ok := choleskySolve(work, l*700, y[:700])
+		alpha, ok := CholeskySolve(work, l*700, y[:700])
 		if !ok {
 			continue
 		}

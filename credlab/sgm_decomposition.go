@@ -46,7 +46,7 @@ func NewSGMPopulation(k Kernel, x *mat.Dense, f []float64) (*SGMPopulation, erro
 	if err := checkKernel(k); err != nil {
 		return nil, err
 	}
-	if err := checkData(x, f); err != nil {
+	if err := CheckData(x, f); err != nil {
 		return nil, err
 	}
 	n, _ := x.Dims()
@@ -164,7 +164,7 @@ func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64
 	if p == nil || p.x == nil {
 		return nil, emptyf("no population given (use NewSGMPopulation)")
 	}
-	if err := checkData(x, y); err != nil {
+	if err := CheckData(x, y); err != nil {
 		return nil, err
 	}
 	m, d := x.Dims()

@@ -291,7 +291,7 @@ func TestSGMHoldoutSelectsPasses(t *testing.T) {
 		t.Errorf("chose iteration %d (val %g), the path's best is %d (%g)", fit.Iter, fit.ValRMSE, fit.Path[best].Iter, fit.Path[best].ValRMSE)
 	}
 	// The model is the chosen iterate: its validation RMSE matches.
-	tr, va, _ := Holdout{Seed: 3}.split(200)
+	tr, va, _ := Holdout{Seed: 3}.Split(200)
 	if fit.Rank != len(tr) {
 		t.Errorf("trained on %d rows, want %d", fit.Rank, len(tr))
 	}

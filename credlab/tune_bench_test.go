@@ -23,7 +23,7 @@ func BenchmarkRidgePath(b *testing.B) {
 			work := mat.NewDense(n, n, nil)
 			for i := 0; i < b.N; i++ {
 				work.Copy(k)
-				if _, ok := choleskySolve(work, 1e-3*float64(n), y); !ok {
+				if _, ok := CholeskySolve(work, 1e-3*float64(n), y); !ok {
 					b.Fatal("Cholesky failed")
 				}
 			}

@@ -174,7 +174,7 @@ func setupTuner(x *mat.Dense, y []float64, cfg TuneConfig, from *tuner) (*tuner,
 		if t.n < 3 {
 			return nil, &TuneError{Problem: fmt.Sprintf("%d rows are too few for a hold-out (at least 3): use gcv", t.n)}
 		}
-		tr, va, err := t.cfg.Holdout.split(t.n)
+		tr, va, err := t.cfg.Holdout.Split(t.n)
 		if err != nil {
 			return nil, err
 		}

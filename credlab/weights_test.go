@@ -220,7 +220,7 @@ func TestKRLSWeightedPath(t *testing.T) {
 	y := smoothTargets(rng, x, 0.3)
 	w := crWeights(rng, n, 0.1, 4)
 	h := Holdout{Seed: 3, Fraction: 0.3}
-	tr, va, err := h.split(n)
+	tr, va, err := h.Split(n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestEarlyStoppingWeightedPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, va, _ := h.split(n)
+	tr, va, _ := h.Split(n)
 	xt, xv := rowsOf(x, tr), rowsOf(x, va)
 	yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 	ktt, kvt := refMatrix(refGaussian(sigma), xt, xt), refMatrix(refGaussian(sigma), xv, xt)
@@ -442,7 +442,7 @@ func TestNKRLSWeighted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, va, _ := h.split(n)
+		tr, va, _ := h.Split(n)
 		xt, xv := rowsOf(x, tr), rowsOf(x, va)
 		yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 		idx, _ := NystromCenters(xt, m, nil, 4)
@@ -511,7 +511,7 @@ func TestNYTROWeighted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, va, _ := h.split(n)
+		tr, va, _ := h.Split(n)
 		xt, xv := rowsOf(x, tr), rowsOf(x, va)
 		yt, yv, wt, wv := pick(y, tr), pick(y, va), pick(w, tr), pick(w, va)
 		idx, _ := NystromCenters(xt, m, nil, 6)

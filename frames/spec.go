@@ -244,11 +244,11 @@ var aliases = map[string]string{
 	"linearrls": "linear", "ridge": "linear", "linear-gd": "lineargd", "sgd": "sgm",
 }
 
-// notYet names methods planned in credlab but not reachable from frames
+// notYet names methods of credlab or its subpackages not reachable from frames
 // yet, with the reason.
 var notYet = map[string]string{
-	"ktr3":        "KTR3 is a credlab baseline (credlab.KTR3) without a frames wrapper yet",
-	"sssr":        "SSSR is a credlab baseline (credlab.SSSR) without a frames wrapper yet",
+	"ktr3":        "KTR3 is a baseline of the CRED paper (baselines.KTR3, package credlab/baselines) without a frames wrapper yet",
+	"sssr":        "SSSR is a baseline of the CRED paper (baselines.SSSR, package credlab/baselines) without a frames wrapper yet",
 	"twostagekrr": "distribution regression works on bags, not rows (credlab.TwoStageKRR)",
 	"tailsgd":     "distribution regression works on bags, not rows (credlab.TailSGD)",
 }

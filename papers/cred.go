@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/credlab/baselines"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -383,9 +384,9 @@ func (s *BenchmarkSpec) has(m string) bool {
 //   - KRR: ridge regression on n rows drawn uniformly without replacement;
 //   - KTR3: on the same rows, ridge regression on the first k rows, k
 //     uniform on {0, ..., n-1}, predictions clipped at max |y|
-//     (credlab.KTR3);
+//     (baselines.KTR3);
 //   - SSSR: on the same rows, least squares on the top s eigenfunctions of
-//     the pool covariance (credlab.SSSR).
+//     the pool covariance (baselines.SSSR).
 //
 // As in the paper (its footnote 4) each method reports its best test RMSE
 // over its parameters (lambda_q and lambda, lambda, s) and labelings,
@@ -1137,7 +1138,7 @@ func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev 
 			if err != nil {
 				return err
 			}
-			info.Checks["KTR3 vs credlab.KTR3"] = d
+			info.Checks["KTR3 vs baselines.KTR3"] = d
 		}
 	}
 	return nil
@@ -1196,7 +1197,7 @@ func (st *credFitState) sssr(ctx context.Context, lab credLabeling, ni, n int, g
 			if err != nil {
 				return err
 			}
-			info.Checks["SSSR vs credlab.SSSR"] = d
+			info.Checks["SSSR vs baselines.SSSR"] = d
 		}
 	}
 	return nil
@@ -1248,7 +1249,7 @@ func (st *credFitState) checkRidge(ctx context.Context, lab credLabeling, n int,
 func (st *credFitState) checkKTR3(ctx context.Context, lab credLabeling, n, k int, lam float64, pf, pe, bounds []float64) (float64, error) {
 	t := st.t
 	x, y, s := st.checkData(lab, n)
-	fit, err := credlab.KTR3(ctx, x, y, credlab.KTR3Config{Lambda: lam * t.mean, Prefix: k})
+	fit, err := baselines.KTR3(ctx, x, y, baselines.KTR3Config{Lambda: lam * t.mean, Prefix: k})
 	if err != nil {
 		return 0, err
 	}
@@ -1267,8 +1268,8 @@ func (st *credFitState) checkKTR3(ctx context.Context, lab credLabeling, n, k in
 func (st *credFitState) checkSSSR(ctx context.Context, lab credLabeling, n, sdim int, gf, ge []float64) (float64, error) {
 	t := st.t
 	x, y, s := st.checkData(lab, n)
-	basis := &credlab.SSSRBasis{Features: credlab.RawFeatures{}, Vectors: mat.DenseCopyOf(t.vecs.Slice(0, t.D, 0, t.r)), Values: t.vals[:t.r]}
-	fit, err := credlab.SSSR(ctx, x, y, credlab.SSSRConfig{Basis: basis, S: sdim})
+	basis := &baselines.SSSRBasis{Features: credlab.RawFeatures{}, Vectors: mat.DenseCopyOf(t.vecs.Slice(0, t.D, 0, t.r)), Values: t.vals[:t.r]}
+	fit, err := baselines.SSSR(ctx, x, y, baselines.SSSRConfig{Basis: basis, S: sdim})
 	if err != nil {
 		return 0, err
 	}

@@ -428,8 +428,8 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 		"(`LinearRLS` with `Weights`, footnote 3) with lambda on the grid %s; best over lambda_q and lambda. "+
 		"**CRED(lambda=lambda_q)** ties the ridge to lambda = lambda_q, as in the paper's theory (Theorem 4.4 and the remark after it).\n", credGridString(fc.LambdaQs), credGridString(fc.Lambdas))
 	p("- **KRR**: %d uniform labelings (without replacement), ridge (`LinearRLS`, no weights) with lambda on the same grid; best over both.\n", fc.Labelings)
-	p("- **KTR3**: on the same uniform labelings, `KTR3` (k uniform on {0..n-1}, ridge on the first k rows with penalty lambda n, predictions clipped at max |y|), lambda on the same grid; best over both.\n")
-	p("- **SSSR**: on the same uniform labelings, least squares on the top s eigenfunctions of the pool covariance (`SSSR`), s on %d evenly spaced values up to min(rank, n); best over both.\n", fc.SGrid)
+	p("- **KTR3**: on the same uniform labelings, `baselines.KTR3` (k uniform on {0..n-1}, ridge on the first k rows with penalty lambda n, predictions clipped at max |y|), lambda on the same grid; best over both.\n")
+	p("- **SSSR**: on the same uniform labelings, least squares on the top s eigenfunctions of the pool covariance (`baselines.SSSR`), s on %d evenly spaced values up to min(rank, n); best over both.\n", fc.SGrid)
 	p("- **CRED-distinct** (not in the paper): the same q, drawn without replacement (`credlab.WithoutReplacement`: inclusion probabilities pi_j = min(1, c q_j) summing to n, the first n rows of a ranking drawn by Tillé's elimination procedure, Horvitz-Thompson weights n/(N pi_j)), "+
 		"the budgets %v labeled as successive batches of one design and seed, which add up to a one-shot draw of each budget; best over lambda_q and lambda as CRED.\n", fc.Ns)
 	p("- **CRED-draws** (not in the paper): the paper's design paid per distinct label: CRED's own draws (the same seed) continued until n distinct rows come up, each labeled once and weighted by its draw count (`credlab.DistinctRows`, the fit on all those draws); best over lambda_q and lambda as CRED.\n")
@@ -439,7 +439,7 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 		"numerically zero, so the grid is read relative to the feature scale.\n\n")
 	p("Implementation: for speed the fits are computed from shared Gram matrices (one per labeling, grown through the nested budgets, " +
 		"one Cholesky factorization per lambda for all noise levels, test error from the test covariance): the engine of `papers.LabelingBenchmark`, " +
-		"which the package tests check against `CREDSelector`, `LinearRLS`, `KTR3` and `SSSR` on the same labeled rows (TestCREDFastPathMatchesPackage).\n\n")
+		"which the package tests check against `CREDSelector`, `LinearRLS`, `baselines.KTR3` and `baselines.SSSR` on the same labeled rows (TestCREDFastPathMatchesPackage).\n\n")
 	p("| task | D | rank above floor | mean eigenvalue | test RMS of f | time |\n|---|---|---|---|---|---|\n")
 	for _, in := range infos {
 		p("| %s %s | %d | %d | %.3g | %.3g | %v |\n", in.Dataset, in.Task, in.D, in.R, in.MeanEig, in.SignalRMS, in.Total.Round(time.Second))

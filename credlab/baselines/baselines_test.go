@@ -1,4 +1,4 @@
-package credlab
+package baselines
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/credlab/credlab/credlab"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -116,7 +118,7 @@ func TestKTR3HandComputation(t *testing.T) {
 	}
 
 	// Kernel form: alpha = (K_k + lambda n I)^-1 y_k, f(x) = K(x, X_k) alpha.
-	kern := GaussianKernel{Sigma: 1.5}
+	kern := credlab.GaussianKernel{Sigma: 1.5}
 	fk, err := KTR3(ctx, x, y, KTR3Config{Kernel: kern, Lambda: lambda, Prefix: k, Bound: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -151,25 +153,25 @@ func TestKTR3FullPrefixMatchesRidge(t *testing.T) {
 	ctx := context.Background()
 	x, y := blData(3, 40, []float64{1, 1, 1, 1}, []float64{1, 2, 3, 4}, 0.1)
 	// With k = n and a loose bound KTR3 is ridge regression.
-	f, err := KTR3(ctx, x, y, KTR3Config{Lambda: 1e-3, Prefix: 40, Bound: 1e9, Features: RawFeatures{Bias: true}})
+	f, err := KTR3(ctx, x, y, KTR3Config{Lambda: 1e-3, Prefix: 40, Bound: 1e9, Features: credlab.RawFeatures{Bias: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr, err := LinearRLS(ctx, x, y, LinearRLSConfig{Lambda: 1e-3, Features: RawFeatures{Bias: true}})
+	lr, err := credlab.LinearRLS(ctx, x, y, credlab.LinearRLSConfig{Lambda: 1e-3, Features: credlab.RawFeatures{Bias: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	blClose(t, "coef vs LinearRLS", f.Model.Coef, lr.Model.Coef, 1e-9)
-	kern := GaussianKernel{Sigma: 2}
+	blClose(t, "coef vs credlab.LinearRLS", f.Model.Coef, lr.Model.Coef, 1e-9)
+	kern := credlab.GaussianKernel{Sigma: 2}
 	fk, err := KTR3(ctx, x, y, KTR3Config{Kernel: kern, Lambda: 1e-3, Prefix: 40, Bound: 1e9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kr, err := KRLS(ctx, x, y, KRLSConfig{Kernel: kern, Lambda: 1e-3})
+	kr, err := credlab.KRLS(ctx, x, y, credlab.KRLSConfig{Kernel: kern, Lambda: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	blClose(t, "coef vs KRLS", fk.Model.Coef, kr.Model.Coef, 1e-8)
+	blClose(t, "coef vs credlab.KRLS", fk.Model.Coef, kr.Model.Coef, 1e-8)
 }
 
 func TestKTR3RandomPrefix(t *testing.T) {
@@ -209,7 +211,7 @@ func TestKTR3RandomPrefix(t *testing.T) {
 	}
 	// The kernel form with k = 0 predicts 0 as well.
 	for seed := uint64(0); ; seed++ {
-		f, err := KTR3(ctx, x, y, KTR3Config{Kernel: LinearKernel{}, Lambda: 0.1, Seed: seed})
+		f, err := KTR3(ctx, x, y, KTR3Config{Kernel: credlab.LinearKernel{}, Lambda: 0.1, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,8 +230,8 @@ func TestKTR3RandomPrefix(t *testing.T) {
 func TestKTR3HoldoutGrid(t *testing.T) {
 	ctx := context.Background()
 	x, y := blData(5, 60, []float64{1, 1, 1}, []float64{2, -1, 0.5}, 0.5)
-	grid := LogGrid(1e-6, 10, 8)
-	h := Holdout{Seed: 9}
+	grid := credlab.LogGrid(1e-6, 10, 8)
+	h := credlab.Holdout{Seed: 9}
 	f, err := KTR3(ctx, x, y, KTR3Config{Lambdas: grid, Holdout: h, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -246,17 +248,21 @@ func TestKTR3HoldoutGrid(t *testing.T) {
 	if f.Lambda != best.Lambda || f.ValRMSE != best.ValRMSE {
 		t.Fatalf("chose lambda %g (val %g), path minimum %g (val %g)", f.Lambda, f.ValRMSE, best.Lambda, best.ValRMSE)
 	}
-	// Recompute the chosen validation RMSE from the returned model.
-	tr, va, _ := h.split(60)
+	// Recompute the chosen validation credlab.RMSE from the returned model.
+	tr, va, _ := h.Split(60)
 	if f.Prefix >= len(tr) {
 		t.Fatalf("prefix %d of %d training rows", f.Prefix, len(tr))
 	}
-	p, err := f.Predict(gatherRows(x, va))
+	xv, err := credlab.GatherRows(x, va)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := RMSE(p, gather(y, va)); math.Abs(got-f.ValRMSE) > 1e-12 {
-		t.Fatalf("validation RMSE %v, recomputed %v", f.ValRMSE, got)
+	p, err := f.Predict(xv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := credlab.RMSE(p, gather(y, va)); math.Abs(got-f.ValRMSE) > 1e-12 {
+		t.Fatalf("validation credlab.RMSE %v, recomputed %v", f.ValRMSE, got)
 	}
 }
 
@@ -265,37 +271,37 @@ func TestKTR3Errors(t *testing.T) {
 	x, y := blData(6, 8, []float64{1, 1}, []float64{1, 1}, 0.1)
 	cases := []struct {
 		cfg  KTR3Config
-		want errKind
+		want error
 	}{
-		{KTR3Config{Kernel: LinearKernel{}, Features: RawFeatures{}, Lambda: 1}, paramErr("KTR3Config.Features")},
-		{KTR3Config{Lambda: 1, Bound: -1}, paramErr("KTR3Config.Bound", -1.0)},
-		{KTR3Config{Lambda: 1, Bound: math.NaN()}, paramErr("KTR3Config.Bound", math.NaN())},
-		{KTR3Config{Lambda: 1, Prefix: -1}, paramErr("KTR3Config.Prefix", -1)},
-		{KTR3Config{Lambda: 1, Prefix: 9}, paramErr("KTR3Config.Prefix", 9)},
-		{KTR3Config{Lambda: -1}, paramErr("lambda", -1.0)},
-		{KTR3Config{Kernel: GaussianKernel{}, Lambda: 1}, paramErr("Gaussian kernel sigma", 0.0)},
-		{KTR3Config{Holdout: Holdout{None: true}}, paramErr("lambda", 0.0)},
+		{KTR3Config{Kernel: credlab.LinearKernel{}, Features: credlab.RawFeatures{}, Lambda: 1}, &credlab.ParamError{Name: "KTR3Config.Features"}},
+		{KTR3Config{Lambda: 1, Bound: -1}, &credlab.ParamError{Name: "KTR3Config.Bound", Value: -1.0}},
+		{KTR3Config{Lambda: 1, Bound: math.NaN()}, &credlab.ParamError{Name: "KTR3Config.Bound", Value: math.NaN()}},
+		{KTR3Config{Lambda: 1, Prefix: -1}, &credlab.ParamError{Name: "KTR3Config.Prefix", Value: -1}},
+		{KTR3Config{Lambda: 1, Prefix: 9}, &credlab.ParamError{Name: "KTR3Config.Prefix", Value: 9}},
+		{KTR3Config{Lambda: -1}, &credlab.ParamError{Name: "lambda", Value: -1.0}},
+		{KTR3Config{Kernel: credlab.GaussianKernel{}, Lambda: 1}, &credlab.ParamError{Name: "Gaussian kernel sigma", Value: 0.0}},
+		{KTR3Config{Holdout: credlab.Holdout{None: true}}, &credlab.ParamError{Name: "lambda", Value: 0.0}},
 	}
 	for i, c := range cases {
 		_, err := KTR3(ctx, x, y, c.cfg)
-		wantErrKind(t, fmt.Sprintf("case %d", i), err, c.want)
+		wantErr(t, fmt.Sprintf("case %d", i), err, c.want)
 	}
 	_, err := KTR3(ctx, x, y[:3], KTR3Config{Lambda: 1})
-	wantErrKind(t, "short y", err, isErr(ErrShape))
+	wantErr(t, "short y", err, credlab.ErrShape)
 	bad := mat.DenseCopyOf(x)
 	bad.Set(2, 1, math.Inf(1))
 	_, err = KTR3(ctx, bad, y, KTR3Config{Lambda: 1})
-	wantErrKind(t, "Inf x", err, notFiniteErr("x", 2, 1, math.Inf(1)))
+	wantErr(t, "Inf x", err, &credlab.NotFiniteError{Name: "x", Row: 2, Col: 1, Value: math.Inf(1)})
 	var empty *KTR3Fit
 	_, err = empty.Predict(x)
-	wantErrKind(t, "empty fit", err, isErr(ErrEmpty))
+	wantErr(t, "empty fit", err, credlab.ErrEmpty)
 }
 
 func TestSSSRFullBasisIsLeastSquares(t *testing.T) {
 	ctx := context.Background()
 	pool, _ := blData(7, 300, []float64{1, 0.3, 2, 0.05}, []float64{0, 0, 0, 0}, 0)
 	x, y := blData(8, 25, []float64{1, 0.3, 2, 0.05}, []float64{1, -1, 2, 5}, 0.2)
-	for _, fm := range []FeatureMap{RawFeatures{}, RawFeatures{Bias: true}} {
+	for _, fm := range []credlab.FeatureMap{credlab.RawFeatures{}, credlab.RawFeatures{Bias: true}} {
 		f, err := SSSR(ctx, x, y, SSSRConfig{Pool: pool, Features: fm})
 		if err != nil {
 			t.Fatal(err)
@@ -377,7 +383,7 @@ func TestSSSRKernelForm(t *testing.T) {
 	// functions, so SSSR(s = 2) is least squares without intercept, and the
 	// Nyström extension agrees with the feature form.
 	x, y := blData(11, 15, []float64{1, 2}, []float64{1, 1}, 0.3)
-	fk, err := SSSR(ctx, x, y, SSSRConfig{Pool: pool, Kernel: LinearKernel{}, S: 2})
+	fk, err := SSSR(ctx, x, y, SSSRConfig{Pool: pool, Kernel: credlab.LinearKernel{}, S: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +399,7 @@ func TestSSSRKernelForm(t *testing.T) {
 
 	// Gaussian kernel: eigenfunctions orthonormal on the pool, and equal to
 	// sqrt(N) u_i at the pool rows.
-	kern := GaussianKernel{Sigma: 1}
+	kern := credlab.GaussianKernel{Sigma: 1}
 	basis, err := NewSSSRBasis(ctx, SSSRConfig{Pool: pool, Kernel: kern})
 	if err != nil {
 		t.Fatal(err)
@@ -452,7 +458,7 @@ func TestSSSRUnderdetermined(t *testing.T) {
 	p, _ := f.Model.Predict(x)
 	blClose(t, "interpolation", p, y, 1e-9)
 	if f.Path[0].TrainRMSE > 1e-9 {
-		t.Fatalf("train RMSE %g", f.Path[0].TrainRMSE)
+		t.Fatalf("train credlab.RMSE %g", f.Path[0].TrainRMSE)
 	}
 }
 
@@ -462,33 +468,33 @@ func TestSSSRErrors(t *testing.T) {
 	x, y := blData(16, 5, []float64{1, 1}, []float64{1, 1}, 0)
 	cases := []struct {
 		cfg  SSSRConfig
-		want errKind
+		want error
 	}{
-		{SSSRConfig{}, isErr(ErrEmpty)},
-		{SSSRConfig{Pool: pool, S: 3}, paramErr("SSSRConfig.S", 3)},
-		{SSSRConfig{Pool: pool, S: -1}, paramErr("SSSRConfig.S", -1)},
-		{SSSRConfig{Pool: pool, Lambda: -1}, paramErr("SSSRConfig.Lambda", -1.0)},
-		{SSSRConfig{Pool: pool, Floor: 2}, paramErr("SSSRConfig.Floor", 2.0)},
-		{SSSRConfig{Pool: pool, Kernel: LinearKernel{}, Features: RawFeatures{}}, paramErr("SSSRConfig.Features")},
-		{SSSRConfig{Pool: pool, Kernel: GaussianKernel{}}, paramErr("Gaussian kernel sigma", 0.0)},
-		{SSSRConfig{Pool: pool, Block: -1}, paramErr("Block", -1)},
-		{SSSRConfig{Pool: mat.NewDense(3, 2, nil)}, degenerateErr("zero")},
-		{SSSRConfig{Basis: &SSSRBasis{}}, isErr(ErrEmpty)},
+		{SSSRConfig{}, credlab.ErrEmpty},
+		{SSSRConfig{Pool: pool, S: 3}, &credlab.ParamError{Name: "SSSRConfig.S", Value: 3}},
+		{SSSRConfig{Pool: pool, S: -1}, &credlab.ParamError{Name: "SSSRConfig.S", Value: -1}},
+		{SSSRConfig{Pool: pool, Lambda: -1}, &credlab.ParamError{Name: "SSSRConfig.Lambda", Value: -1.0}},
+		{SSSRConfig{Pool: pool, Floor: 2}, &credlab.ParamError{Name: "SSSRConfig.Floor", Value: 2.0}},
+		{SSSRConfig{Pool: pool, Kernel: credlab.LinearKernel{}, Features: credlab.RawFeatures{}}, &credlab.ParamError{Name: "SSSRConfig.Features"}},
+		{SSSRConfig{Pool: pool, Kernel: credlab.GaussianKernel{}}, &credlab.ParamError{Name: "Gaussian kernel sigma", Value: 0.0}},
+		{SSSRConfig{Pool: pool, Block: -1}, &credlab.ParamError{Name: "Block", Value: -1}},
+		{SSSRConfig{Pool: mat.NewDense(3, 2, nil)}, &credlab.DegenerateError{What: "zero"}},
+		{SSSRConfig{Basis: &SSSRBasis{}}, credlab.ErrEmpty},
 	}
 	for i, c := range cases {
 		_, err := SSSR(ctx, x, y, c.cfg)
-		wantErrKind(t, fmt.Sprintf("case %d", i), err, c.want)
+		wantErr(t, fmt.Sprintf("case %d", i), err, c.want)
 	}
 	_, err := SSSR(ctx, mat.NewDense(5, 3, nil), y, SSSRConfig{Pool: pool})
-	wantErrKind(t, "x of another width", err, isErr(ErrShape))
+	wantErr(t, "x of another width", err, credlab.ErrShape)
 	bad := mat.DenseCopyOf(pool)
 	bad.Set(4, 0, math.NaN())
 	_, err = SSSR(ctx, x, y, SSSRConfig{Pool: bad})
-	wantErrKind(t, "NaN in the pool", err, notFiniteErr("SSSRConfig.Pool", 4, 0, math.NaN()))
-	basis, err := NewSSSRBasis(ctx, SSSRConfig{Pool: pool, Kernel: LinearKernel{}})
+	wantErr(t, "NaN in the pool", err, &credlab.NotFiniteError{Name: "SSSRConfig.Pool", Row: 4, Col: 0, Value: math.NaN()})
+	basis, err := NewSSSRBasis(ctx, SSSRConfig{Pool: pool, Kernel: credlab.LinearKernel{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = basis.Transform(mat.NewDense(2, 3, nil), 1)
-	wantErrKind(t, "Transform of another width", err, isErr(ErrShape))
+	wantErr(t, "Transform of another width", err, credlab.ErrShape)
 }

@@ -1,11 +1,14 @@
-package credlab
+package baselines
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
+
+	"github.com/credlab/credlab/credlab"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -16,19 +19,19 @@ import (
 type KTR3Config struct {
 	// Kernel selects the kernel form: f_k is a kernel expansion on the k
 	// prefix rows. Features selects the feature form: f_k is linear in
-	// Features(x), as in LinearRLS. With neither set, Features is
-	// RawFeatures{}; setting both is an error.
-	Kernel   Kernel
-	Features FeatureMap
+	// Features(x), as in credlab.LinearRLS. With neither set, Features is
+	// credlab.RawFeatures{}; setting both is an error.
+	Kernel   credlab.Kernel
+	Features credlab.FeatureMap
 	// Lambda, when positive, fixes lambda and fits on all rows; otherwise
-	// lambda is chosen from Lambdas (default LogGrid(1e-15, 1, 100)) by the
-	// hold-out RMSE of the truncated predictor. The penalty is lambda n
-	// ||f||^2 with n the number of training rows, not k: the paper's fixed
-	// regulariser, on the scale of LinearRLS and KRLS (which KTR3 equals
-	// before truncation when k = n).
+	// lambda is chosen from Lambdas (default credlab.LogGrid(1e-15, 1,
+	// 100)) by the hold-out RMSE of the truncated predictor. The penalty is
+	// lambda n ||f||^2 with n the number of training rows, not k: the
+	// paper's fixed regulariser, on the scale of credlab's LinearRLS and
+	// KRLS (which KTR3 equals before truncation when k = n).
 	Lambda  float64
 	Lambdas []float64
-	Holdout Holdout
+	Holdout credlab.Holdout
 	// Bound is the truncation level Y (the paper's bound on |y|); default
 	// max |y_i| over the training rows.
 	Bound float64
@@ -42,7 +45,7 @@ type KTR3Config struct {
 // KTR3Fit is the result of KTR3. Fit.Model is the untruncated ridge
 // solution f_k; Predict clips it to [-Bound, Bound].
 type KTR3Fit struct {
-	*Fit
+	*credlab.Fit
 	// Bound is the truncation level Y used; Prefix the number k of rows f_k
 	// was trained on.
 	Bound  float64
@@ -57,7 +60,7 @@ func (f *KTR3Fit) Predict(x *mat.Dense) ([]float64, error) {
 // PredictContext is Predict with cancellation.
 func (f *KTR3Fit) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, error) {
 	if f == nil || f.Fit == nil {
-		return nil, emptyf("predict with an empty KTR3 fit")
+		return nil, fmt.Errorf("%w: predict with an empty KTR3 fit", credlab.ErrEmpty)
 	}
 	p, err := f.Model.PredictContext(ctx, x)
 	if err != nil {
@@ -77,9 +80,9 @@ func (f *KTR3Fit) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, 
 // that is alpha = (K_k + lambda n I)^-1 y_k (kernel form) or
 // beta = (Phi_k^T Phi_k + lambda n I)^-1 Phi_k^T y_k (feature form), and
 // predict with the truncation T_Y(f_k(x)) = max(-Y, min(Y, f_k(x))). The
-// rows must be in random order (an i.i.d. sample, or a Selection in draw
-// order): the first k rows stand for the first k rounds of the online
-// learner. The returned KTR3Fit clips; its Fit.Model does not.
+// rows must be in random order (an i.i.d. sample, or a credlab.Selection
+// in draw order): the first k rows stand for the first k rounds of the
+// online learner. The returned KTR3Fit clips; its Fit.Model does not.
 //
 // The paper's text was not available here; this follows its published
 // description (a ridge solution on a randomly sized subset of the sample,
@@ -95,24 +98,24 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 		return nil, err
 	}
 	if cfg.Kernel != nil && cfg.Features != nil {
-		return nil, &ParamError{Name: "KTR3Config.Features", Value: fmt.Sprintf("%T", cfg.Features), Want: "nil when Kernel is set (set Kernel or Features, not both)"}
+		return nil, &credlab.ParamError{Name: "KTR3Config.Features", Value: fmt.Sprintf("%T", cfg.Features), Want: "nil when Kernel is set (set Kernel or Features, not both)"}
 	}
 	if cfg.Kernel != nil {
-		if err := checkKernel(cfg.Kernel); err != nil {
+		if err := cfg.Kernel.Validate(); err != nil {
 			return nil, err
 		}
 	}
 	if cfg.Bound < 0 || math.IsNaN(cfg.Bound) || math.IsInf(cfg.Bound, 0) {
-		return nil, &ParamError{Name: "KTR3Config.Bound", Value: cfg.Bound, Want: "a positive finite bound (or zero for max |y|)"}
+		return nil, &credlab.ParamError{Name: "KTR3Config.Bound", Value: cfg.Bound, Want: "a positive finite bound (or zero for max |y|)"}
 	}
 	if cfg.Prefix < 0 {
-		return nil, &ParamError{Name: "KTR3Config.Prefix", Value: cfg.Prefix, Want: "a positive number of rows (or zero to draw it at random)"}
+		return nil, &credlab.ParamError{Name: "KTR3Config.Prefix", Value: cfg.Prefix, Want: "a positive number of rows (or zero to draw it at random)"}
 	}
-	h, grid, err := lambdaGrid("KTR3", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
+	h, grid, err := credlab.LambdaGrid("KTR3", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err
 	}
-	tr, va, err := h.split(len(y))
+	tr, va, err := h.Split(len(y))
 	if err != nil {
 		return nil, err
 	}
@@ -128,9 +131,9 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 	case k == 0:
 		k = rand.New(rand.NewPCG(cfg.Seed, 0x6b747233)).IntN(nt)
 	case k > nt:
-		return nil, &ParamError{Name: "KTR3Config.Prefix", Value: k, Want: fmt.Sprintf("at most the %d training rows", nt)}
+		return nil, &credlab.ParamError{Name: "KTR3Config.Prefix", Value: k, Want: fmt.Sprintf("at most the %d training rows", nt)}
 	}
-	fit := &Fit{Method: "KTR3", Rank: k, ValRMSE: math.NaN()}
+	fit := &credlab.Fit{Method: "KTR3", Rank: k, ValRMSE: math.NaN()}
 	out := &KTR3Fit{Fit: fit, Bound: bound, Prefix: k}
 	pre := tr[:k]
 	yk, yv := gather(y, pre), gather(y, va)
@@ -143,30 +146,37 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 	t0 := time.Now()
 	fm := cfg.Features
 	if cfg.Kernel == nil && fm == nil {
-		fm = RawFeatures{}
+		fm = credlab.RawFeatures{}
+	}
+	// With k = 0 one row still gives the feature dimension.
+	xk, err := credlab.GatherRows(x, tr[:max(k, 1)])
+	if err != nil {
+		return nil, err
+	}
+	var xv *mat.Dense
+	if len(va) > 0 {
+		if xv, err = credlab.GatherRows(x, va); err != nil {
+			return nil, err
+		}
 	}
 	if fm != nil {
-		// With k = 0 one row still gives the feature dimension.
-		phi, err := fm.Features(gatherRows(x, tr[:max(k, 1)]))
+		phi, err := fm.Features(xk)
 		if err != nil {
 			return nil, err
 		}
 		D := phi.RawMatrix().Cols
-		fit.Model = &Model{Features: fm, Coef: make([]float64, D)}
+		fit.Model = &credlab.Model{Features: fm, Coef: make([]float64, D)}
 		if k > 0 {
 			if err := checkAlloc("KTR3 Gram matrix", D, D); err != nil {
 				return nil, err
 			}
 			trainMap = phi
-			g = mat.NewDense(D, D, nil)
-			gr := g.RawMatrix()
-			blas64.Syrk(blas.Trans, 1, phi.RawMatrix(), 0, blas64.Symmetric{N: D, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
-			mirrorLower(gr)
+			g = gram(phi)
 			b = make([]float64, D)
 			blas64.Gemv(blas.Trans, 1, phi.RawMatrix(), vec(yk), 0, vec(b))
 		}
-		if len(va) > 0 {
-			if valMap, err = fm.Features(gatherRows(x, va)); err != nil {
+		if xv != nil {
+			if valMap, err = fm.Features(xv); err != nil {
 				return nil, err
 			}
 			if err := checkDims("the feature map's output", valMap.RawMatrix().Cols, D); err != nil {
@@ -174,18 +184,19 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 			}
 		}
 	} else {
-		xk := gatherRows(x, tr[:max(k, 1)])
-		fit.Model = &Model{Kernel: cfg.Kernel, Centers: xk, Coef: make([]float64, xk.RawMatrix().Rows)}
+		fit.Model = &credlab.Model{Kernel: cfg.Kernel, Centers: xk, Coef: make([]float64, xk.RawMatrix().Rows)}
 		if k > 0 {
 			if err := checkAlloc("KTR3 kernel matrix", k+len(va), k); err != nil {
 				return nil, err
 			}
-			trainMap = mat.NewDense(k, k, nil)
-			kernelSym(trainMap, cfg.Kernel, xk)
+			if trainMap, err = credlab.KernelMatrix(cfg.Kernel, xk, nil); err != nil {
+				return nil, err
+			}
 			g, b = trainMap, yk
-			if len(va) > 0 {
-				valMap = mat.NewDense(len(va), k, nil)
-				kernelBlock(valMap, cfg.Kernel, gatherRows(x, va), xk, nil, nil)
+			if xv != nil {
+				if valMap, err = credlab.KernelMatrix(cfg.Kernel, xv, xk); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -205,13 +216,13 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		pt := PathPoint{Lambda: l, TrainRMSE: math.NaN(), ValRMSE: math.NaN()}
+		pt := credlab.PathPoint{Lambda: l, TrainRMSE: math.NaN(), ValRMSE: math.NaN()}
 		var z []float64
 		ok := true
 		t0 = time.Now()
 		if k > 0 {
 			work.Copy(g)
-			z, ok = choleskySolve(work, l*float64(nt), b)
+			z, ok = credlab.CholeskySolve(work, l*float64(nt), b)
 		}
 		fit.Timing.Solve += time.Since(t0)
 		t0 = time.Now()
@@ -219,7 +230,7 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 			if k > 0 {
 				blas64.Gemv(blas.NoTrans, 1, trainMap.RawMatrix(), vec(z), 0, vec(ptr))
 				truncate(ptr, bound)
-				pt.TrainRMSE = rmse(ptr, yk)
+				pt.TrainRMSE = credlab.RMSE(ptr, yk)
 			}
 			if len(va) > 0 {
 				clear(pval)
@@ -227,7 +238,7 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 					blas64.Gemv(blas.NoTrans, 1, valMap.RawMatrix(), vec(z), 0, vec(pval))
 				}
 				truncate(pval, bound)
-				pt.ValRMSE = rmse(pval, yv)
+				pt.ValRMSE = credlab.RMSE(pval, yv)
 			}
 			if best == nil || pt.ValRMSE < bestV {
 				bestV, fit.Lambda = pt.ValRMSE, l
@@ -239,9 +250,9 @@ func KTR3(ctx context.Context, x *mat.Dense, y []float64, cfg KTR3Config) (*KTR3
 	}
 	if best == nil {
 		if len(grid) == 1 {
-			return nil, &SingularError{System: "KTR3", Setting: "lambda", Value: fmt.Sprint(grid[0])}
+			return nil, &credlab.SingularError{System: "KTR3", Setting: "lambda", Value: fmt.Sprint(grid[0])}
 		}
-		return nil, &SingularError{System: "KTR3", Setting: "lambda", Value: gridRange(grid)}
+		return nil, &credlab.SingularError{System: "KTR3", Setting: "lambda", Value: fmt.Sprintf("[%g ... %g] (%d values)", slices.Min(grid), slices.Max(grid), len(grid))}
 	}
 	if len(va) > 0 {
 		fit.ValRMSE = bestV
@@ -257,4 +268,13 @@ func truncate(p []float64, y float64) {
 	for i, v := range p {
 		p[i] = math.Max(-y, math.Min(y, v))
 	}
+}
+
+// gather returns the values y[i] for i in idx.
+func gather(y []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for i, r := range idx {
+		out[i] = y[r]
+	}
+	return out
 }
