@@ -375,9 +375,9 @@ type TunedKernel struct {
 }
 
 // TuneKernel chooses LCMDSample's kernel from labeled rows as credlab
-// select does: credlab.Tune with its default configuration (the Gaussian
-// kernel, or a Matérn one where it validates better; learned column scales
-// included) on the rows' standardized columns, returned with the scales
+// select does: credlab.Tune with its default configuration (Matérn 3/2
+// unless the Gaussian kernel or Matérn 5/2 validates better; learned
+// column scales included) on the rows' standardized columns, returned with the scales
 // mapped back to the raw columns.
 func TuneKernel(ctx context.Context, lab *Labeled, seed uint64) (*TunedKernel, error) {
 	if lab == nil || lab.Y == nil {

@@ -37,7 +37,11 @@ func EarlyStopping(ctx context.Context, x *mat.Dense, y []float64, cfg EarlyStop
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	s, err := newSplitKernel(x, y, cfg.Weights, cfg.Kernel, cfg.holdout())
+	tr, va, err := cfg.holdout().Split(len(y))
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSplitKernel(x, y, cfg.Weights, cfg.Kernel, tr, va)
 	if err != nil {
 		return nil, err
 	}

@@ -67,10 +67,22 @@ func krls(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit,
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSplitKernel(x, y, cfg.Weights, cfg.Kernel, h)
+	tr, va, err := h.Split(len(y))
 	if err != nil {
 		return nil, err
 	}
+	s, err := newSplitKernel(x, y, cfg.Weights, cfg.Kernel, tr, va)
+	if err != nil {
+		return nil, err
+	}
+	return s.path(ctx, cfg.Kernel, grid, cfg.Progress)
+}
+
+// path fits KRLS on the training rows for every lambda of grid, validated
+// on the validation rows, and returns the fit of the least validation
+// RMSE (the one lambda's fit for a one-value grid). It overwrites s's
+// kernel matrices.
+func (s *splitKernel) path(ctx context.Context, k Kernel, grid []float64, progress func(int, int)) (*Fit, error) {
 	fit := &Fit{Method: "KRLS", Rank: s.nt}
 	fit.Timing.Kernel = s.kernelTime
 	// Weighted problem: G = W^1/2 K W^1/2, b = W^1/2 y, validation map K_vt W^1/2.
@@ -82,11 +94,11 @@ func krls(ctx context.Context, x *mat.Dense, y []float64, cfg KRLSConfig) (*Fit,
 	prob := ridgeProblem{g: s.ktt, b: scaled(s.yt, sq), w: s.kvt, yv: s.yv, wv: s.wv, n: s.nt,
 		// W^1/2 (K alpha - y) = -mu z at the solution.
 		sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
-	z, err := prob.path(ctx, grid, fit, cfg.Progress)
+	z, err := prob.path(ctx, grid, fit, progress)
 	if err != nil {
 		return nil, err
 	}
-	fit.Model = &Model{Kernel: cfg.Kernel, Centers: s.xt, Coef: scaled(z, sq)}
+	fit.Model = &Model{Kernel: k, Centers: s.xt, Coef: scaled(z, sq)}
 	return fit, nil
 }
 
@@ -102,11 +114,9 @@ type splitKernel struct {
 	kernelTime time.Duration
 }
 
-func newSplitKernel(x *mat.Dense, y, w []float64, k Kernel, h Holdout) (*splitKernel, error) {
-	tr, va, err := h.Split(len(y))
-	if err != nil {
-		return nil, err
-	}
+// newSplitKernel computes the kernel matrices of the training rows tr and
+// the validation rows va (none when empty) of x.
+func newSplitKernel(x *mat.Dense, y, w []float64, k Kernel, tr, va []int) (*splitKernel, error) {
 	s := &splitKernel{xt: gatherRows(x, tr), yt: gather(y, tr), nt: len(tr), nv: len(va)}
 	if w != nil {
 		s.wt, s.wv = gather(w, tr), gather(w, va)

@@ -230,9 +230,12 @@ type looProblem struct {
 	n, d  int
 	evals int
 	stop  time.Time // the optimizer's deadline; zero: none
-	// buffers, n x n
-	k, a, ai *mat.Dense
-	xs, px   *mat.Dense // n x d
+	// nu is the Matérn smoothness (1.5 or 2.5) of the kernel, 0 for the
+	// Gaussian kernel.
+	nu float64
+	// buffers, n x n (h only for a Matérn kernel)
+	k, a, ai, h *mat.Dense
+	xs, px      *mat.Dense // n x d
 }
 
 // newLOOProblem centers and scales y (nil when it is constant).
@@ -300,7 +303,7 @@ func (p *looProblem) eval(th, grad []float64) float64 {
 			dst[j] = v * s[j]
 		}
 	}
-	kernelSym(p.k, GaussianKernel{Sigma: 1}, p.xs)
+	hr := p.kernel()
 	p.a.Copy(p.k)
 	ar := p.a.RawMatrix()
 	for i := 0; i < n; i++ {
@@ -359,8 +362,7 @@ func (p *looProblem) eval(th, grad []float64) float64 {
 	g := p.ai // A^-1 is no longer needed either: G in its storage
 	gr := g.RawMatrix()
 	blas64.Syrk(blas.NoTrans, 1, br, 0, blas64.Symmetric{N: n, Stride: gr.Stride, Data: gr.Data, Uplo: blas.Lower})
-	// P = G o K on the lower triangle, mirrored; dlambda from the diagonal.
-	kr := p.k.RawMatrix()
+	// P = G o H on the lower triangle, mirrored; dlambda from the diagonal.
 	dlam := 0.0
 	for i := 0; i < n; i++ {
 		for j := 0; j <= i; j++ {
@@ -368,7 +370,7 @@ func (p *looProblem) eval(th, grad []float64) float64 {
 			if i == j {
 				dlam += v * float64(n) * lam / p.weight(i)
 			}
-			gr.Data[i*gr.Stride+j] = v * kr.Data[i*kr.Stride+j]
+			gr.Data[i*gr.Stride+j] = v * hr.Data[i*hr.Stride+j]
 		}
 	}
 	mirrorLower(gr)
@@ -390,6 +392,38 @@ func (p *looProblem) eval(th, grad []float64) float64 {
 		grad[j] = -2 * t
 	}
 	return loss
+}
+
+// kernel fills p.k with the kernel matrix of the scaled rows p.xs (sigma
+// 1) and returns H, with dK_kl / d log s_j = -H_kl (xs_kj - xs_lj)^2:
+// H = K for the Gaussian kernel; for the Matérn kernels, with
+// u = sqrt(2 nu) r, H = 3 e^-u (nu 3/2) and 5/3 (1 + u) e^-u (nu 5/2).
+func (p *looProblem) kernel() blas64.General {
+	if p.nu == 0 {
+		kernelSym(p.k, GaussianKernel{Sigma: 1}, p.xs)
+		return p.k.RawMatrix()
+	}
+	if p.h == nil {
+		p.h = mat.NewDense(p.n, p.n, nil)
+	}
+	kernelSym(p.h, sqDistKernel{}, p.xs)
+	kr, hr := p.k.RawMatrix(), p.h.RawMatrix()
+	c := math.Sqrt(2 * p.nu)
+	parallelRows(p.n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			k, h := kr.Data[i*kr.Stride:i*kr.Stride+p.n], hr.Data[i*hr.Stride:i*hr.Stride+p.n]
+			for j, sq := range h {
+				u := c * math.Sqrt(sq)
+				e := math.Exp(-u)
+				if p.nu == 1.5 {
+					k[j], h[j] = (1+u)*e, 3*e
+				} else {
+					k[j], h[j] = (1+u+u*u/3)*e, 5.0/3*(1+u)*e
+				}
+			}
+		}
+	})
+	return hr
 }
 
 // clampParams clamps log-parameters (d log-scales, then log-lambda) to

@@ -42,8 +42,10 @@ func TestLOOGradient(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		w    []float64
-	}{{"unweighted", nil}, {"weighted", w}} {
+		nu   float64
+	}{{"unweighted", nil, 0}, {"weighted", w, 0}, {"Matérn 3/2", nil, 1.5}, {"Matérn 5/2, weighted", w, 2.5}} {
 		p := newLOOProblem(x, y, tc.w)
+		p.nu = tc.nu
 		th := []float64{math.Log(0.7), math.Log(0.2), math.Log(1.3), math.Log(0.05), math.Log(1e-2)}
 		g := make([]float64, len(th))
 		p.eval(th, g)
@@ -64,12 +66,22 @@ func TestLOOGradient(t *testing.T) {
 // TestLOOCriterion checks the closed-form leave-one-out residual
 // c_i / (A^-1)_ii against refitting without each row.
 func TestLOOCriterion(t *testing.T) {
+	for _, k := range []Kernel{GaussianKernel{Sigma: 1, Scales: []float64{0.8, 0.3, 1.1}},
+		MaternKernel{Nu: 1.5, Sigma: 1, Scales: []float64{0.8, 0.3, 1.1}},
+		MaternKernel{Nu: 2.5, Sigma: 1, Scales: []float64{0.8, 0.3, 1.1}}} {
+		t.Run(k.String(), func(t *testing.T) { testLOOCriterion(t, k) })
+	}
+}
+
+func testLOOCriterion(t *testing.T, kern Kernel) {
 	x, y := relevanceData(25, 3, 1, 0.1, 3)
 	p := newLOOProblem(x, y, nil)
+	if m, ok := kern.(MaternKernel); ok {
+		p.nu = m.Nu
+	}
 	th := []float64{math.Log(0.8), math.Log(0.3), math.Log(1.1), math.Log(1e-2)}
 	got := p.eval(th, nil)
 	n := len(y)
-	s := []float64{0.8, 0.3, 1.1}
 	lam := 1e-2
 	sum := 0.0
 	for i := 0; i < n; i++ {
@@ -83,7 +95,7 @@ func TestLOOCriterion(t *testing.T) {
 		k := mat.NewSymDense(n-1, nil)
 		for a, ra := range rows {
 			for b, rb := range rows {
-				k.SetSym(a, b, GaussianKernel{Sigma: 1, Scales: s}.Eval(x.RawRowView(ra), x.RawRowView(rb)))
+				k.SetSym(a, b, kern.Eval(x.RawRowView(ra), x.RawRowView(rb)))
 			}
 			k.SetSym(a, a, k.At(a, a)+float64(n)*lam)
 		}
@@ -101,7 +113,7 @@ func TestLOOCriterion(t *testing.T) {
 		}
 		f := 0.0
 		for a, r := range rows {
-			f += c.AtVec(a) * GaussianKernel{Sigma: 1, Scales: s}.Eval(x.RawRowView(i), x.RawRowView(r))
+			f += c.AtVec(a) * kern.Eval(x.RawRowView(i), x.RawRowView(r))
 		}
 		sum += (p.y[i] - f) * (p.y[i] - f)
 	}

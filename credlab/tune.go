@@ -48,9 +48,9 @@ const MaxLOORows = 3000
 type TuneConfig struct {
 	// Kernel is the family searched: "" (the default: the Gaussian kernel,
 	// then the Matérn kernels of smoothness 5/2 and 3/2 tried at the chosen
-	// scales and m, one kept when its criterion is lower by more than 1%;
-	// with CriterionCV and sigma searched), "gaussian", "matern52",
-	// "matern32" or "laplacian".
+	// scales and m, Matérn 3/2 kept unless another criterion is lower by
+	// more than 1%; with CriterionCV and sigma searched), "gaussian",
+	// "matern52", "matern32" or "laplacian".
 	Kernel string
 	// Sigma, when positive, fixes the bandwidth; otherwise sigma is
 	// searched. Sigmas, when not nil, replaces the initial sigma grid (the
@@ -323,10 +323,10 @@ var ErrFlatCriterion = errors.New("the criterion cannot choose")
 //
 // Kernel family (TuneConfig.Kernel ""): at the chosen m and centers, the
 // Matérn kernels of smoothness 5/2 and 3/2 (MaternKernel) search sigma up
-// from the Gaussian choice's, on the same scaled columns, and the better
-// replaces the Gaussian kernel when its criterion is lower by more than 1%
-// (tuner.tryMatern; Choice.Kernel says which). Below 250 rows
-// (minMaternRows) the Gaussian kernel is kept.
+// from the Gaussian choice's, on the same scaled columns; Matérn 3/2 is
+// kept unless the Gaussian kernel or Matérn 5/2 has a criterion lower by
+// more than 1% (tuner.tryMatern; Choice.Kernel says which). Below 250
+// rows (minMaternRows) the Gaussian kernel is kept.
 //
 // With the default criterion, 5-fold cross-validation (CriterionCV),
 // every stage runs on Nyström paths (centers drawn from all rows, as the

@@ -3,6 +3,7 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,7 +123,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		return ard, nil
 	}
 	vIdx := perm[ns : ns+nv]
-	vIso, vARD, err := validateScales(ctx, x, y, cfg.Weights, sIdx, vIdx, rf)
+	vIso, vARD, err := validateScales(ctx, x, y, cfg.Weights, sIdx, vIdx, rf, true)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +160,7 @@ func crossValidateScales(ctx context.Context, x *mat.Dense, y, w []float64, perm
 		if err != nil {
 			return 0, 0, err
 		}
-		vi, va2, err := validateScales(ctx, x, y, w, tr, va, rf)
+		vi, va2, err := validateScales(ctx, x, y, w, tr, va, rf, false)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -169,32 +170,44 @@ func crossValidateScales(ctx context.Context, x *mat.Dense, y, w []float64, perm
 	return iso, ard, nil
 }
 
+// validationSigmas are the multiples of the learned sigma (1) at which
+// validateScales's held-out check scores each candidate, and
+// validationLambdas its lambda grid (LearnScales's bounds).
+var (
+	validationSigmas  = []float64{0.5, 0.71, 1, 1.41, 2}
+	validationLambdas = LogGrid(1e-9, 10, 41)
+)
+
 // validateScales fits exact KRLS on the subsample rows sIdx with the
 // learned scales and with the best shared scale, and returns their
-// (weighted) mean squared errors on the rows vIdx.
-func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vIdx []int, rf *RelevanceFit) (iso, ard float64, err error) {
-	_, d := x.Dims()
-	xs, ys, ws := gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(w, sIdx)
-	xv, yv, wv := gatherRows(x, vIdx), gather(y, vIdx), gatherWeights(w, vIdx)
+// (weighted) mean squared errors on the rows vIdx. With retune, each
+// candidate is scored at its best sigma (validationSigmas times the
+// learned one) and lambda (validationLambdas) on vIdx, so that neither
+// is judged by leave-one-out parameters tuned on the subsample alone;
+// otherwise at its learned sigma and lambda. Cost: one exact
+// regularization path, O(|sIdx|^3 + |vIdx| |sIdx|^2), per candidate and
+// sigma.
+func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vIdx []int, rf *RelevanceFit, retune bool) (iso, ard float64, err error) {
+	n, d := x.Dims()
 	mean, sw := 0.0, 0.0
-	for i, v := range ys {
+	for _, i := range sIdx {
 		wi := 1.0
-		if ws != nil {
-			wi = ws[i]
+		if w != nil {
+			wi = w[i]
 		}
-		mean += wi * v
+		mean += wi * y[i]
 		sw += wi
 	}
 	mean /= sw
-	yc := make([]float64, len(ys))
-	for i, v := range ys {
+	yc := make([]float64, n)
+	for i, v := range y {
 		yc[i] = v - mean
 	}
-	var wn []float64 // normalized to mean 1, as LearnScales's lambda assumes
-	if ws != nil {
-		wn = make([]float64, len(ws))
-		for i, v := range ws {
-			wn[i] = v * float64(len(ws)) / sw
+	var wn []float64 // normalized to mean 1 on sIdx, as LearnScales's lambda assumes
+	if w != nil {
+		wn = make([]float64, n)
+		for i, v := range w {
+			wn[i] = v * float64(len(sIdx)) / sw
 		}
 	}
 	isoScales := make([]float64, d)
@@ -206,25 +219,31 @@ func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vId
 		s      []float64
 		lambda float64
 	}{{isoScales, rf.IsoLambda}, {rf.Scales, rf.Lambda}} {
-		fit, err := krls(ctx, xs, yc, KRLSConfig{Kernel: GaussianKernel{Sigma: 1, Scales: k.s}, Lambda: k.lambda, Weights: wn})
-		if err != nil {
-			return 0, 0, err
+		sigmas, grid := []float64{1}, []float64{k.lambda}
+		if retune {
+			sigmas, grid = validationSigmas, validationLambdas
 		}
-		pred, err := fit.Model.predict(ctx, xv)
-		if err != nil {
-			return 0, 0, err
-		}
-		se, sv := 0.0, 0.0
-		for i, p := range pred {
-			wi := 1.0
-			if wv != nil {
-				wi = wv[i]
+		out[c] = math.Inf(1)
+		var failed error
+		for _, sigma := range sigmas {
+			kern := GaussianKernel{Sigma: sigma, Scales: k.s}
+			s, err := newSplitKernel(x, yc, wn, kern, sIdx, vIdx)
+			if err != nil {
+				return 0, 0, err
 			}
-			r := yv[i] - mean - p
-			se += wi * r * r
-			sv += wi
+			fit, err := s.path(ctx, kern, grid, nil)
+			if err != nil {
+				if ctx.Err() != nil {
+					return 0, 0, ctx.Err()
+				}
+				failed = err // no lambda of the grid solved at this sigma
+				continue
+			}
+			out[c] = math.Min(out[c], fit.ValRMSE*fit.ValRMSE)
 		}
-		out[c] = se / sv
+		if math.IsInf(out[c], 1) {
+			return 0, 0, failed
+		}
 	}
 	return out[0], out[1], nil
 }

@@ -598,6 +598,54 @@ func TestTuneFamily(t *testing.T) {
 	}
 }
 
+// TestTuneFamilySmooth: on a smooth target the criterion favours the
+// Gaussian kernel by more than familyMargin, and the search keeps it.
+func TestTuneFamilySmooth(t *testing.T) {
+	rng := newRNG(22)
+	const n = 400
+	x := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := range y {
+		a, b := 4*rng.Float64()-2, 4*rng.Float64()-2
+		x.Set(i, 0, a)
+		x.Set(i, 1, b)
+		y[i] = math.Sin(1.5*a) + math.Cos(b) + 0.02*rng.NormFloat64()
+	}
+	auto, err := Tune(t.Context(), x, y, TuneConfig{Relevance: RelevanceOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := auto.Choice.Kernel.(GaussianKernel); !ok || !hasStage(auto.Choice.Stages, "family: the Gaussian kernel kept") {
+		t.Errorf("chose %v; stages %q", auto.Choice.Kernel, auto.Choice.Stages)
+	}
+}
+
+// TestChooseFamily checks tryMatern's rule: Matérn 3/2 unless another
+// family scores more than familyMargin lower.
+func TestChooseFamily(t *testing.T) {
+	all := []string{"", "matern52", "matern32"}
+	for _, c := range []struct {
+		names  []string
+		scores []float64
+		want   string
+	}{
+		{all, []float64{1, 1, 1}, "matern32"},
+		{all, []float64{1, 1, 1.005}, "matern32"},
+		{all, []float64{0.98, 1, 1}, ""},
+		{all, []float64{0.98, 0.96, 1}, "matern52"},
+		{all, []float64{0.98, 0.975, 1}, ""},
+		{all, []float64{1, 0.985, 1}, "matern52"},
+		{[]string{"", "matern52"}, []float64{1, 0.985}, "matern52"},
+		{[]string{"", "matern52"}, []float64{1, 0.995}, ""},
+		{[]string{"", "matern32"}, []float64{1, 1.009}, "matern32"},
+		{[]string{""}, []float64{1}, ""},
+	} {
+		if got := c.names[chooseFamily(c.names, c.scores)]; got != c.want {
+			t.Errorf("%q scores %v: chose %q, want %q", c.names, c.scores, got, c.want)
+		}
+	}
+}
+
 func hasStage(stages []string, prefix string) bool {
 	for _, s := range stages {
 		if strings.HasPrefix(s, prefix) {

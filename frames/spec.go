@@ -63,7 +63,8 @@ type Spec struct {
 	// "laplacian", "linear" or "polynomial", for the kernel methods and for
 	// FeatureMap "nystrom". The automatic method searches the bandwidth of
 	// a Gaussian, Matérn or Laplacian kernel; with Kernel empty it starts
-	// from the Gaussian kernel and tries the Matérn kernels
+	// from the Gaussian kernel and tries the Matérn kernels, keeping
+	// Matérn 3/2 unless another validates 1% better
 	// (credlab.TuneConfig.Kernel), and the fitted model's Spec.Kernel names
 	// the one chosen.
 	Kernel string `json:"kernel,omitempty"`
