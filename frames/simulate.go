@@ -52,9 +52,22 @@ type SimulateSpec struct {
 	// sample, as SelectSpec.Audit (default DefaultAuditShare, negative for
 	// none); the fit's RMSE estimate then comes from the audit rows.
 	Audit float64
-	// Progress, if not nil, receives a line after every fit.
+	// TimeBudget bounds the whole simulation: zero means
+	// DefaultSimulateBudget, negative no bound. The loop runs batch by
+	// batch across every repetition and method, so that a stop leaves every
+	// method measured at the same budgets: a next batch starts only when its
+	// time, estimated from the batch before it, fits in what is left, and
+	// each fit's search gets an even share of the time left to the fits of
+	// its batch (at most credlab.DefaultTimeBudget). When the budget stops
+	// the loop, SimulateResult.OutOfTime and Warnings say where.
+	TimeBudget time.Duration
+	// Progress, if not nil, receives a line after every fit and before
+	// every batch, with the time used and left.
 	Progress func(line string)
 }
+
+// DefaultSimulateBudget is the default SimulateSpec.TimeBudget.
+const DefaultSimulateBudget = 30 * time.Minute
 
 // SimulateResult holds a simulation's learning curves and its comparison
 // with uniform labeling.
@@ -75,6 +88,10 @@ type SimulateResult struct {
 	// mean over repetitions of the method's test RMSE over uniform
 	// labeling's (NaN without "uniform" among the methods).
 	Ratios dataframe.DataFrame
+	// OutOfTime reports that the time budget stopped the loop before the
+	// final budget; Warnings say where, in words.
+	OutOfTime bool
+	Warnings  []string
 }
 
 // Simulate hides the labels of a fully labeled table and runs the batch
@@ -122,24 +139,105 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 	if seeds < 0 {
 		return nil, &credlab.ParamError{Name: "SimulateSpec.Seeds", Value: seeds, Want: "a positive number of repetitions"}
 	}
-	var rows []simRow
+	budget := spec.TimeBudget
+	if budget == 0 {
+		budget = DefaultSimulateBudget
+	}
+	clock := simClock{start: time.Now(), budget: budget, progress: spec.Progress}
+	var runs []*simRun
 	for r := 0; r < seeds; r++ {
 		seed := spec.Seed + uint64(r)
 		perm := rand.New(rand.NewPCG(seed, 0x73696d)).Perm(n)
 		test, poolRows := perm[:nTest], perm[nTest:]
-		xt := gatherX(p.x, test)
-		yt := gatherFloats(p.y, test)
-		xp := gatherX(p.x, poolRows)
-		yp := gatherFloats(p.y, poolRows)
+		split := &simSplit{xt: gatherX(p.x, test), yt: gatherFloats(p.y, test), xp: gatherX(p.x, poolRows), yp: gatherFloats(p.y, poolRows)}
 		for _, m := range methods {
-			out, err := simulateMethod(ctx, m, xp, yp, xt, yt, budgets, seed, spec)
-			if err != nil {
-				return nil, fmt.Errorf("frames: simulate %s, seed %d: %w", m, seed, err)
-			}
-			rows = append(rows, out...)
+			runs = append(runs, &simRun{method: m, seed: seed, split: split})
 		}
 	}
-	return simulateFrames(rows, methods, budgets)
+	var rows []simRow
+	var warnings []string
+	var last time.Duration // time of the batch before
+	for bi, b := range budgets {
+		if bi > 0 && clock.budget > 0 {
+			est := time.Duration(float64(last) * math.Pow(float64(b)/float64(budgets[bi-1]), 1.5))
+			if left := clock.left(); est > left {
+				warnings = append(warnings, fmt.Sprintf("the time budget (%v) stopped the simulation at %d labels: the batch to %d labels (%d fits) would take about %v, and %v is left; a larger -time (SimulateSpec.TimeBudget) or fewer methods, seeds or budgets reach further",
+					clock.budget, budgets[bi-1], b, len(runs), est.Round(time.Second), left.Round(time.Second)))
+				break
+			}
+		}
+		clock.say(fmt.Sprintf("batch to %d labels: %d fits", b, len(runs)))
+		t0 := time.Now()
+		for k, run := range runs {
+			if err := run.next(ctx, bi, budgets, spec); err != nil {
+				return nil, fmt.Errorf("frames: simulate %s, seed %d: %w", run.method, run.seed, err)
+			}
+			row, err := run.fit(ctx, b, clock.share(len(runs)-k))
+			if err != nil {
+				return nil, fmt.Errorf("frames: simulate %s, seed %d: fit on %d labels: %w", run.method, run.seed, b, err)
+			}
+			rows = append(rows, row)
+			clock.say(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (sigma %.3g, lambda %.2g, selection %.1f s)",
+				row.seed, row.method, b, row.rmse, row.est, row.proj2, row.sigma, row.lambda, row.seconds))
+		}
+		last = time.Since(t0)
+	}
+	order := map[string]int{}
+	for k, m := range methods {
+		order[m] = k
+	}
+	sort.SliceStable(rows, func(i, j int) bool { // by repetition, method, then labels
+		a, b := rows[i], rows[j]
+		if a.seed != b.seed {
+			return a.seed < b.seed
+		}
+		return order[a.method] < order[b.method]
+	})
+	res, err := simulateFrames(rows, methods, budgets)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings, res.OutOfTime = warnings, len(warnings) > 0
+	return res, nil
+}
+
+// simClock is the time budget and progress of a simulation.
+type simClock struct {
+	start    time.Time
+	budget   time.Duration // <= 0: no bound
+	progress func(string)
+}
+
+// left returns the time left in the budget.
+func (c simClock) left() time.Duration { return c.budget - time.Since(c.start) }
+
+// share returns a fit's search budget when fits more fits remain in the
+// batch: an even share of the time left, at most credlab.DefaultTimeBudget
+// and at least a second; negative (no bound) without a budget.
+func (c simClock) share(fits int) time.Duration {
+	if c.budget <= 0 {
+		return -1
+	}
+	return min(max(c.left()/time.Duration(fits), time.Second), credlab.DefaultTimeBudget)
+}
+
+// say sends a progress line with the time used and left.
+func (c simClock) say(line string) {
+	if c.progress == nil {
+		return
+	}
+	el := time.Since(c.start).Round(time.Second)
+	if c.budget > 0 {
+		c.progress(fmt.Sprintf("%s [%v elapsed, %v left]", line, el, max(c.left(), 0).Round(time.Second)))
+		return
+	}
+	c.progress(fmt.Sprintf("%s [%v elapsed]", line, el))
+}
+
+// simSplit is one repetition's test rows and pool.
+type simSplit struct {
+	xt, xp *mat.Dense
+	yt, yp []float64
 }
 
 // simRow is one fit of the simulation.
@@ -215,82 +313,103 @@ func simulateBudgets(spec SimulateSpec, pool int) ([]int, error) {
 	return b, nil
 }
 
-// simulateMethod runs one method's labeling loop on the pool (xp, yp).
-func simulateMethod(ctx context.Context, method string, xp *mat.Dense, yp []float64, xt *mat.Dense, yt []float64, budgets []int, seed uint64, spec SimulateSpec) ([]simRow, error) {
+// simRun is one method's labeling loop on one repetition's pool.
+type simRun struct {
+	method string
+	seed   uint64
+	split  *simSplit
+	perm   []int // the uniform order of the pool's rows
+	// labeled are the pool rows labeled so far, w their importance weights
+	// (CRED; nil otherwise), audit the batch methods' audit weights, sel
+	// CRED's design so far.
+	labeled   []int
+	w, audit  []float64
+	sel       *credlab.Selection
+	kernel    credlab.Kernel // the last fit's kernel and lambda, which
+	lambda    float64        // the next batch selects with
+	selection float64        // seconds of the last selection
+}
+
+// next labels the rows of batch bi: the random first batch (CRED's own,
+// or the method's with OneShot), or the method's choice given the last fit.
+func (r *simRun) next(ctx context.Context, bi int, budgets []int, spec SimulateSpec) error {
+	xp := r.split.xp
 	n, _ := xp.Dims()
-	perm := rand.New(rand.NewPCG(seed, 0x66697273)).Perm(n)
-	labeled := append([]int(nil), perm[:budgets[0]]...)
-	var w, audit []float64
-	var sel *credlab.Selection
-	var secs float64
 	share := auditShare(spec.Audit)
-	if method == "cred" {
-		var err error
-		t0 := time.Now()
-		if sel, err = simulateCRED(ctx, xp, budgets[0], seed, spec.M, nil); err != nil {
-			return nil, err
+	t0, timed := time.Now(), true // the random first batch takes no selection time
+	defer func() {
+		r.selection = 0
+		if timed {
+			r.selection = time.Since(t0).Seconds()
 		}
-		secs = time.Since(t0).Seconds()
-		labeled, w = sel.Index, sel.Weight
-	} else if spec.OneShot && method != "uniform" {
-		t0 := time.Now()
-		s, err := credlab.BatchSelector{Method: method, M: min(spec.M, n), Audit: share}.Select(ctx, xp, budgets[0], seed)
-		if err != nil {
-			return nil, err
-		}
-		secs = time.Since(t0).Seconds()
-		labeled, audit = s.Index, s.Audit
-	}
-	var out []simRow
-	for bi, b := range budgets {
-		xl, yl := gatherX(xp, labeled), gatherFloats(yp, labeled)
-		fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: w, Audit: auditRows(audit), Seed: seed})
-		if err != nil {
-			return nil, fmt.Errorf("fit on %d labels: %w", b, err)
-		}
-		pred, err := fit.Fit.Model.Predict(xt)
-		if err != nil {
-			return nil, err
-		}
-		ch := fit.Choice
-		row := simRow{seed: seed, method: method, labels: b, rmse: credlab.RMSE(pred, yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: secs,
-			est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN()}
-		if e := ch.PoolRMSE; e != nil {
-			row.est, row.estLo, row.estHi = e.RMSE, e.Lo, e.Hi
-		}
-		if c := ch.Curve; c != nil {
-			row.proj15, row.proj2 = c.Projected[1], c.Projected[2]
-		}
-		out = append(out, row)
-		if spec.Progress != nil {
-			spec.Progress(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (sigma %.3g, lambda %.2g, selection %.1f s)",
-				seed, method, b, row.rmse, row.est, row.proj2, ch.Sigma, ch.Lambda, secs))
-		}
-		if bi == len(budgets)-1 {
-			break
-		}
-		next := budgets[bi+1]
-		t0 := time.Now()
-		switch method {
-		case "uniform":
-			labeled = append(labeled, perm[b:next]...)
-		case "cred":
-			if sel, err = simulateCRED(ctx, xp, next-b, seed, spec.M, sel); err != nil {
-				return nil, err
-			}
-			labeled, w = sel.Index, sel.Weight
-		default:
-			noise := math.Min(math.Max(float64(len(labeled))*ch.Lambda, 1e-6), 1)
-			bs := credlab.BatchSelector{Method: method, Kernel: ch.Kernel, M: min(spec.M, n), Noise: noise, Previous: &credlab.Selection{Index: labeled, Audit: audit}, Audit: share}
-			s, err := bs.Select(ctx, xp, next-b, seed)
+	}()
+	if bi == 0 {
+		r.perm = rand.New(rand.NewPCG(r.seed, 0x66697273)).Perm(n)
+		r.labeled = append([]int(nil), r.perm[:budgets[0]]...)
+		switch {
+		case r.method == "cred":
+			sel, err := simulateCRED(ctx, xp, budgets[0], r.seed, spec.M, nil)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			labeled, audit = s.Index, s.Audit
+			r.sel, r.labeled, r.w = sel, sel.Index, sel.Weight
+		case spec.OneShot && r.method != "uniform":
+			s, err := credlab.BatchSelector{Method: r.method, M: min(spec.M, n), Audit: share}.Select(ctx, xp, budgets[0], r.seed)
+			if err != nil {
+				return err
+			}
+			r.labeled, r.audit = s.Index, s.Audit
+		default:
+			timed = false
 		}
-		secs = time.Since(t0).Seconds()
+		return nil
 	}
-	return out, nil
+	b, next := budgets[bi-1], budgets[bi]
+	switch r.method {
+	case "uniform":
+		r.labeled = append(r.labeled, r.perm[b:next]...)
+	case "cred":
+		sel, err := simulateCRED(ctx, xp, next-b, r.seed, spec.M, r.sel)
+		if err != nil {
+			return err
+		}
+		r.sel, r.labeled, r.w = sel, sel.Index, sel.Weight
+	default:
+		noise := math.Min(math.Max(float64(len(r.labeled))*r.lambda, 1e-6), 1)
+		bs := credlab.BatchSelector{Method: r.method, Kernel: r.kernel, M: min(spec.M, n), Noise: noise, Previous: &credlab.Selection{Index: r.labeled, Audit: r.audit}, Audit: share}
+		s, err := bs.Select(ctx, xp, next-b, r.seed)
+		if err != nil {
+			return err
+		}
+		r.labeled, r.audit = s.Index, s.Audit
+	}
+	return nil
+}
+
+// fit fits the default model on the b rows labeled so far, with a search
+// budget, and measures it on the test rows.
+func (r *simRun) fit(ctx context.Context, b int, budget time.Duration) (simRow, error) {
+	sp := r.split
+	xl, yl := gatherX(sp.xp, r.labeled), gatherFloats(sp.yp, r.labeled)
+	fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: r.w, Audit: auditRows(r.audit), Seed: r.seed, TimeBudget: budget})
+	if err != nil {
+		return simRow{}, err
+	}
+	pred, err := fit.Fit.Model.Predict(sp.xt)
+	if err != nil {
+		return simRow{}, err
+	}
+	ch := fit.Choice
+	r.kernel, r.lambda = ch.Kernel, ch.Lambda
+	row := simRow{seed: r.seed, method: r.method, labels: b, rmse: credlab.RMSE(pred, sp.yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: r.selection,
+		est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN()}
+	if e := ch.PoolRMSE; e != nil {
+		row.est, row.estLo, row.estHi = e.RMSE, e.Lo, e.Hi
+	}
+	if c := ch.Curve; c != nil {
+		row.proj15, row.proj2 = c.Projected[1], c.Projected[2]
+	}
+	return row, nil
 }
 
 // auditRows returns the audit weights for credlab.TuneConfig.Audit: nil

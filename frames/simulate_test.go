@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
@@ -76,6 +78,42 @@ func TestSimulate(t *testing.T) {
 
 // A batch method continues labeled rows: without labels it reports the
 // median-distance kernel, with labels the kernel tuned on them.
+func TestSimulateTimeBudget(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 1)
+	df, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	for _, c := range []struct {
+		budget time.Duration
+		labels []float64 // budgets measured
+	}{
+		{time.Nanosecond, []float64{20}}, // spent before the first batch, which always runs
+		{-1, []float64{20, 40, 80}},      // no bound
+	} {
+		spec := SimulateSpec{Target: "y", Methods: []string{"uniform", "lcmd"}, Budgets: []int{20, 40, 80}, Seeds: 2, M: 40, TimeBudget: c.budget}
+		res, err := Simulate(context.Background(), df, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels, _ := Column(res.Ratios, "labels")
+		if want := append(append([]float64(nil), c.labels...), c.labels...); !slices.Equal(labels, want) {
+			t.Errorf("budget %v: ratios at labels %v, want %v", c.budget, labels, want)
+		}
+		if r, want := res.Curves.Nrow(), 2*2*len(c.labels); r != want {
+			t.Errorf("budget %v: %d curve rows, want %d", c.budget, r, want)
+		}
+		stopped := len(c.labels) < 3
+		if res.OutOfTime != stopped || (len(res.Warnings) == 1) != stopped {
+			t.Errorf("budget %v: OutOfTime %v, warnings %q", c.budget, res.OutOfTime, res.Warnings)
+		}
+		if stopped && !strings.Contains(res.Warnings[0], "stopped the simulation at 20 labels: the batch to 40 labels (4 fits)") {
+			t.Errorf("warning %q does not say where the budget stopped", res.Warnings[0])
+		}
+	}
+}
+
 func TestSelectBatchMethod(t *testing.T) {
 	x, y, _ := credlab.SmoothRegression(400, 2, 0.1, 3)
 	pool, err := FromMatrix(x, "a", "b")

@@ -34,6 +34,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	columns := fs.String("columns", "", "comma-separated feature columns (default: every numeric column but the target)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
 	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
+	budget := fs.Duration("time", 0, "time budget of the whole simulation, such as 10m or 2h (0: 30m; negative: no bound); the loop runs batch by batch over every method and seed, and stops before a batch that would not fit, saying so")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
 	var lf loadFlags
 	lf.register(fs)
@@ -64,7 +65,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	spec := frames.SimulateSpec{Target: *target, Features: splitList(*columns), Exclude: splitList(*exclude), DropNA: *dropNA,
 		Methods: splitList(*methods), Initial: *initial, Batch: *batch, Final: *final, Budgets: budgets,
-		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot, Audit: *audit}
+		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot, Audit: *audit, TimeBudget: *budget}
 	if *audit == 0 {
 		spec.Audit = -1
 	}
@@ -91,6 +92,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err := writeAtomic(ctx, filepath.Join(*out, name), f); err != nil {
 			return err
 		}
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintln(stderr, "credlab: warning: "+w) // warnings remain under -quiet
 	}
 	writeRatioTable(stdout, r)
 	writeCoverage(stdout, r)

@@ -40,6 +40,11 @@ func TestSimulateCLI(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	// A spent budget stops the loop after the first batch, and says so under -quiet.
+	_, errs, code := runBin(t, "simulate", "-data", data, "-target", "y", "-methods", "uniform,lcmd", "-budgets", "20,40", "-m", "40", "-quiet", "-time", "1ns", "-out", filepath.Join(dir, "short"))
+	if code != 0 || !strings.Contains(errs, "credlab: warning: the time budget (1ns) stopped the simulation at 20 labels") {
+		t.Errorf("-time 1ns: exit %d, %s", code, errs)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
