@@ -168,13 +168,23 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 		}
 		clock.say(fmt.Sprintf("batch to %d labels: %d fits", b, len(runs)))
 		t0 := time.Now()
+		shared := map[uint64]*simRun{} // per seed, the run whose fit of the random first batch the others share
 		for k, run := range runs {
 			if err := run.next(ctx, bi, budgets, spec); err != nil {
 				return nil, fmt.Errorf("frames: simulate %s, seed %d: %w", run.method, run.seed, err)
 			}
-			row, err := run.fit(ctx, b, clock.share(len(runs)-k))
-			if err != nil {
-				return nil, fmt.Errorf("frames: simulate %s, seed %d: fit on %d labels: %w", run.method, run.seed, b, err)
+			var row simRow
+			if f, ok := shared[run.seed]; ok && run.random {
+				row, run.kernel, run.lambda = f.first, f.kernel, f.lambda
+				row.method = run.method
+			} else {
+				var err error
+				if row, err = run.fit(ctx, b, clock.share(len(runs)-k)); err != nil {
+					return nil, fmt.Errorf("frames: simulate %s, seed %d: fit on %d labels: %w", run.method, run.seed, b, err)
+				}
+				if bi == 0 && run.random {
+					run.first, shared[run.seed] = row, run
+				}
 			}
 			rows = append(rows, row)
 			clock.say(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (sigma %.3g, lambda %.2g, selection %.1f s)",
@@ -328,6 +338,10 @@ type simRun struct {
 	kernel    credlab.Kernel // the last fit's kernel and lambda, which
 	lambda    float64        // the next batch selects with
 	selection float64        // seconds of the last selection
+	// random says that the first batch is the seed's random one, the same
+	// for every such method, and first is its fit.
+	random bool
+	first  simRow
 }
 
 // next labels the rows of batch bi: the random first batch (CRED's own,
@@ -360,7 +374,7 @@ func (r *simRun) next(ctx context.Context, bi int, budgets []int, spec SimulateS
 			}
 			r.labeled, r.audit = s.Index, s.Audit
 		default:
-			timed = false
+			timed, r.random = false, true
 		}
 		return nil
 	}
