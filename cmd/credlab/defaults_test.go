@@ -57,7 +57,9 @@ func TestDefaultsTable(t *testing.T) {
 		if want == "false" || want == "0" || want == "0s" { // flag -h omits zero defaults
 			want = ""
 		}
+		listed := map[string]bool{}
 		for _, cmd := range strings.Split(r[3], ", ") {
+			listed[cmd] = true
 			if defaults[cmd] == nil {
 				defaults[cmd] = flagDefaults(t, cmd)
 			}
@@ -66,6 +68,17 @@ func TestDefaultsTable(t *testing.T) {
 				t.Errorf("%s has no flag -%s", cmd, name)
 			} else if got != want {
 				t.Errorf("%s -%s defaults to %q, the table says %q", cmd, name, got, r[2])
+			}
+		}
+		for cmd := range commands { // every command with the flag is in its row
+			if cmd == "version" || cmd == "reproduce" || listed[cmd] { // no flags, or flags per paper
+				continue
+			}
+			if defaults[cmd] == nil {
+				defaults[cmd] = flagDefaults(t, cmd)
+			}
+			if _, ok := defaults[cmd][name]; ok {
+				t.Errorf("%s has the flag -%s, which the table's row does not list", cmd, name)
 			}
 		}
 	}

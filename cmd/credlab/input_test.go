@@ -88,6 +88,8 @@ func TestBadInputTable(t *testing.T) {
 		{"string column", fit(city), 1, []string{`"city"`, "-onehot", "-exclude city"}},
 		{"string column encoded", fit(city, "-onehot"), 0, nil},
 		{"string column excluded", fit(city, "-exclude", "city"), 0, nil},
+		{"string column, simulate", []string{"simulate", "-data", city, "-target", "y", "-budgets", "10,20", "-methods", "uniform", "-quiet", "-out", out}, 1, []string{`"city"`, "-onehot"}},
+		{"string column encoded, simulate", []string{"simulate", "-data", city, "-target", "y", "-budgets", "10,20", "-methods", "uniform", "-quiet", "-onehot", "-out", out}, 0, nil},
 		{"BOM stripped", fit(bom, "-columns", "a,b"), 0, nil},
 		{"duplicated names", fit(dup), 1, []string{"dup.csv:1:2", `"a" appears twice`}},
 		{"empty name", fit(empty), 1, []string{"empty.csv:1:2", "empty column name"}},
@@ -111,7 +113,7 @@ func TestBadInputTable(t *testing.T) {
 		{"ARFF", []string{"fit", "-data", "testdata/tiny.arff", "-target", "y", "-out", out}, 0, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			os.Remove(out)
+			os.RemoveAll(out) // a file, or simulate's directory
 			stdout, errs, code := runBin(t, c.args...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr %q", code, c.code, errs)

@@ -31,8 +31,9 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	oneShot := fs.Bool("one-shot", false, "each batch method chooses the first batch too, without labels (median-distance kernel), as select -budget N does on an unlabeled pool; default: a random first batch")
 	m := fs.Int("m", 256, "Nyström features the batch methods select on")
 	audit := fs.Float64("audit", frames.DefaultAuditShare, "share of each batch a batch method draws as an audit sample, as select -audit; the fit's RMSE estimate then comes from the audit rows (0: none)")
-	columns := fs.String("columns", "", "comma-separated feature columns (default: every numeric column but the target)")
+	columns := fs.String("columns", "", "comma-separated feature columns (default: every column but the target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
+	oneHot := fs.Bool("onehot", false, "encode string columns as 0/1 columns, one per level")
 	dropNA := fs.Bool("dropna", false, "leave out rows with a missing value (otherwise an error)")
 	budget := fs.Duration("time", 0, "time budget of the whole simulation, such as 10m or 2h (0: 30m; negative: no bound); the loop runs batch by batch over every method and seed, and stops before a batch that would not fit, saying so")
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
@@ -63,7 +64,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := hasColumn(df, *data, "target", *target); err != nil {
 		return err
 	}
-	spec := frames.SimulateSpec{Target: *target, Features: splitList(*columns), Exclude: splitList(*exclude), DropNA: *dropNA,
+	spec := frames.SimulateSpec{Target: *target, Features: splitList(*columns), Exclude: splitList(*exclude), OneHot: *oneHot, DropNA: *dropNA,
 		Methods: splitList(*methods), Initial: *initial, Batch: *batch, Final: *final, Budgets: budgets,
 		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot, Audit: *audit, TimeBudget: *budget}
 	if *audit == 0 {
