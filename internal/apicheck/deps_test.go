@@ -27,7 +27,7 @@ func TestNotebookDeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := []string{"credlab", "credlab/baselines", "frames", "viz", "papers"}
+	pkgs := []string{"credlab", "credlab/baselines", "credlab/distreg", "frames", "viz", "papers"}
 	args := []string{"list", "-deps"}
 	for _, p := range pkgs {
 		args = append(args, "github.com/credlab/credlab/"+p)
