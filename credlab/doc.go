@@ -1,9 +1,11 @@
 // Package credlab implements kernel least-squares regression on gonum
 // matrices, and the choice of which points to label: the estimators and
 // samplers of four papers (CRED importance labeling, multi-pass SGM, SGD
-// for distribution regression, NYTRO), their baselines, and hold-out model
-// selection over their regularization paths. The frames package wraps it
-// for gota data frames; the papers package runs the papers' experiments.
+// for distribution regression, NYTRO) and hold-out model selection over
+// their regularization paths. The CRED paper's baselines and distribution
+// regression, on bags of points, are in the sub-packages credlab/baselines
+// and credlab/distreg. The frames package wraps it for gota data frames;
+// the papers package runs the papers' experiments.
 //
 // # Map
 //
@@ -99,10 +101,10 @@
 // NewSGMPopulation and SGMPopulation.Decompose compute the bias, sample and
 // computational variance of Lin and Rosasco's error decomposition.
 //
-// Distribution regression (bags.go, embedding.go, distreg.go): Bags of
-// points with one label each (NewBags), mean embeddings (MeanFeatures,
-// EmbeddingGram, BagKernel with an OuterKernel), TwoStageKRR and TailSGD
-// (tail-averaged mini-batch SGD), both returning a *BagFit.
+// Distribution regression, which learns one label per bag of points
+// (two-stage KRR and tail-averaged SGD on kernel mean embeddings), is in
+// package credlab/distreg; its TailSGD runs SGM's iteration and its
+// TwoStageKRR KRLS's solver.
 //
 // Utilities: LogGrid (regularization grids), Holdout (the validation
 // split), RMSE, SmoothRegression (synthetic data), MemoryLimit. Building

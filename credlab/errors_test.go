@@ -458,13 +458,6 @@ func TestEntryPointErrorTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bags := drBags(12, 2, 4, 2, 87)
-	bags3 := drBags(3, 2, 4, 3, 88) // points of dimension 3
-	bk := BagKernel{Inner: GaussianKernel{Sigma: 0.5}}
-	bfit, err := TwoStageKRR(bg, bags, TwoStageKRRConfig{Kernel: bk, Lambda: 1e-3})
-	if err != nil {
-		t.Fatal(err)
-	}
 	q := make([]float64, 20)
 	for i := range q {
 		q[i] = 1.0 / 20
@@ -610,41 +603,6 @@ func TestEntryPointErrorTypes(t *testing.T) {
 			return err
 		}, shape},
 		{"GreedySelector budget", func() error { _, err := (GreedySelector{}).Select(bg, x, 21, 1); return err }, paramErr("budget", 21)},
-		// Bags.
-		{"NewBags shape", func() error {
-			_, err := NewBags(append(append([]*mat.Dense(nil), bags.X...), bags3.X[0]), nil)
-			return err
-		}, shape},
-		{"NewBags labels", func() error { _, err := NewBags(bags.X, bags.Y[:3]); return err }, shape},
-		{"NewBags NaN label", func() error {
-			yb := append([]float64(nil), bags.Y...)
-			yb[2] = math.NaN()
-			_, err := NewBags(bags.X, yb)
-			return err
-		}, notFiniteErr("Bags.Y", 2, -1, math.NaN())},
-		{"TwoStageKRR shape", func() error {
-			_, err := TwoStageKRR(bg, &Bags{X: bags.X, Y: bags.Y[:5]}, TwoStageKRRConfig{Kernel: bk, Lambda: 1})
-			return err
-		}, shape},
-		{"TwoStageKRR Lambda", func() error { _, err := TwoStageKRR(bg, bags, TwoStageKRRConfig{Kernel: bk, Lambda: -1}); return err }, paramErr("lambda", -1.0)},
-		{"TailSGD shape", func() error { _, err := TailSGD(bg, &Bags{X: bags.X}, TailSGDConfig{Kernel: bk}); return err }, shape},
-		{"TailSGD Batch", func() error { _, err := TailSGD(bg, bags, TailSGDConfig{Kernel: bk, Batch: -1}); return err }, paramErr("TailSGDConfig.Batch", -1)},
-		{"BagModel.Predict shape", func() error { _, err := bfit.Model.Predict(bags3); return err }, shape},
-		{"BagModel.Predict corrupt", func() error {
-			m := *bfit.Model
-			m.Coef = m.Coef[:3]
-			_, err := m.Predict(bags)
-			return err
-		}, shape},
-		{"BagKernel.Gram shape", func() error { _, err := bk.Gram(bg, bags, bags3); return err }, shape},
-		{"BagKernel.Gram Outer", func() error {
-			_, err := BagKernel{Inner: g, Outer: GaussianOuter{Sigma: -1}}.Gram(bg, bags, nil)
-			return err
-		}, paramErr("Gaussian outer kernel sigma", -1.0)},
-		{"EmbeddingGram shape", func() error { _, err := EmbeddingGram(bg, g, bags, bags3); return err }, shape},
-		{"EmbeddingGram kernel", func() error { _, err := EmbeddingGram(bg, nil, bags, nil); return err }, paramErr("BagKernel.Inner")},
-		{"MeanFeatures shape", func() error { _, err := MeanFeatures(bg, rf, bags); return err }, shape},
-		{"MeanFeatures fm", func() error { _, err := MeanFeatures(bg, nil, bags); return err }, paramErr("fm")},
 		// Parsers and process settings.
 		{"ParseSGMPreset", func() error { _, err := ParseSGMPreset("fast"); return err }, paramErr("SGMConfig.Preset", `"fast"`)},
 		{"ParseMemoryLimit", func() error { _, err := ParseMemoryLimit("lots"); return err }, paramErr("memory limit")},

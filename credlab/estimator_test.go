@@ -103,14 +103,6 @@ func TestOtherZeroConfigs(t *testing.T) {
 	rng := crRNG(26)
 	x := randData(rng, 60, 2, 1)
 	y := smoothTargets(rng, x, 0.1)
-	bx := make([]*mat.Dense, 12)
-	for i := range bx {
-		bx[i] = randData(rng, 5, 2, 1)
-	}
-	bags, err := NewBags(bx, y[:12])
-	if err != nil {
-		t.Fatal(err)
-	}
 	g := GaussianKernel{Sigma: 0.5}
 	pop, err := NewSGMPopulation(g, x, y)
 	if err != nil {
@@ -140,8 +132,6 @@ func TestOtherZeroConfigs(t *testing.T) {
 	}{
 		{"BLESSConfig", nil, func() error { _, err := ApproxLeverageScores(ctx, g, x, 1e-3, BLESSConfig{}); return err }},
 		{"SGMDecompositionConfig", nil, func() error { _, err := pop.Decompose(ctx, x, y, SGMDecompositionConfig{}); return err }},
-		{"TwoStageKRRConfig (Kernel.Inner or Kernel.Features)", ptr(paramErr("BagKernel.Inner")), func() error { _, err := TwoStageKRR(ctx, bags, TwoStageKRRConfig{}); return err }},
-		{"TailSGDConfig (Kernel.Inner or Kernel.Features)", ptr(paramErr("BagKernel.Inner")), func() error { _, err := TailSGD(ctx, bags, TailSGDConfig{}); return err }},
 		{"GramFitConfig (Features)", ptr(paramErr("GramFitConfig.Features")), func() error { _, err := RidgeGram(ctx, train, nil, GramFitConfig{}); return err }},
 		{"LearningCurveConfig (Kernel)", ptr(paramErr("Kernel")), func() error { _, err := ProjectLearningCurve(ctx, x, y, q, LearningCurveConfig{}); return err }},
 		{"LearningCurveConfig (Lambda)", ptr(paramErr("lambda")), func() error {

@@ -8,11 +8,11 @@ import (
 // Fit is the result of an estimator: the model and its record.
 type Fit struct {
 	// Method names the estimator: "KRLS", "KOLS", "EarlyStopping",
-	// "NKRLS", "NYTRO", "LinearRLS", "LinearGD", "SGM", "KTR3" or "SSSR"
-	// (package credlab/baselines), or "TwoStageKRR" for the second stage of
-	// a BagFit. RidgeGram and
-	// GradientGram report the method they stand for (NKRLS or LinearRLS,
-	// NYTRO or LinearGD); Tune the one it chose (KRLS or NKRLS).
+	// "NKRLS", "NYTRO", "LinearRLS", "LinearGD", "SGM", or "KTR3" or
+	// "SSSR" (package credlab/baselines). RidgeGram and GradientGram report
+	// the method they stand for (NKRLS or LinearRLS, NYTRO or LinearGD);
+	// Tune the one it chose (KRLS or NKRLS). Package credlab/distreg's
+	// estimators return their own Fit.
 	Method string
 	Model  *Model
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/credlab/credlab/internal/vecmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -295,22 +296,11 @@ func (k PolynomialKernel) fromDot(d float64) float64 {
 	return r
 }
 
-func sqDist(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		t := v - b[i]
-		s += t * t
-	}
-	return s
-}
+// sqDist returns ||a - b||^2 in index order (vecmath.SqDist).
+func sqDist(a, b []float64) float64 { return vecmath.SqDist(a, b) }
 
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
+// dot returns a.b in index order (vecmath.Dot).
+func dot(a, b []float64) float64 { return vecmath.Dot(a, b) }
 
 // evalOnly hides a kernel's fast paths: every value comes from Eval.
 type evalOnly struct{ Kernel }

@@ -197,23 +197,3 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 	})
 	mirrorLower(d)
 }
-
-// mirrorLower copies the strict lower triangle of the square d to the upper
-// one, in 64 x 64 tiles so that the transposed reads stay in cache.
-func mirrorLower(d blas64.General) {
-	const tile = 64
-	n := d.Rows
-	parallelRows((n+tile-1)/tile, func(lo, hi int) {
-		for bi := lo; bi < hi; bi++ {
-			i0, i1 := bi*tile, min(bi*tile+tile, n)
-			for j0 := i0; j0 < n; j0 += tile {
-				j1 := min(j0+tile, n)
-				for i := i0; i < i1; i++ {
-					for j := max(j0, i+1); j < j1; j++ {
-						d.Data[i*d.Stride+j] = d.Data[j*d.Stride+i]
-					}
-				}
-			}
-		}
-	})
-}

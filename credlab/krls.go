@@ -5,6 +5,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/credlab/credlab/internal/ridge"
+
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -91,15 +93,37 @@ func (s *splitKernel) path(ctx context.Context, k Kernel, grid []float64, progre
 	if s.kvt != nil {
 		scaleCols(s.kvt, sq)
 	}
-	prob := ridgeProblem{g: s.ktt, b: scaled(s.yt, sq), w: s.kvt, yv: s.yv, wv: s.wv, n: s.nt,
-		// W^1/2 (K alpha - y) = -mu z at the solution.
-		sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
+	prob := ridgeProblem{g: s.ktt, b: scaled(s.yt, sq), w: s.kvt, yv: s.yv, wv: s.wv, n: s.nt, sse: krlsSSE}
 	z, err := prob.path(ctx, grid, fit, progress)
 	if err != nil {
 		return nil, err
 	}
 	fit.Model = &Model{Kernel: k, Centers: s.xt, Coef: scaled(z, sq)}
 	return fit, nil
+}
+
+// krlsSSE is the training sum of squared errors of KRLS:
+// W^1/2 (K alpha - y) = -mu z at the solution, so the sum is mu^2 ||z||^2.
+func krlsSSE(zz, _, mu float64) float64 { return mu * mu * zz }
+
+func init() { ridge.Path = precomputedPath }
+
+// precomputedPath is ridge.Path, KRLS's path on a precomputed kernel
+// matrix for credlab's sub-packages: the ridgeProblem of KRLS without
+// weights.
+func precomputedPath(ctx context.Context, p ridge.Problem) (*ridge.Solution, error) {
+	prob := ridgeProblem{g: p.K, b: p.Y, w: p.KV, yv: p.YV, n: len(p.Y), sse: krlsSSE}
+	fit := &Fit{Method: p.Method}
+	z, err := prob.path(ctx, p.Grid, fit, p.Progress)
+	if err != nil {
+		return nil, err
+	}
+	sol := &ridge.Solution{Coef: z, Lambda: fit.Lambda, ValRMSE: fit.ValRMSE,
+		Path: make([]ridge.Point, len(fit.Path)), Solve: fit.Timing.Solve, Select: fit.Timing.Select}
+	for i, pt := range fit.Path {
+		sol.Path[i] = ridge.Point{Lambda: pt.Lambda, TrainRMSE: pt.TrainRMSE, ValRMSE: pt.ValRMSE}
+	}
+	return sol, nil
 }
 
 // splitKernel holds a hold-out split and the stacked kernel matrix

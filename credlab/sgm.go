@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/credlab/credlab/internal/sgd"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -121,16 +122,12 @@ type SGMFit struct {
 }
 
 const (
-	sgmStream       = 0x73676d // PCG stream of the index draws
 	sgmCacheDefault = 256 << 20
 	sgmBlockBytes   = 8 << 20 // kernel block computed on the fly
 	// sgmGemmMin: rows on the fly go through a kernel block and a matrix
 	// product only when both b and d reach it; otherwise each row sums its
 	// kernel values directly.
 	sgmGemmMin = 32
-	// sgmDiverge: a residual above this multiple of max |y_i| means the
-	// iteration diverged.
-	sgmDiverge = 1e3
 )
 
 func (c SGMConfig) check() error {
@@ -172,25 +169,25 @@ func (c SGMConfig) threshold() float64 {
 }
 
 // params resolves b, eta and T for m training rows.
-func (c SGMConfig) params(method string, m int, kappa2 float64) (sgdParams, error) {
+func (c SGMConfig) params(method string, m int, kappa2 float64) (sgd.Params, error) {
 	if !(kappa2 > 0) || math.IsInf(kappa2, 0) {
-		return sgdParams{}, &DegenerateError{What: fmt.Sprintf("max_i k(x_i, x_i) = %v: the preset step size needs a positive finite kernel diagonal", kappa2)}
+		return sgd.Params{}, &DegenerateError{What: fmt.Sprintf("max_i k(x_i, x_i) = %v: the preset step size needs a positive finite kernel diagonal", kappa2)}
 	}
-	p := sgdParams{method: method, theta: c.Decay, seed: c.Seed}
+	p := sgd.Params{Method: method, Theta: c.Decay, Seed: c.Seed}
 	fm := float64(m)
 	switch c.Preset {
 	case SGMSimple:
-		p.b, p.eta = 1, 1/(8*fm*kappa2)
+		p.B, p.Eta = 1, 1/(8*fm*kappa2)
 	case SGMBatch:
-		p.b, p.full, p.eta = m, true, 1/(8*kappa2)
+		p.B, p.Full, p.Eta = m, true, 1/(8*kappa2)
 	default:
-		p.b, p.eta = int(math.Ceil(math.Sqrt(fm))), 1/(8*math.Sqrt(fm)*kappa2)
+		p.B, p.Eta = int(math.Ceil(math.Sqrt(fm))), 1/(8*math.Sqrt(fm)*kappa2)
 	}
 	if c.Batch > 0 {
-		p.b = c.Batch
+		p.B = c.Batch
 	}
 	if c.StepSize > 0 {
-		p.eta = c.StepSize
+		p.Eta = c.StepSize
 	}
 	switch {
 	case c.Iter > 0:
@@ -200,7 +197,7 @@ func (c SGMConfig) params(method string, m int, kappa2 float64) (sgdParams, erro
 		if passes == 0 {
 			passes = 100
 		}
-		p.T = int(math.Ceil(float64(passes) * fm / float64(p.b)))
+		p.T = int(math.Ceil(float64(passes) * fm / float64(p.B)))
 	}
 	return p, nil
 }
@@ -261,7 +258,7 @@ func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit
 		return nil, err
 	}
 	fit := &SGMFit{Fit: Fit{Method: "SGM", Rank: nt, Model: &Model{Kernel: cfg.Kernel, Centers: xt}},
-		Batch: par.b, StepSize: par.eta, Decay: par.theta}
+		Batch: par.B, StepSize: par.Eta, Decay: par.Theta}
 	fit.Timing.Kernel = time.Since(t0)
 	t0 = time.Now()
 	err = runSGMPath(ctx, eng, par, yv, cfg, fit)
@@ -274,8 +271,8 @@ func SGM(ctx context.Context, x *mat.Dense, y []float64, cfg SGMConfig) (*SGMFit
 
 // runSGMPath runs the engine, records the path at pass ends (or every
 // cfg.Every iterations), applies the stopping rule and fills fit.
-func runSGMPath(ctx context.Context, eng *sgdEngine, par sgdParams, yv []float64, cfg SGMConfig, fit *SGMFit) error {
-	nt := eng.nt
+func runSGMPath(ctx context.Context, eng *sgd.Engine, par sgd.Params, yv []float64, cfg SGMConfig, fit *SGMFit) error {
+	nt := eng.NT
 	keep := map[int]bool{}
 	for _, k := range cfg.Keep {
 		keep[k] = true
@@ -283,22 +280,22 @@ func runSGMPath(ctx context.Context, eng *sgdEngine, par sgdParams, yv []float64
 	thr := cfg.threshold()
 	fit.ValRMSE = math.Inf(1)
 	var best []float64
-	err := eng.run(ctx, par, func(t int, alpha, p []float64) (bool, error) {
+	err := eng.Run(ctx, par, func(t int, alpha, p []float64) (bool, error) {
 		if keep[t] {
 			if fit.Iterates == nil {
 				fit.Iterates = map[int][]float64{}
 			}
 			fit.Iterates[t] = append([]float64(nil), alpha...)
 		}
-		if !par.records(t, nt, cfg.Every) {
+		if !par.Records(t, nt, cfg.Every) {
 			return false, nil
 		}
-		pt := PathPoint{Iter: t, TrainRMSE: rmse(p[:nt], eng.yt), ValRMSE: math.NaN()}
+		pt := PathPoint{Iter: t, TrainRMSE: rmse(p[:nt], eng.YT), ValRMSE: math.NaN()}
 		if len(yv) > 0 {
 			pt.ValRMSE = rmse(p[nt:], yv)
 		}
 		fit.Path = append(fit.Path, pt)
-		fit.PathPasses = append(fit.PathPasses, par.passes(t, nt))
+		fit.PathPasses = append(fit.PathPasses, par.Passes(t, nt))
 		if cfg.Progress != nil {
 			cfg.Progress(t, par.T)
 		}
@@ -324,64 +321,13 @@ func runSGMPath(ctx context.Context, eng *sgdEngine, par sgdParams, yv []float64
 		fit.ValRMSE, fit.Iter = math.NaN(), fit.Path[len(fit.Path)-1].Iter
 	}
 	fit.Model.Coef = best
-	fit.Passes = par.passes(fit.Iter, nt)
+	fit.Passes = par.Passes(fit.Iter, nt)
 	return nil
 }
 
-// sgdParams are the resolved parameters of one run of recursion (4).
-type sgdParams struct {
-	method string
-	b      int     // draws per step (nt when full)
-	full   bool    // every training row once per step, in order
-	eta    float64 // eta_1
-	theta  float64 // eta_t = eta_1 t^-theta
-	T      int     // iterations
-	seed   uint64
-}
-
-func (p sgdParams) step(t int) float64 {
-	if p.theta == 0 {
-		return p.eta
-	}
-	return p.eta * math.Pow(float64(t), -p.theta)
-}
-
-// passes returns b t / m.
-func (p sgdParams) passes(t, m int) float64 { return float64(p.b) * float64(t) / float64(m) }
-
-// records reports whether iteration t is recorded: every `every`
-// iterations, or where a pass ends (b t crosses a multiple of m), and at T.
-func (p sgdParams) records(t, m, every int) bool {
-	if t == p.T {
-		return true
-	}
-	if every > 0 {
-		return t%every == 0
-	}
-	b := int64(p.b)
-	return b*int64(t)/int64(m) > b*int64(t-1)/int64(m)
-}
-
-// diverged is the error for residual r at training row j, detected at
-// iteration t.
-func (p sgdParams) diverged(t, m int, r float64, j int, limit float64) error {
-	b := p.b
-	if p.full {
-		b = m
-	}
-	return &DivergedError{Method: p.method, Iter: t, Step: p.step(t),
-		Detail: fmt.Sprintf("%.4g passes, b = %d: residual %.3g at training row %d exceeds %g max|y| = %.3g", p.passes(t, m), b, r, j, sgmDiverge, limit)}
-}
-
-// sgdEngine runs recursion (4) on nt training rows with coefficients alpha
-// and keeps the predictions p = K(X_all, X_t) alpha on all nall rows (the
-// training rows first, then validation or other evaluation rows).
-type sgdEngine struct {
-	nt, nall int
-	yt       []float64
-	// rows is the cached nt x nall matrix of K(x_j, X_all); Rows == 0 when
-	// rows are computed on the fly from the fields below.
-	rows  blas64.General
+// pointColumns computes the kernel columns K(X_all, x_j) of the training
+// rows x_j on the fly, for SGM without a row cache.
+type pointColumns struct {
 	k     Kernel
 	xt    *mat.Dense
 	xall  *mat.Dense
@@ -393,60 +339,47 @@ type sgdEngine struct {
 }
 
 // newPointEngine stacks [X_t; X_v] and caches the kernel rows when they fit
-// cacheBytes (default 256 MiB, negative never).
-func newPointEngine(k Kernel, xt *mat.Dense, yt []float64, xv *mat.Dense, cacheBytes int64) (*sgdEngine, error) {
+// cacheBytes (default 256 MiB, negative never); otherwise the engine
+// computes them on the fly (pointColumns).
+func newPointEngine(k Kernel, xt *mat.Dense, yt []float64, xv *mat.Dense, cacheBytes int64) (*sgd.Engine, error) {
 	nt, d := xt.Dims()
 	nall := nt
 	if xv != nil {
 		nall += xv.RawMatrix().Rows
 	}
-	e := &sgdEngine{nt: nt, nall: nall, yt: yt, k: k, xt: xt}
+	c := &pointColumns{k: k, xt: xt}
 	if xv == nil {
-		e.xall = xt
+		c.xall = xt
 	} else {
-		e.xall = mat.NewDense(nall, d, nil)
-		e.xall.Slice(0, nt, 0, d).(*mat.Dense).Copy(xt)
-		e.xall.Slice(nt, nall, 0, d).(*mat.Dense).Copy(xv)
+		c.xall = mat.NewDense(nall, d, nil)
+		c.xall.Slice(0, nt, 0, d).(*mat.Dense).Copy(xt)
+		c.xall.Slice(nt, nall, 0, d).(*mat.Dense).Copy(xv)
 	}
 	if cacheBytes == 0 {
 		cacheBytes = sgmCacheDefault
 	}
 	if cacheBytes > 0 && float64(nt)*float64(nall)*8 <= float64(cacheBytes) {
 		if err := checkAlloc("SGM kernel row cache", nt, nall); err == nil {
-			c := mat.NewDense(nt, nall, nil)
-			kernelBlock(c, k, xt, e.xall, nil, nil)
-			e.rows = c.RawMatrix()
-			return e, nil
+			rows := mat.NewDense(nt, nall, nil)
+			kernelBlock(rows, k, xt, c.xall, nil, nil)
+			return sgd.NewGram(rows, yt), nil
 		}
 	}
-	e.tsq = rowSqNorms(xt)
+	c.tsq = rowSqNorms(xt)
 	if xv == nil {
-		e.allsq = e.tsq
+		c.allsq = c.tsq
 	} else {
-		e.allsq = rowSqNorms(e.xall)
+		c.allsq = rowSqNorms(c.xall)
 	}
-	return e, nil
+	return &sgd.Engine{NT: nt, NAll: nall, YT: yt, Cols: c}, nil
 }
 
-// newGramEngine uses a precomputed cache of kernel rows (nt x nall).
-func newGramEngine(rows *mat.Dense, yt []float64) *sgdEngine {
-	r := rows.RawMatrix()
-	return &sgdEngine{nt: r.Rows, nall: r.Cols, yt: yt, rows: r}
-}
-
-// add sets p += sum_i delta_i K(X_all, x_{idx_i}); full means idx is
-// 0..nt-1 in order.
-func (e *sgdEngine) add(idx []int, delta, p []float64, full bool) {
-	if e.rows.Rows > 0 {
-		if full {
-			blas64.Gemv(blas.Trans, 1, e.rows, vec(delta), 1, vec(p))
-			return
-		}
-		for i, j := range idx {
-			blas64.Axpy(delta[i], vec(e.rows.Data[j*e.rows.Stride:j*e.rows.Stride+e.nall]), vec(p))
-		}
-		return
-	}
+// Add sets p += sum_i delta_i K(X_all, x_{idx_i}); full means idx is
+// 0..nt-1 in order. With b and d both at least sgmGemmMin the kernel
+// values come in blocks of at most sgmBlockBytes and one matrix-vector
+// product each; otherwise addDirect.
+func (e *pointColumns) Add(idx []int, delta, p []float64, full bool) {
+	nall := e.xall.RawMatrix().Rows
 	b := len(idx)
 	_, d := e.xt.Dims()
 	if b < sgmGemmMin || d < sgmGemmMin {
@@ -465,23 +398,23 @@ func (e *sgdEngine) add(idx []int, delta, p []float64, full bool) {
 			bsq[i] = e.tsq[j]
 		}
 	}
-	per := max(1, min(e.nall, sgmBlockBytes/8/b))
+	per := max(1, min(nall, sgmBlockBytes/8/b))
 	if len(e.blk) < per*b {
 		e.blk = make([]float64, per*b)
 	}
-	for lo := 0; lo < e.nall; lo += per {
-		hi := min(lo+per, e.nall)
+	for lo := 0; lo < nall; lo += per {
+		hi := min(lo+per, nall)
 		blk := mat.NewDense(hi-lo, b, e.blk[:(hi-lo)*b])
 		kernelBlock(blk, e.k, e.xall.Slice(lo, hi, 0, d).(*mat.Dense), xb, e.allsq[lo:hi], bsq)
 		blas64.Gemv(blas.NoTrans, 1, blk.RawMatrix(), vec(delta), 1, vec(p[lo:hi]))
 	}
 }
 
-// addDirect is add for small batches or dimensions: each row i of X_all
+// addDirect is Add for small batches or dimensions: each row i of X_all
 // gets sum_j delta_j k(x_i, x_{idx_j}), summed in batch order from direct
 // squared distances (or dot products), rows in parallel. It allocates
 // nothing proportional to the rows.
-func (e *sgdEngine) addDirect(idx []int, delta, p []float64) {
+func (e *pointColumns) addDirect(idx []int, delta, p []float64) {
 	if cap(e.rowsB) < len(idx) {
 		e.rowsB = make([][]float64, len(idx))
 	}
@@ -506,7 +439,7 @@ func (e *sgdEngine) addDirect(idx []int, delta, p []float64) {
 	default:
 		kv = e.k.Eval
 	}
-	parallelRows(e.nall, func(lo, hi int) {
+	parallelRows(xr.Rows, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
 			s := 0.0
@@ -516,71 +449,4 @@ func (e *sgdEngine) addDirect(idx []int, delta, p []float64) {
 			p[i] += s
 		}
 	})
-}
-
-// run performs par.T iterations from alpha = 0, calling after(t, alpha, p)
-// after each; after may stop the run. done is called with the final
-// coefficients. A drawn residual that is not finite or exceeds
-// sgmDiverge max_i |y_i| stops the run with an error naming the iteration.
-func (e *sgdEngine) run(ctx context.Context, par sgdParams, after func(t int, alpha, p []float64) (bool, error), done func(alpha []float64)) error {
-	alpha := make([]float64, e.nt)
-	p := make([]float64, e.nall)
-	scale := 0.0
-	for _, v := range e.yt {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	limit := sgmDiverge * scale
-	b := par.b
-	if par.full {
-		b = e.nt
-	}
-	idx := make([]int, b)
-	delta := make([]float64, b)
-	if par.full {
-		for i := range idx {
-			idx[i] = i
-		}
-	}
-	rng := rand.New(rand.NewPCG(par.seed, sgmStream))
-	last := 0
-	for t := 1; t <= par.T; t++ {
-		last = t
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !par.full {
-			for i := range idx {
-				idx[i] = rng.IntN(e.nt)
-			}
-		}
-		c := -par.step(t) / float64(b)
-		for i, j := range idx {
-			r := p[j] - e.yt[j]
-			if !(math.Abs(r) <= limit) {
-				return par.diverged(t, e.nt, r, j, limit)
-			}
-			delta[i] = c * r
-		}
-		for i, j := range idx {
-			alpha[j] += delta[i]
-		}
-		e.add(idx, delta, p, par.full)
-		stop, err := after(t, alpha, p)
-		if err != nil {
-			return err
-		}
-		if stop {
-			break
-		}
-	}
-	// The last update is checked on every training row.
-	for j := 0; j < e.nt && last > 0; j++ {
-		if r := p[j] - e.yt[j]; !(math.Abs(r) <= limit) {
-			return par.diverged(last, e.nt, r, j, limit)
-		}
-	}
-	if done != nil {
-		done(alpha)
-	}
-	return nil
 }

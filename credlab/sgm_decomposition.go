@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/credlab/credlab/internal/sgd"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
@@ -183,8 +185,8 @@ func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64
 	if err != nil {
 		return nil, err
 	}
-	if par.full {
-		par.b = m
+	if par.Full {
+		par.B = m
 	}
 	iters := cfg.Iters
 	if len(iters) > 0 {
@@ -196,7 +198,7 @@ func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64
 		par.T = iters[len(iters)-1]
 	} else {
 		for t := 1; t <= par.T; t++ {
-			if par.records(t, m, 0) {
+			if par.Records(t, m, 0) {
 				iters = append(iters, t)
 			}
 		}
@@ -207,7 +209,7 @@ func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64
 	kmm := mat.NewDense(m, m, nil)
 	kernelSym(kmm, p.kernel, x)
 
-	res := &SGMDecomposition{Batch: par.b, StepSize: par.eta}
+	res := &SGMDecomposition{Batch: par.B, StepSize: par.Eta}
 	nk := len(iters)
 	fnu := mat.NewDense(nk, N, nil) // nu_t on the population, one row per iteration
 	alphaNu, err := sampleIteration(kmm, y, par, iters)
@@ -219,24 +221,24 @@ func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64
 		f := fnu.RawRowView(k)
 		blas64.Gemv(blas.NoTrans, 1, kxp.RawMatrix(), vec(alphaNu[k]), 0, vec(f))
 		res.Iter = append(res.Iter, t)
-		res.Passes = append(res.Passes, par.passes(t, m))
+		res.Passes = append(res.Passes, par.Passes(t, m))
 		res.Bias = append(res.Bias, meanSqDiff(mu[k], p.f))
 		res.SampleVar = append(res.SampleVar, meanSqDiff(f, mu[k]))
 		res.SampleTotal = append(res.SampleTotal, meanSqDiff(f, p.f))
 	}
 	res.Total = make([]float64, nk)
 	res.CompVar = make([]float64, nk)
-	if par.full {
+	if par.Full {
 		copy(res.Total, res.SampleTotal)
 		return res, nil
 	}
-	eng := newGramEngine(kmm, y)
+	eng := sgd.NewGram(kmm, y)
 	fw := make([]float64, N)
 	for r := 0; r < draws; r++ {
 		pr := par
-		pr.seed = par.seed + uint64(r)
+		pr.Seed = par.Seed + uint64(r)
 		k := 0
-		err := eng.run(ctx, pr, func(t int, alpha, _ []float64) (bool, error) {
+		err := eng.Run(ctx, pr, func(t int, alpha, _ []float64) (bool, error) {
 			if t != iters[k] {
 				return false, nil
 			}
@@ -257,7 +259,7 @@ func (p *SGMPopulation) Decompose(ctx context.Context, x *mat.Dense, y []float64
 // alpha_{t+1} = alpha_t - (eta_t/m) (K alpha_t - y) from 0, after each of
 // iters steps, in the eigenbasis K/m = U diag(s) U^T: with c = U^T y, each
 // component follows a_{t+1} = (1 - eta_t s) a_t + eta_t c/m.
-func sampleIteration(kmm *mat.Dense, y []float64, par sgdParams, iters []int) ([][]float64, error) {
+func sampleIteration(kmm *mat.Dense, y []float64, par sgd.Params, iters []int) ([][]float64, error) {
 	m := len(y)
 	km := mat.NewSymDense(m, nil)
 	for i := 0; i < m; i++ {
@@ -276,10 +278,10 @@ func sampleIteration(kmm *mat.Dense, y []float64, par sgdParams, iters []int) ([
 	blas64.Gemv(blas.Trans, 1, u.RawMatrix(), vec(y), 0, vec(c))
 	out := make([][]float64, len(iters))
 	a := make([]float64, m)
-	if par.theta == 0 {
+	if par.Theta == 0 {
 		for k, t := range iters {
 			for i := range a {
-				a[i] = c[i] / float64(m) * par.eta * geomSum(1-par.eta*s[i], t)
+				a[i] = c[i] / float64(m) * par.Eta * geomSum(1-par.Eta*s[i], t)
 			}
 			out[k] = make([]float64, m)
 			blas64.Gemv(blas.NoTrans, 1, u.RawMatrix(), vec(a), 0, vec(out[k]))
@@ -288,7 +290,7 @@ func sampleIteration(kmm *mat.Dense, y []float64, par sgdParams, iters []int) ([
 	}
 	k := 0
 	for t := 1; k < len(iters); t++ {
-		eta := par.step(t)
+		eta := par.Step(t)
 		for i := range a {
 			a[i] = (1-eta*s[i])*a[i] + eta*c[i]/float64(m)
 		}
@@ -315,7 +317,7 @@ func geomSum(q float64, t int) float64 {
 // populationIteration returns mu_t on the population points after each of
 // iters steps of mu_{t+1} = mu_t - eta_t (K/N)(mu_t - F) from 0:
 // mu_t = V ((1 - pi_t) o V^T F) with pi_t = prod_{k<=t} (1 - eta_k lambda).
-func (p *SGMPopulation) populationIteration(par sgdParams, iters []int) [][]float64 {
+func (p *SGMPopulation) populationIteration(par sgd.Params, iters []int) [][]float64 {
 	r := len(p.vals)
 	pi := make([]float64, r)
 	g := make([]float64, r)
@@ -329,10 +331,10 @@ func (p *SGMPopulation) populationIteration(par sgdParams, iters []int) [][]floa
 			blas64.Gemv(blas.NoTrans, 1, p.vecs.RawMatrix(), vec(g), 0, vec(out[k]))
 		}
 	}
-	if par.theta == 0 {
+	if par.Theta == 0 {
 		for k, t := range iters {
 			for i, l := range p.vals {
-				pi[i] = math.Pow(1-par.eta*l, float64(t))
+				pi[i] = math.Pow(1-par.Eta*l, float64(t))
 			}
 			eval(k)
 		}
@@ -343,7 +345,7 @@ func (p *SGMPopulation) populationIteration(par sgdParams, iters []int) [][]floa
 	}
 	k := 0
 	for t := 1; k < len(iters); t++ {
-		eta := par.step(t)
+		eta := par.Step(t)
 		for i, l := range p.vals {
 			pi[i] *= 1 - eta*l
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/credlab/distreg"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -26,8 +27,8 @@ type BagSpec struct {
 	// never features.
 	Features, Exclude []string
 	// Method is "twostage" (default: two-stage kernel ridge regression on
-	// the mean embeddings, credlab.TwoStageKRR) or "tailsgd"
-	// (tail-averaged mini-batch SGD, credlab.TailSGD).
+	// the mean embeddings, distreg.TwoStageKRR) or "tailsgd"
+	// (tail-averaged mini-batch SGD, distreg.TailSGD).
 	Method string
 	// Sigma is the inner Gaussian kernel's bandwidth (default: the median
 	// distance heuristic). With FeatureMap "fourier" the embeddings are
@@ -70,9 +71,9 @@ type BagModel struct {
 	Iter    int
 	ValRMSE float64
 	Bags    int
-	// Predictor is credlab's model; Fit the solver's record.
-	Predictor *credlab.BagModel
-	Fit       *credlab.BagFit
+	// Predictor is package distreg's model; Fit the solver's record.
+	Predictor *distreg.Model
+	Fit       *distreg.Fit
 }
 
 // FitBags fits a distribution regression model: one label per bag of rows.
@@ -102,7 +103,7 @@ func FitBagsContext(ctx context.Context, df dataframe.DataFrame, spec BagSpec) (
 	if err != nil {
 		return nil, err
 	}
-	bags := &credlab.Bags{X: make([]*mat.Dense, len(groups)), Y: make([]float64, len(groups))}
+	bags := &distreg.Bags{X: make([]*mat.Dense, len(groups)), Y: make([]float64, len(groups))}
 	for j, g := range groups {
 		if bags.X[j], err = credlab.GatherRows(p.x, g); err != nil {
 			return nil, err
@@ -126,11 +127,11 @@ func FitBagsContext(ctx context.Context, df dataframe.DataFrame, spec BagSpec) (
 		return nil, err
 	}
 	h := credlab.Holdout{Fraction: spec.Validation, Seed: spec.Seed}
-	var fit *credlab.BagFit
+	var fit *distreg.Fit
 	if method == "twostage" {
-		fit, err = credlab.TwoStageKRR(ctx, bags, credlab.TwoStageKRRConfig{Kernel: k, Lambda: spec.Lambda, Lambdas: spec.Lambdas, Holdout: h})
+		fit, err = distreg.TwoStageKRR(ctx, bags, distreg.TwoStageKRRConfig{Kernel: k, Lambda: spec.Lambda, Lambdas: spec.Lambdas, Holdout: h})
 	} else {
-		fit, err = credlab.TailSGD(ctx, bags, credlab.TailSGDConfig{Kernel: k, Batch: spec.Batch, StepSize: spec.StepSize,
+		fit, err = distreg.TailSGD(ctx, bags, distreg.TailSGDConfig{Kernel: k, Batch: spec.Batch, StepSize: spec.StepSize,
 			Iter: spec.Iters, Holdout: h, Seed: spec.Seed})
 	}
 	if err != nil {
@@ -141,8 +142,8 @@ func FitBagsContext(ctx context.Context, df dataframe.DataFrame, spec BagSpec) (
 }
 
 // bagKernel builds the spec's kernel on embeddings of d-dimensional points.
-func bagKernel(s *BagSpec, d int) (credlab.BagKernel, error) {
-	k := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: s.Sigma}}
+func bagKernel(s *BagSpec, d int) (distreg.Kernel, error) {
+	k := distreg.Kernel{Inner: credlab.GaussianKernel{Sigma: s.Sigma}}
 	switch strings.ToLower(s.FeatureMap) {
 	case "":
 	case "fourier", "rff":
@@ -160,12 +161,12 @@ func bagKernel(s *BagSpec, d int) (credlab.BagKernel, error) {
 	}
 	switch strings.ToLower(s.Outer) {
 	case "", "linear":
-		k.Outer = credlab.LinearOuter{}
+		k.Outer = distreg.LinearOuter{}
 	case "gaussian":
 		if s.OuterSigma == 0 {
 			s.OuterSigma = 1
 		}
-		k.Outer = credlab.GaussianOuter{Sigma: s.OuterSigma}
+		k.Outer = distreg.GaussianOuter{Sigma: s.OuterSigma}
 	default:
 		return k, &credlab.ParamError{Name: "BagSpec.Outer", Value: strconv.Quote(s.Outer), Want: "linear (the default) or gaussian"}
 	}
@@ -247,7 +248,7 @@ func PredictBags(m *BagModel, df dataframe.DataFrame) (dataframe.DataFrame, erro
 	}
 	x := d.matrix(ex, keep)
 	ids, groups := groupRows(df.Col(spec.Bag), keep)
-	bags := &credlab.Bags{X: make([]*mat.Dense, len(groups))}
+	bags := &distreg.Bags{X: make([]*mat.Dense, len(groups))}
 	points := make([]int, len(groups))
 	for j, g := range groups {
 		if bags.X[j], err = credlab.GatherRows(x, g); err != nil {

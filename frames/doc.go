@@ -49,8 +49,9 @@
 //     the automatic method, one row per (sigma, lambda, m) its search
 //     evaluated.
 //
-// Distribution regression (bags.go): FitBags and PredictBags; rows are
-// points, a bag column groups them, and each bag has one label.
+// Distribution regression (bags.go): FitBags and PredictBags, on package
+// credlab/distreg (TwoStageKRR, TailSGD); rows are points, a bag column
+// groups them, and each bag has one label.
 //
 // Model files (modelfile.go): Model.Save and LoadModel, versioned JSON
 // (FormatVersion; ErrCorruptModel).

@@ -250,8 +250,8 @@ var aliases = map[string]string{
 var notYet = map[string]string{
 	"ktr3":        "KTR3 is a baseline of the CRED paper (baselines.KTR3, package credlab/baselines) without a frames wrapper yet",
 	"sssr":        "SSSR is a baseline of the CRED paper (baselines.SSSR, package credlab/baselines) without a frames wrapper yet",
-	"twostagekrr": "distribution regression works on bags, not rows (credlab.TwoStageKRR)",
-	"tailsgd":     "distribution regression works on bags, not rows (credlab.TailSGD)",
+	"twostagekrr": "distribution regression works on bags, not rows: use FitBags (distreg.TwoStageKRR, package credlab/distreg)",
+	"tailsgd":     "distribution regression works on bags, not rows: use FitBags with Method tailsgd (distreg.TailSGD, package credlab/distreg)",
 }
 
 // MethodNames returns the canonical method names Fit accepts, sorted.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/credlab/distreg"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
@@ -74,9 +75,9 @@ type EntropySpec struct {
 
 // EntropyBenchmark compares distribution regression methods on the
 // supervised entropy-learning task (EntropyBags): two-stage kernel ridge
-// regression (credlab.TwoStageKRR, lambda chosen on the validation bags
+// regression (distreg.TwoStageKRR, lambda chosen on the validation bags
 // from LogGrid(1e-15, 1, 100)) and tail-averaged mini-batch SGD
-// (credlab.TailSGD with Mücke's mini-batch schedule, the stopping time
+// (distreg.TailSGD with Mücke's mini-batch schedule, the stopping time
 // chosen on the validation bags), both on the exact mean embeddings of a
 // Gaussian inner kernel with the linear outer kernel. It returns one row
 // per method, bag size, number of training bags and repetition: "method",
@@ -179,7 +180,7 @@ func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]drrR
 		addLabelNoise(train.Y, er.Noise, seed+3)
 	}
 	test, testAngles := prob.Bags(er.Test, er.N, seed+2)
-	bk := credlab.BagKernel{Inner: credlab.GaussianKernel{Sigma: er.Sigma}}
+	bk := distreg.Kernel{Inner: credlab.GaussianKernel{Sigma: er.Sigma}}
 	h := credlab.Holdout{Fraction: 0.5, Seed: seed}
 	methods := er.Methods
 	if len(methods) == 0 {
@@ -189,16 +190,16 @@ func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]drrR
 	for _, m := range methods {
 		t0 := time.Now()
 		r := drrResult{Exp: er.Exp, Method: m, N: er.N, NT: er.NT, Noise: er.Noise, Rep: er.Rep, Lambda: math.NaN()}
-		var fit *credlab.BagFit
+		var fit *distreg.Fit
 		var err error
 		switch m {
 		case "TwoStageKRR":
-			fit, err = credlab.TwoStageKRR(ctx, train, credlab.TwoStageKRRConfig{Kernel: bk, Holdout: h})
+			fit, err = distreg.TwoStageKRR(ctx, train, distreg.TwoStageKRRConfig{Kernel: bk, Holdout: h})
 			if err == nil {
 				r.Lambda, r.Param = fit.Lambda, fmt.Sprintf("lambda=%.3g", fit.Lambda)
 			}
 		case "TailSGD":
-			fit, err = credlab.TailSGD(ctx, train, credlab.TailSGDConfig{Kernel: bk, Holdout: h, Seed: seed,
+			fit, err = distreg.TailSGD(ctx, train, distreg.TailSGDConfig{Kernel: bk, Holdout: h, Seed: seed,
 				MaxIter: er.MaxIter, Checkpoints: er.Checkpoints})
 			if err == nil {
 				r.Iter, r.Param = fit.Iter, fmt.Sprintf("T=%d b=%d eta=%.3g", fit.Iter, fit.Batch, fit.StepSize)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/credlab/distreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -45,8 +45,8 @@ func (p entropyProblem) Entropy(angle float64) float64 {
 // with their angles. Bag j comes from its own stream (seed, j): its angle
 // a ~ U[0, pi], then its points L z with z ~ N(0, I), so that the bags of
 // a smaller n or N are prefixes of those of a larger.
-func (p entropyProblem) Bags(n, N int, seed uint64) (*credlab.Bags, []float64) {
-	b := &credlab.Bags{Y: make([]float64, n)}
+func (p entropyProblem) Bags(n, N int, seed uint64) (*distreg.Bags, []float64) {
+	b := &distreg.Bags{Y: make([]float64, n)}
 	angles := make([]float64, n)
 	for j := 0; j < n; j++ {
 		rng := rand.New(rand.NewPCG(seed, uint64(j)))

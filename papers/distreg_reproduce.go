@@ -20,8 +20,8 @@ import (
 // Gaussian N(0, R(a) A A^T R(a)^T), rotated by a random angle a ~ U[0, pi]
 // with a fixed random A (entries U[0,1]), and its label is the entropy of
 // the first coordinate, 1/2 ln(2 pi e M_11) with M = R(a) A A^T R(a)^T.
-// It compares tail-averaged mini-batch SGD (credlab.TailSGD) and two-stage
-// kernel ridge regression (credlab.TwoStageKRR) on exact mean embeddings
+// It compares tail-averaged mini-batch SGD (distreg.TailSGD) and two-stage
+// kernel ridge regression (distreg.TwoStageKRR) on exact mean embeddings
 // of a Gaussian inner kernel with the linear outer kernel, by test RMSE
 // against the bag size N and against the number n of training bags. The
 // MISR aerosol data set of both papers is not available here.

@@ -28,7 +28,7 @@
 //     against the number of passes (Figure 2); PassGrid spaces the passes.
 //
 // Distribution regression (Szabó et al., JMLR 2016, and Mücke, AISTATS
-// 2021; distreg.go):
+// 2021; distreg.go), on package credlab/distreg:
 //
 //   - EntropyBags: bags of rotated Gaussian points labeled with their
 //     entropy.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errtest"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -284,17 +285,17 @@ func TestKTR3Errors(t *testing.T) {
 	}
 	for i, c := range cases {
 		_, err := KTR3(ctx, x, y, c.cfg)
-		wantErr(t, fmt.Sprintf("case %d", i), err, c.want)
+		errtest.Want(t, fmt.Sprintf("case %d", i), err, c.want)
 	}
 	_, err := KTR3(ctx, x, y[:3], KTR3Config{Lambda: 1})
-	wantErr(t, "short y", err, credlab.ErrShape)
+	errtest.Want(t, "short y", err, credlab.ErrShape)
 	bad := mat.DenseCopyOf(x)
 	bad.Set(2, 1, math.Inf(1))
 	_, err = KTR3(ctx, bad, y, KTR3Config{Lambda: 1})
-	wantErr(t, "Inf x", err, &credlab.NotFiniteError{Name: "x", Row: 2, Col: 1, Value: math.Inf(1)})
+	errtest.Want(t, "Inf x", err, &credlab.NotFiniteError{Name: "x", Row: 2, Col: 1, Value: math.Inf(1)})
 	var empty *KTR3Fit
 	_, err = empty.Predict(x)
-	wantErr(t, "empty fit", err, credlab.ErrEmpty)
+	errtest.Want(t, "empty fit", err, credlab.ErrEmpty)
 }
 
 func TestSSSRFullBasisIsLeastSquares(t *testing.T) {
@@ -483,18 +484,18 @@ func TestSSSRErrors(t *testing.T) {
 	}
 	for i, c := range cases {
 		_, err := SSSR(ctx, x, y, c.cfg)
-		wantErr(t, fmt.Sprintf("case %d", i), err, c.want)
+		errtest.Want(t, fmt.Sprintf("case %d", i), err, c.want)
 	}
 	_, err := SSSR(ctx, mat.NewDense(5, 3, nil), y, SSSRConfig{Pool: pool})
-	wantErr(t, "x of another width", err, credlab.ErrShape)
+	errtest.Want(t, "x of another width", err, credlab.ErrShape)
 	bad := mat.DenseCopyOf(pool)
 	bad.Set(4, 0, math.NaN())
 	_, err = SSSR(ctx, x, y, SSSRConfig{Pool: bad})
-	wantErr(t, "NaN in the pool", err, &credlab.NotFiniteError{Name: "SSSRConfig.Pool", Row: 4, Col: 0, Value: math.NaN()})
+	errtest.Want(t, "NaN in the pool", err, &credlab.NotFiniteError{Name: "SSSRConfig.Pool", Row: 4, Col: 0, Value: math.NaN()})
 	basis, err := NewSSSRBasis(ctx, SSSRConfig{Pool: pool, Kernel: credlab.LinearKernel{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = basis.Transform(mat.NewDense(2, 3, nil), 1)
-	wantErr(t, "Transform of another width", err, credlab.ErrShape)
+	errtest.Want(t, "Transform of another width", err, credlab.ErrShape)
 }

@@ -2,49 +2,11 @@ package baselines
 
 import (
 	"context"
-	"errors"
-	"math"
-	"strings"
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errtest"
 )
-
-// wantErr reports a test error unless err is of the kind of want, told
-// as callers tell credlab's errors, never by the message: a sentinel
-// (errors.Is), or an error type (errors.As) whose fields set in want
-// match: a *ParamError's Name (and Value when set), a *NotFiniteError's
-// input and position, words of a *DegenerateError's What.
-func wantErr(t *testing.T, name string, err, want error) {
-	t.Helper()
-	same := func(a, b any) bool {
-		fa, aok := a.(float64)
-		fb, bok := b.(float64)
-		return a == b || aok && bok && math.IsNaN(fa) && math.IsNaN(fb)
-	}
-	var (
-		pe *credlab.ParamError
-		nf *credlab.NotFiniteError
-		de *credlab.DegenerateError
-		se *credlab.SingularError
-		ok bool
-	)
-	switch w := want.(type) {
-	case *credlab.ParamError:
-		ok = errors.As(err, &pe) && pe.Name == w.Name && (w.Value == nil || same(pe.Value, w.Value))
-	case *credlab.NotFiniteError:
-		ok = errors.As(err, &nf) && nf.Name == w.Name && nf.Row == w.Row && nf.Col == w.Col && same(nf.Value, w.Value)
-	case *credlab.DegenerateError:
-		ok = errors.As(err, &de) && strings.Contains(de.What, w.What)
-	case *credlab.SingularError:
-		ok = errors.As(err, &se)
-	default:
-		ok = errors.Is(err, want)
-	}
-	if !ok {
-		t.Errorf("%s: got %v (%T), want %T %v", name, err, err, want, want)
-	}
-}
 
 // TestEntryPointErrorTypes calls each entry point with data of the wrong
 // shape and with a bad setting; the errors are credlab's types, as for
@@ -92,7 +54,7 @@ func TestEntryPointErrorTypes(t *testing.T) {
 		}, &credlab.ParamError{Name: "SSSRConfig.Features"}},
 	}
 	for _, c := range cases {
-		wantErr(t, c.name, c.call(), c.want)
+		errtest.Want(t, c.name, c.call(), c.want)
 	}
 }
 
@@ -105,5 +67,5 @@ func TestZeroConfigs(t *testing.T) {
 		t.Errorf("KTR3Config{}: %v", err)
 	}
 	_, err := SSSR(ctx, x, y, SSSRConfig{})
-	wantErr(t, "SSSRConfig{}", err, credlab.ErrEmpty)
+	errtest.Want(t, "SSSRConfig{}", err, credlab.ErrEmpty)
 }

@@ -16,7 +16,7 @@ import (
 )
 
 func TestNotebookSafeAPI(t *testing.T) {
-	for _, dir := range []string{"credlab", "credlab/baselines", "frames", "viz", "papers", "fastblas"} {
+	for _, dir := range []string{"credlab", "credlab/baselines", "credlab/distreg", "frames", "viz", "papers", "fastblas"} {
 		path := filepath.Join("..", "..", dir)
 		if _, err := os.Stat(path); err != nil {
 			continue

@@ -27,7 +27,7 @@ func TestNotebookDeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := []string{"credlab", "credlab/baselines", "frames", "viz", "papers"}
+	pkgs := []string{"credlab", "credlab/baselines", "credlab/distreg", "frames", "viz", "papers"}
 	args := []string{"list", "-deps"}
 	for _, p := range pkgs {
 		args = append(args, "github.com/credlab/credlab/"+p)
@@ -44,6 +44,72 @@ func TestNotebookDeps(t *testing.T) {
 		for _, f := range kernelForbidden {
 			if strings.HasPrefix(d+"/", f) {
 				t.Errorf("%s links %s: move the code that imports it into a package of its own (as frames/parquet)", strings.Join(pkgs, ", "), d)
+			}
+		}
+	}
+}
+
+// module is the import path of this module.
+const module = "github.com/credlab/credlab"
+
+// layer returns the layer of a package of the module, given by its path
+// inside the module: 0 for the commands (cmd, bench, examples), then
+// papers, viz, frames (with frames/parquet), the sub-packages of credlab
+// (credlab/baselines, credlab/distreg), credlab, and last fastblas and
+// internal.
+func layer(rel string) int {
+	under := func(p string) bool { return rel == p || strings.HasPrefix(rel, p+"/") }
+	switch {
+	case under("cmd"), under("bench"), under("examples"):
+		return 0
+	case under("papers"):
+		return 1
+	case under("viz"):
+		return 2
+	case under("frames"):
+		return 3
+	case strings.HasPrefix(rel, "credlab/"):
+		return 4
+	case rel == "credlab":
+		return 5
+	case under("fastblas"), under("internal"):
+		return 6
+	}
+	return -1
+}
+
+// TestLayering lists each package's imports with `go list` and refuses an
+// import of a package of a higher layer (see layer): the library's code
+// depends downwards only, cmd -> papers -> viz -> frames -> credlab/* ->
+// credlab -> fastblas and internal.
+func TestLayering(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(goCmd, "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 10 {
+		t.Fatalf("go list printed %d packages", len(lines))
+	}
+	for _, line := range lines {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module+"/")
+		lp := layer(pkg)
+		if lp < 0 {
+			t.Errorf("package %s has no layer: add it to layer", pkg)
+			continue
+		}
+		for _, imp := range f[1:] {
+			rel, ok := strings.CutPrefix(imp, module+"/")
+			if !ok {
+				continue
+			}
+			if li := layer(rel); li < lp {
+				t.Errorf("%s imports %s, a package of a higher layer", pkg, rel)
 			}
 		}
 	}

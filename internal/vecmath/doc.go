@@ -4,6 +4,9 @@
 // random Fourier features (credlab's RandomFourier.Features), and
 // ExpNegDiv(dst, c): dst[j] = exp(-dst[j]/c), the Gaussian kernel from
 // squared distances (credlab's kernel matrices and Nyström features).
+// SqDist(a, b) = ||a-b||^2 and Dot(a, b) = a.b are the plain sums in index
+// order behind the pairwise kernel values of credlab and credlab/distreg
+// (O(len(a)), inlined by the compiler).
 //
 // # ExpNegDiv
 //

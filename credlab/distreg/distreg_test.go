@@ -1,4 +1,4 @@
-package credlab
+package distreg
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/errtest"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -40,7 +43,7 @@ func drTailHand(k *mat.Dense, y []float64, b int, eta float64, T int, seed uint6
 }
 
 // drGramDirect is the outer Gram matrix by double sums.
-func drGramDirect(bk BagKernel, a, b *Bags) *mat.Dense {
+func drGramDirect(bk Kernel, a, b *Bags) *mat.Dense {
 	out := mat.NewDense(a.Len(), b.Len(), nil)
 	for i := range a.X {
 		aa := drDirect(bk.Inner, a.X[i], a.X[i])
@@ -55,12 +58,12 @@ func TestTailSGDMatchesHandLoop(t *testing.T) {
 	bags := drBags(14, 2, 6, 2, 11)
 	for _, tc := range []struct {
 		name string
-		bk   BagKernel
+		bk   Kernel
 		T, b int
 	}{
-		{"linear/odd T", BagKernel{Inner: GaussianKernel{Sigma: 0.5}}, 9, 2},
-		{"gaussian/even T", BagKernel{Inner: GaussianKernel{Sigma: 0.5}, Outer: GaussianOuter{Sigma: 0.3}}, 12, 3},
-		{"laplacian/T=2", BagKernel{Inner: LaplacianKernel{Sigma: 1}, Outer: GaussianOuter{Sigma: 0.5}}, 2, 1},
+		{"linear/odd T", Kernel{Inner: credlab.GaussianKernel{Sigma: 0.5}}, 9, 2},
+		{"gaussian/even T", Kernel{Inner: credlab.GaussianKernel{Sigma: 0.5}, Outer: GaussianOuter{Sigma: 0.3}}, 12, 3},
+		{"laplacian/T=2", Kernel{Inner: credlab.LaplacianKernel{Sigma: 1}, Outer: GaussianOuter{Sigma: 0.5}}, 2, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const eta = 0.4
@@ -84,11 +87,11 @@ func TestTailSGDMatchesHandLoop(t *testing.T) {
 						alt[i] += 2 / float64(tc.T) * hs[t-1][i]
 					}
 				}
-				if sgmMaxRel(alt, want) > 1e-14 {
+				if maxRel(alt, want) > 1e-14 {
 					t.Fatal("test helper: tail averages disagree for even T")
 				}
 			}
-			if d := sgmMaxRel(fit.Model.Coef, want); d > 1e-12 {
+			if d := maxRel(fit.Model.Coef, want); d > 1e-12 {
 				t.Errorf("tail-averaged coefficients differ from the hand loop by %g", d)
 			}
 			if fit.Iter != tc.T || fit.Batch != tc.b || fit.StepSize != eta || len(fit.Path) != 1 || !math.IsNaN(fit.ValRMSE) {
@@ -99,10 +102,10 @@ func TestTailSGDMatchesHandLoop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := sgmMaxRel(p, matVecSGM(k, want)); d > 1e-12 {
+			if d := maxRel(p, matVec(k, want)); d > 1e-12 {
 				t.Errorf("predictions differ from K alpha by %g", d)
 			}
-			if d := math.Abs(rmse(p, bags.Y) - fit.Path[0].TrainRMSE); d > 1e-12 {
+			if d := math.Abs(credlab.RMSE(p, bags.Y) - fit.Path[0].TrainRMSE); d > 1e-12 {
 				t.Errorf("path training RMSE differs from the model's by %g", d)
 			}
 		})
@@ -111,12 +114,12 @@ func TestTailSGDMatchesHandLoop(t *testing.T) {
 
 func TestTailSGDHoldoutPath(t *testing.T) {
 	bags := drBags(60, 5, 10, 2, 12)
-	bk := BagKernel{Inner: GaussianKernel{Sigma: 0.6}, Outer: GaussianOuter{Sigma: 0.5}}
-	fit, err := TailSGD(context.Background(), bags, TailSGDConfig{Kernel: bk, MaxIter: 400, Checkpoints: 12, Holdout: Holdout{Seed: 2}, Seed: 3})
+	bk := Kernel{Inner: credlab.GaussianKernel{Sigma: 0.6}, Outer: GaussianOuter{Sigma: 0.5}}
+	fit, err := TailSGD(context.Background(), bags, TailSGDConfig{Kernel: bk, MaxIter: 400, Checkpoints: 12, Holdout: credlab.Holdout{Seed: 2}, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, va, _ := Holdout{Seed: 2}.Split(60)
+	tr, va, _ := credlab.Holdout{Seed: 2}.Split(60)
 	nt := len(tr)
 	// Defaults: b = round(sqrt(nt)), eta = 1/(5 kappa^2) = 0.2.
 	if fit.Batch != int(math.Round(math.Sqrt(float64(nt)))) || math.Abs(fit.StepSize-0.2) > 1e-15 {
@@ -144,7 +147,7 @@ func TestTailSGDHoldoutPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := math.Abs(rmse(p, val.Y) - fit.ValRMSE); d > 1e-12 {
+	if d := math.Abs(credlab.RMSE(p, val.Y) - fit.ValRMSE); d > 1e-12 {
 		t.Errorf("validation RMSE of the model differs by %g", d)
 	}
 	train := bags.subset(tr)
@@ -155,7 +158,7 @@ func TestTailSGDHoldoutPath(t *testing.T) {
 			want[i] += hs[t-1][i] / float64(fit.Iter-fit.Iter/2)
 		}
 	}
-	if d := sgmMaxRel(fit.Model.Coef, want); d > 1e-10 {
+	if d := maxRel(fit.Model.Coef, want); d > 1e-10 {
 		t.Errorf("chosen tail average differs from the hand loop by %g", d)
 	}
 }
@@ -169,35 +172,35 @@ func TestTailSGDSchedules(t *testing.T) {
 		eta   float64
 		T     int
 		full  bool
-		error errKind
+		error error
 	}{
-		{"3.5 one-pass", TailSGDConfig{Schedule: TailOnePass}, 1, 0.2 / 20, 400, false, errKind{}},
-		{"3.5 mini-batch", TailSGDConfig{}, 20, 0.2, 20, false, errKind{}},
-		{"3.5 batch", TailSGDConfig{Schedule: TailBatchGD}, n, 0.2, 20, true, errKind{}},
-		{"3.5 r=1 nu=1/2", TailSGDConfig{Source: 1, Capacity: 0.5, Eta0: 0.1}, int(math.Round(math.Pow(n, 0.6))), 0.1, int(math.Ceil(math.Pow(n, 0.4))), false, errKind{}},
-		{"3.6 mini-batch", TailSGDConfig{Source: 0.25, Capacity: 1}, 20, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), false, errKind{}},
-		{"3.6 batch", TailSGDConfig{Schedule: TailBatchGD, Source: 0.25, Capacity: 1}, n, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), true, errKind{}},
-		{"3.6 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.25}, 0, 0, 0, false, paramErr("TailSGDConfig.Schedule", TailOnePass)},
-		{"3.7 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.1, Capacity: 0.5}, 1, math.Pow(n/math.Pow(math.Log(n), 2), -0.7), int(math.Ceil(math.Pow(n/math.Pow(math.Log(n), 2), 1.7))), false, errKind{}},
-		{"3.7 mini-batch", TailSGDConfig{Source: 0.1, Capacity: 0.5}, int(math.Round(math.Pow(n/math.Pow(math.Log(n), 2), 0.7))), 0.2, int(math.Ceil(n / math.Pow(math.Log(n), 2))), false, errKind{}},
-		{"overrides", TailSGDConfig{Batch: 7, StepSize: 0.05, Iter: 33}, 7, 0.05, 33, false, errKind{}},
-		{"batch+b", TailSGDConfig{Schedule: TailBatchGD, Batch: 3}, 0, 0, 0, false, paramErr("TailSGDConfig.Batch", 3)},
+		{"3.5 one-pass", TailSGDConfig{Schedule: TailOnePass}, 1, 0.2 / 20, 400, false, nil},
+		{"3.5 mini-batch", TailSGDConfig{}, 20, 0.2, 20, false, nil},
+		{"3.5 batch", TailSGDConfig{Schedule: TailBatchGD}, n, 0.2, 20, true, nil},
+		{"3.5 r=1 nu=1/2", TailSGDConfig{Source: 1, Capacity: 0.5, Eta0: 0.1}, int(math.Round(math.Pow(n, 0.6))), 0.1, int(math.Ceil(math.Pow(n, 0.4))), false, nil},
+		{"3.6 mini-batch", TailSGDConfig{Source: 0.25, Capacity: 1}, 20, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), false, nil},
+		{"3.6 batch", TailSGDConfig{Schedule: TailBatchGD, Source: 0.25, Capacity: 1}, n, 0.2, int(math.Ceil(math.Pow(n, 1/1.5))), true, nil},
+		{"3.6 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.25}, 0, 0, 0, false, &credlab.ParamError{Name: "TailSGDConfig.Schedule", Value: TailOnePass}},
+		{"3.7 one-pass", TailSGDConfig{Schedule: TailOnePass, Source: 0.1, Capacity: 0.5}, 1, math.Pow(n/math.Pow(math.Log(n), 2), -0.7), int(math.Ceil(math.Pow(n/math.Pow(math.Log(n), 2), 1.7))), false, nil},
+		{"3.7 mini-batch", TailSGDConfig{Source: 0.1, Capacity: 0.5}, int(math.Round(math.Pow(n/math.Pow(math.Log(n), 2), 0.7))), 0.2, int(math.Ceil(n / math.Pow(math.Log(n), 2))), false, nil},
+		{"overrides", TailSGDConfig{Batch: 7, StepSize: 0.05, Iter: 33}, 7, 0.05, 33, false, nil},
+		{"batch+b", TailSGDConfig{Schedule: TailBatchGD, Batch: 3}, 0, 0, 0, false, &credlab.ParamError{Name: "TailSGDConfig.Batch", Value: 3}},
 	} {
 		p, err := tc.cfg.params(n, 1)
-		if tc.error.match != nil {
-			wantErrKind(t, tc.name, err, tc.error)
+		if tc.error != nil {
+			errtest.Want(t, tc.name, err, tc.error)
 			continue
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.b != tc.b || math.Abs(p.eta-tc.eta) > 1e-12*tc.eta || p.T != tc.T || p.full != tc.full {
-			t.Errorf("%s: b=%d eta=%g T=%d full=%v; want %d %g %d %v", tc.name, p.b, p.eta, p.T, p.full, tc.b, tc.eta, tc.T, tc.full)
+		if p.B != tc.b || math.Abs(p.Eta-tc.eta) > 1e-12*tc.eta || p.T != tc.T || p.Full != tc.full {
+			t.Errorf("%s: b=%d eta=%g T=%d full=%v; want %d %g %d %v", tc.name, p.B, p.Eta, p.T, p.Full, tc.b, tc.eta, tc.T, tc.full)
 		}
 	}
-	// With Holdout.None and no Iter the schedule's T is run.
+	// With credlab.Holdout.None and no Iter the schedule's T is run.
 	bags := drBags(25, 2, 4, 1, 13)
-	fit, err := TailSGD(context.Background(), bags, TailSGDConfig{Kernel: BagKernel{Inner: GaussianKernel{Sigma: 1}}, Holdout: Holdout{None: true}})
+	fit, err := TailSGD(context.Background(), bags, TailSGDConfig{Kernel: Kernel{Inner: credlab.GaussianKernel{Sigma: 1}}, Holdout: credlab.Holdout{None: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +208,7 @@ func TestTailSGDSchedules(t *testing.T) {
 		t.Errorf("n = 25 mini-batch schedule ran T = %d, b = %d; want 5, 5", fit.Iter, fit.Batch)
 	}
 	// Batch GD: deterministic, equal to tail-averaged Landweber iterates.
-	bk := BagKernel{Inner: GaussianKernel{Sigma: 1}, Outer: GaussianOuter{Sigma: 0.5}}
+	bk := Kernel{Inner: credlab.GaussianKernel{Sigma: 1}, Outer: GaussianOuter{Sigma: 0.5}}
 	gd, err := TailSGD(context.Background(), bags, TailSGDConfig{Kernel: bk, Schedule: TailBatchGD, Iter: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +217,7 @@ func TestTailSGDSchedules(t *testing.T) {
 	alpha := make([]float64, 25)
 	want := make([]float64, 25)
 	for it := 1; it <= 8; it++ {
-		r := matVecSGM(k, alpha)
+		r := matVec(k, alpha)
 		for i := range alpha {
 			alpha[i] -= gd.StepSize / 25 * (r[i] - bags.Y[i])
 		}
@@ -224,7 +227,7 @@ func TestTailSGDSchedules(t *testing.T) {
 			}
 		}
 	}
-	if d := sgmMaxRel(gd.Model.Coef, want); d > 1e-12 {
+	if d := maxRel(gd.Model.Coef, want); d > 1e-12 {
 		t.Errorf("tail-averaged batch GD differs from the hand loop by %g", d)
 	}
 }
@@ -232,37 +235,37 @@ func TestTailSGDSchedules(t *testing.T) {
 func TestTwoStageKRRMatchesKRLS(t *testing.T) {
 	ctx := context.Background()
 	// Bags of one point: exact embeddings of G with a linear outer kernel
-	// make K = G on the points, so two-stage KRR is KRLS with G.
-	x, y := sgmData(50, 2, 0.3, 14)
+	// make K = G on the points, so two-stage KRR is credlab.KRLS with G.
+	x, y, _ := credlab.SmoothRegression(50, 2, 0.3, 14)
 	single := &Bags{Y: y}
 	for i := 0; i < 50; i++ {
 		single.X = append(single.X, mat.NewDense(1, 2, append([]float64(nil), x.RawRowView(i)...)))
 	}
-	g := GaussianKernel{Sigma: 0.4}
+	g := credlab.GaussianKernel{Sigma: 0.4}
 	for _, tc := range []struct {
 		name string
 		krr  TwoStageKRRConfig
-		krls KRLSConfig
+		krls credlab.KRLSConfig
 	}{
-		{"fixed", TwoStageKRRConfig{Kernel: BagKernel{Inner: g}, Lambda: 1e-3}, KRLSConfig{Kernel: g, Lambda: 1e-3}},
-		{"holdout", TwoStageKRRConfig{Kernel: BagKernel{Inner: g}, Lambdas: LogGrid(1e-8, 1, 12), Holdout: Holdout{Seed: 4}},
-			KRLSConfig{Kernel: g, Lambdas: LogGrid(1e-8, 1, 12), Holdout: Holdout{Seed: 4}}},
-		{"holdout/tridiagonal", TwoStageKRRConfig{Kernel: BagKernel{Inner: g}, Holdout: Holdout{Seed: 5}},
-			KRLSConfig{Kernel: g, Holdout: Holdout{Seed: 5}}},
+		{"fixed", TwoStageKRRConfig{Kernel: Kernel{Inner: g}, Lambda: 1e-3}, credlab.KRLSConfig{Kernel: g, Lambda: 1e-3}},
+		{"holdout", TwoStageKRRConfig{Kernel: Kernel{Inner: g}, Lambdas: credlab.LogGrid(1e-8, 1, 12), Holdout: credlab.Holdout{Seed: 4}},
+			credlab.KRLSConfig{Kernel: g, Lambdas: credlab.LogGrid(1e-8, 1, 12), Holdout: credlab.Holdout{Seed: 4}}},
+		{"holdout/tridiagonal", TwoStageKRRConfig{Kernel: Kernel{Inner: g}, Holdout: credlab.Holdout{Seed: 5}},
+			credlab.KRLSConfig{Kernel: g, Holdout: credlab.Holdout{Seed: 5}}},
 	} {
 		a, err := TwoStageKRR(ctx, single, tc.krr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := KRLS(ctx, x, y, tc.krls)
+		b, err := credlab.KRLS(ctx, x, y, tc.krls)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if a.Lambda != b.Lambda || len(a.Path) != len(b.Path) {
 			t.Fatalf("%s: lambda %g vs %g, path %d vs %d", tc.name, a.Lambda, b.Lambda, len(a.Path), len(b.Path))
 		}
-		if d := sgmMaxRel(a.Model.Coef, b.Model.Coef); d > 1e-8 {
-			t.Errorf("%s: coefficients differ from KRLS by %g", tc.name, d)
+		if d := maxRel(a.Model.Coef, b.Model.Coef); d > 1e-8 {
+			t.Errorf("%s: coefficients differ from credlab.KRLS by %g", tc.name, d)
 		}
 		for i := range a.Path {
 			// The Grams agree to rounding (direct versus Gram-form squared
@@ -279,18 +282,18 @@ func TestTwoStageKRRMatchesKRLS(t *testing.T) {
 	for j, xb := range bags.X {
 		means.SetRow(j, drMean(xb))
 	}
-	a, err := TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: BagKernel{Inner: LinearKernel{}, Outer: GaussianOuter{Sigma: 0.7}}, Lambda: 1e-4})
+	a, err := TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: Kernel{Inner: credlab.LinearKernel{}, Outer: GaussianOuter{Sigma: 0.7}}, Lambda: 1e-4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := KRLS(ctx, means, bags.Y, KRLSConfig{Kernel: GaussianKernel{Sigma: 0.7}, Lambda: 1e-4})
+	b, err := credlab.KRLS(ctx, means, bags.Y, credlab.KRLSConfig{Kernel: credlab.GaussianKernel{Sigma: 0.7}, Lambda: 1e-4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := sgmMaxRel(a.Model.Coef, b.Model.Coef); d > 1e-7 {
-		t.Errorf("Gaussian outer on linear embeddings differs from KRLS on the means by %g", d)
+	if d := maxRel(a.Model.Coef, b.Model.Coef); d > 1e-7 {
+		t.Errorf("Gaussian outer on linear embeddings differs from credlab.KRLS on the means by %g", d)
 	}
-	// Prediction on new bags matches KRLS on their means.
+	// Prediction on new bags matches credlab.KRLS on their means.
 	test := drBags(7, 2, 5, 3, 16)
 	tm := mat.NewDense(7, 3, nil)
 	for j, xb := range test.X {
@@ -301,16 +304,16 @@ func TestTwoStageKRRMatchesKRLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	pb, _ := b.Model.Predict(tm)
-	if d := sgmMaxRel(pa, pb); d > 1e-7 {
+	if d := maxRel(pa, pb); d > 1e-7 {
 		t.Errorf("predictions on new bags differ by %g", d)
 	}
 }
 
-func TestBagModelPredictFeatures(t *testing.T) {
+func TestModelPredictFeatures(t *testing.T) {
 	bags := drBags(30, 5, 15, 2, 17)
 	test := drBags(6, 5, 15, 2, 18)
-	rf, _ := NewRandomFourier(2, 300, 0.6, 1)
-	bk := BagKernel{Features: rf, Outer: GaussianOuter{Sigma: 0.5}}
+	rf, _ := credlab.NewRandomFourier(2, 300, 0.6, 1)
+	bk := Kernel{Features: rf, Outer: GaussianOuter{Sigma: 0.5}}
 	fit, err := TwoStageKRR(context.Background(), bags, TwoStageKRRConfig{Kernel: bk, Lambda: 1e-3})
 	if err != nil {
 		t.Fatal(err)
@@ -341,7 +344,7 @@ func TestBagModelPredictFeatures(t *testing.T) {
 	}
 	// The exact model copies its centers: changing the caller's bags after
 	// the fit does not change predictions.
-	ex, err := TwoStageKRR(context.Background(), bags, TwoStageKRRConfig{Kernel: BagKernel{Inner: GaussianKernel{Sigma: 0.6}}, Lambda: 1e-3})
+	ex, err := TwoStageKRR(context.Background(), bags, TwoStageKRRConfig{Kernel: Kernel{Inner: credlab.GaussianKernel{Sigma: 0.6}}, Lambda: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,63 +353,63 @@ func TestBagModelPredictFeatures(t *testing.T) {
 	bags.X[0].Scale(3, bags.X[0])
 	p1, _ := ex.Model.Predict(test)
 	bags.X[0].Copy(saved)
-	if sgmMaxRel(p0, p1) != 0 {
+	if maxRel(p0, p1) != 0 {
 		t.Error("the model aliases the caller's bags")
 	}
-	_, err = (&BagModel{}).Predict(test)
-	wantErrKind(t, "empty model", err, isErr(ErrEmpty))
+	_, err = (&Model{}).Predict(test)
+	errtest.Want(t, "empty model", err, credlab.ErrEmpty)
 	_, err = ex.Model.Predict(drBags(2, 1, 2, 3, 19))
-	wantErrKind(t, "dims", err, isErr(ErrShape))
+	errtest.Want(t, "dims", err, credlab.ErrShape)
 }
 
 func TestDistRegBadInput(t *testing.T) {
 	ctx := context.Background()
 	bags := drBags(20, 2, 5, 2, 20)
-	bk := BagKernel{Inner: GaussianKernel{Sigma: 0.5}}
+	bk := Kernel{Inner: credlab.GaussianKernel{Sigma: 0.5}}
 	sgd := func(c TailSGDConfig) error {
 		c.Kernel = bk
 		_, err := TailSGD(ctx, bags, c)
 		return err
 	}
-	wantErrKind(t, "b<0", sgd(TailSGDConfig{Batch: -3}), paramErr("TailSGDConfig.Batch", -3))
-	wantErrKind(t, "eta<0", sgd(TailSGDConfig{StepSize: -1}), paramErr("TailSGDConfig.StepSize", -1.0))
-	wantErrKind(t, "eta0 NaN", sgd(TailSGDConfig{Eta0: math.NaN()}), paramErr("TailSGDConfig.Eta0", math.NaN()))
-	wantErrKind(t, "T=1", sgd(TailSGDConfig{Iter: 1}), paramErr("TailSGDConfig.Iter", 1))
-	wantErrKind(t, "MaxIter=1", sgd(TailSGDConfig{MaxIter: 1}), paramErr("TailSGDConfig.MaxIter", 1))
-	wantErrKind(t, "nu", sgd(TailSGDConfig{Capacity: 2}), paramErr("TailSGDConfig.Capacity", 2.0))
-	wantErrKind(t, "r", sgd(TailSGDConfig{Source: -1}), paramErr("TailSGDConfig.Source", -1.0))
-	wantErrKind(t, "schedule", sgd(TailSGDConfig{Schedule: 9}), paramErr("TailSGDConfig.Schedule", TailSGDSchedule(9)))
-	wantErrKind(t, "checkpoints", sgd(TailSGDConfig{Checkpoints: -1}), paramErr("TailSGDConfig.Checkpoints", -1))
+	errtest.Want(t, "b<0", sgd(TailSGDConfig{Batch: -3}), &credlab.ParamError{Name: "TailSGDConfig.Batch", Value: -3})
+	errtest.Want(t, "eta<0", sgd(TailSGDConfig{StepSize: -1}), &credlab.ParamError{Name: "TailSGDConfig.StepSize", Value: -1.0})
+	errtest.Want(t, "eta0 NaN", sgd(TailSGDConfig{Eta0: math.NaN()}), &credlab.ParamError{Name: "TailSGDConfig.Eta0", Value: math.NaN()})
+	errtest.Want(t, "T=1", sgd(TailSGDConfig{Iter: 1}), &credlab.ParamError{Name: "TailSGDConfig.Iter", Value: 1})
+	errtest.Want(t, "MaxIter=1", sgd(TailSGDConfig{MaxIter: 1}), &credlab.ParamError{Name: "TailSGDConfig.MaxIter", Value: 1})
+	errtest.Want(t, "nu", sgd(TailSGDConfig{Capacity: 2}), &credlab.ParamError{Name: "TailSGDConfig.Capacity", Value: 2.0})
+	errtest.Want(t, "r", sgd(TailSGDConfig{Source: -1}), &credlab.ParamError{Name: "TailSGDConfig.Source", Value: -1.0})
+	errtest.Want(t, "schedule", sgd(TailSGDConfig{Schedule: 9}), &credlab.ParamError{Name: "TailSGDConfig.Schedule", Value: TailSGDSchedule(9)})
+	errtest.Want(t, "checkpoints", sgd(TailSGDConfig{Checkpoints: -1}), &credlab.ParamError{Name: "TailSGDConfig.Checkpoints", Value: -1})
 	err := sgd(TailSGDConfig{Batch: 1, StepSize: 30, Iter: 400})
-	wantErrKind(t, "diverge", err, divergedErr("TailSGD"))
-	if de := (*DivergedError)(nil); errors.As(err, &de) && de.Iter < 1 {
+	errtest.Want(t, "diverge", err, &credlab.DivergedError{Method: "TailSGD"})
+	if de := (*credlab.DivergedError)(nil); errors.As(err, &de) && de.Iter < 1 {
 		t.Errorf("diverge: iteration %d, want the iteration where it was noticed", de.Iter)
 	}
 	unl := &Bags{X: bags.X}
 	_, err = TailSGD(ctx, unl, TailSGDConfig{Kernel: bk})
-	wantErrKind(t, "no labels", err, isErr(ErrShape))
+	errtest.Want(t, "no labels", err, credlab.ErrShape)
 	_, err = TwoStageKRR(ctx, unl, TwoStageKRRConfig{Kernel: bk})
-	wantErrKind(t, "krr no labels", err, isErr(ErrShape))
+	errtest.Want(t, "krr no labels", err, credlab.ErrShape)
 	empty := &Bags{X: append([]*mat.Dense{mat.NewDense(1, 2, nil)}, bags.X[1:]...), Y: bags.Y}
 	empty.X[3] = nil
 	_, err = TwoStageKRR(ctx, empty, TwoStageKRRConfig{Kernel: bk})
-	wantErrKind(t, "empty", err, isErr(ErrEmpty))
+	errtest.Want(t, "empty", err, credlab.ErrEmpty)
 	mixed := &Bags{X: append([]*mat.Dense(nil), bags.X...), Y: bags.Y}
 	mixed.X[5] = mat.NewDense(2, 4, nil)
 	_, err = TailSGD(ctx, mixed, TailSGDConfig{Kernel: bk})
-	wantErrKind(t, "mixed", err, isErr(ErrShape))
+	errtest.Want(t, "mixed", err, credlab.ErrShape)
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: bk, Lambda: -1})
-	wantErrKind(t, "lambda", err, paramErr("lambda", -1.0))
-	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: bk, Holdout: Holdout{None: true}})
-	wantErrKind(t, "no lambda", err, paramErr("lambda", 0.0))
+	errtest.Want(t, "lambda", err, &credlab.ParamError{Name: "lambda", Value: -1.0})
+	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{Kernel: bk, Holdout: credlab.Holdout{None: true}})
+	errtest.Want(t, "no lambda", err, &credlab.ParamError{Name: "lambda", Value: 0.0})
 	_, err = TwoStageKRR(ctx, bags, TwoStageKRRConfig{})
-	wantErrKind(t, "kernel", err, paramErr("BagKernel.Inner"))
+	errtest.Want(t, "kernel", err, &credlab.ParamError{Name: "Kernel.Inner"})
 }
 
 func TestDistRegIndependentOfGOMAXPROCS(t *testing.T) {
 	bags := drBags(80, 5, 20, 2, 21)
-	cfg := TailSGDConfig{Kernel: BagKernel{Inner: GaussianKernel{Sigma: 0.5}, Outer: GaussianOuter{Sigma: 0.5}}, MaxIter: 200, Seed: 1}
-	var a, b *BagFit
+	cfg := TailSGDConfig{Kernel: Kernel{Inner: credlab.GaussianKernel{Sigma: 0.5}, Outer: GaussianOuter{Sigma: 0.5}}, MaxIter: 200, Seed: 1}
+	var a, b *Fit
 	var err1, err2 error
 	withProcs(1, func() { a, err1 = TailSGD(context.Background(), bags, cfg) })
 	withProcs(4, func() { b, err2 = TailSGD(context.Background(), bags, cfg) })

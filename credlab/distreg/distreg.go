@@ -1,4 +1,4 @@
-package credlab
+package distreg
 
 import (
 	"context"
@@ -6,15 +6,19 @@ import (
 	"math"
 	"time"
 
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/ridge"
+	"github.com/credlab/credlab/internal/sgd"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
-// BagModel predicts the label of a bag as f(mu) = sum_j Coef_j K(mu, mu_j)
+// Model predicts the label of a bag as f(mu) = sum_j Coef_j K(mu, mu_j)
 // over the mean embeddings mu_j of the training bags (the centers).
-type BagModel struct {
-	Kernel BagKernel
+type Model struct {
+	Kernel Kernel
 	// Centers holds a copy of the training bags (exact embeddings); nil when
 	// Kernel.Features is set.
 	Centers *Bags
@@ -27,10 +31,10 @@ type BagModel struct {
 	Coef  []float64
 }
 
-// BagFit is the result of a distribution regression estimator.
-type BagFit struct {
+// Fit is the result of a distribution regression estimator.
+type Fit struct {
 	Method string // "TailSGD" or "TwoStageKRR"
-	Model  *BagModel
+	Model  *Model
 	// Lambda is the regularization parameter (TwoStageKRR); Iter the
 	// stopping time T, Batch the mini-batch size b and StepSize eta
 	// (TailSGD). Zero when unused.
@@ -39,23 +43,23 @@ type BagFit struct {
 	Batch    int
 	StepSize float64
 	// Path holds one point per lambda or checkpoint T examined, in order.
-	Path []PathPoint
+	Path []credlab.PathPoint
 	// ValRMSE is the validation RMSE of the chosen parameter, NaN without
 	// validation.
 	ValRMSE float64
-	Timing  Timing
+	Timing  credlab.Timing
 }
 
 // Predict returns f(mu) for each bag of bags (labels, if any, unused). It
 // costs the embedding of the new bags plus O(n_new n_c) outer kernel
 // evaluations: O(N_new N_c d) per pair with exact embeddings, O(D) with
 // mean features. Memory is O(n_new n_c).
-func (m *BagModel) Predict(bags *Bags) ([]float64, error) {
+func (m *Model) Predict(bags *Bags) ([]float64, error) {
 	return m.PredictContext(context.Background(), bags)
 }
 
 // PredictContext is Predict with cancellation.
-func (m *BagModel) PredictContext(ctx context.Context, bags *Bags) ([]float64, error) {
+func (m *Model) PredictContext(ctx context.Context, bags *Bags) ([]float64, error) {
 	if m == nil || len(m.Coef) == 0 || (m.Centers == nil && m.Embeddings == nil) {
 		return nil, emptyf("predict with an empty bag model (no coefficients or centers)")
 	}
@@ -99,7 +103,7 @@ type bagSplit struct {
 	kernelTime time.Duration
 }
 
-func newBagSplit(ctx context.Context, bags *Bags, bk BagKernel, h Holdout) (*bagSplit, error) {
+func newBagSplit(ctx context.Context, bags *Bags, bk Kernel, h credlab.Holdout) (*bagSplit, error) {
 	tr, va, err := h.Split(bags.Len())
 	if err != nil {
 		return nil, err
@@ -136,9 +140,9 @@ func newBagSplit(ctx context.Context, bags *Bags, bk BagKernel, h Holdout) (*bag
 	return s, nil
 }
 
-// model returns a BagModel on the training bags with coefficients coef.
-func (s *bagSplit) model(bk BagKernel, coef []float64) *BagModel {
-	m := &BagModel{Kernel: bk, Embeddings: s.centers.feats, Norms: s.centers.norms, Coef: coef}
+// model returns a Model on the training bags with coefficients coef.
+func (s *bagSplit) model(bk Kernel, coef []float64) *Model {
+	m := &Model{Kernel: bk, Embeddings: s.centers.feats, Norms: s.centers.norms, Coef: coef}
 	if _, lin := bk.outer().(LinearOuter); lin {
 		m.Norms = nil
 	}
@@ -150,13 +154,13 @@ func (s *bagSplit) model(bk BagKernel, coef []float64) *BagModel {
 
 // TwoStageKRRConfig configures two-stage kernel ridge regression.
 type TwoStageKRRConfig struct {
-	Kernel BagKernel
+	Kernel Kernel
 	// Lambda, when positive, fixes lambda and fits on all bags; otherwise
-	// lambda is chosen from Lambdas (default LogGrid(1e-15, 1, 100)) on a
-	// hold-out split of the bags.
+	// lambda is chosen from Lambdas (default credlab.LogGrid(1e-15, 1,
+	// 100)) on a hold-out split of the bags.
 	Lambda  float64
 	Lambdas []float64
-	Holdout Holdout
+	Holdout credlab.Holdout
 	// Progress, if not nil, is called after each lambda with (done, total).
 	Progress func(done, total int)
 }
@@ -166,19 +170,20 @@ type TwoStageKRRConfig struct {
 // the empirical mean embeddings, alpha = (K + lambda n I)^-1 y with
 // K_ij = K(mu_i, mu_j), minimising
 // (1/n) sum_j (f(mu_j) - y_j)^2 + lambda ||f||^2_{H_K}. Bags play the role
-// of points in KRLS, which it matches on the same Gram matrix.
+// of points in credlab.KRLS, which it matches on the same Gram matrix (it
+// runs KRLS's solver).
 //
-// Cost: the Gram matrix (see BagKernel.Gram: O(n^2 N^2 d) exact, O(n N D d
-// + n^2 D) with mean features), then KRLS's solve: O(n^3/3) per lambda
-// (one O(10/3 n^3) reduction for grids of 30 or more); memory O(n^2).
-func TwoStageKRR(ctx context.Context, bags *Bags, cfg TwoStageKRRConfig) (*BagFit, error) {
+// Cost: the Gram matrix (see Kernel.Gram: O(n^2 N^2 d) exact, O(n N D d +
+// n^2 D) with mean features), then KRLS's solve: O(n^3/3) per lambda (one
+// O(10/3 n^3) reduction for grids of 30 or more); memory O(n^2).
+func TwoStageKRR(ctx context.Context, bags *Bags, cfg TwoStageKRRConfig) (*Fit, error) {
 	if err := checkBags(bags, true); err != nil {
 		return nil, err
 	}
 	if err := cfg.Kernel.Validate(); err != nil {
 		return nil, err
 	}
-	h, grid, err := LambdaGrid("TwoStageKRR", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
+	h, grid, err := credlab.LambdaGrid("TwoStageKRR", cfg.Lambda, cfg.Lambdas, cfg.Holdout)
 	if err != nil {
 		return nil, err
 	}
@@ -186,22 +191,24 @@ func TwoStageKRR(ctx context.Context, bags *Bags, cfg TwoStageKRRConfig) (*BagFi
 	if err != nil {
 		return nil, err
 	}
-	fit := &BagFit{Method: "TwoStageKRR"}
+	fit := &Fit{Method: "TwoStageKRR"}
 	fit.Timing.Kernel = s.kernelTime
 	var yv []float64
 	if s.val != nil {
 		yv = s.val.Y
 	}
-	prob := ridgeProblem{g: s.ktt, b: s.train.Y, w: s.kvt, yv: yv, n: s.nt,
-		sse: func(zz, _, mu float64) float64 { return mu * mu * zz }}
-	sub := &Fit{Method: "TwoStageKRR"}
-	z, err := prob.path(ctx, grid, sub, cfg.Progress)
+	sol, err := ridge.Path(ctx, ridge.Problem{Method: "TwoStageKRR", K: s.ktt, Y: s.train.Y, KV: s.kvt, YV: yv,
+		Grid: grid, Progress: cfg.Progress})
 	if err != nil {
 		return nil, err
 	}
-	fit.Lambda, fit.Path, fit.ValRMSE = sub.Lambda, sub.Path, sub.ValRMSE
-	fit.Timing.Solve, fit.Timing.Select = sub.Timing.Solve, sub.Timing.Select
-	fit.Model = s.model(cfg.Kernel, z)
+	fit.Lambda, fit.ValRMSE = sol.Lambda, sol.ValRMSE
+	fit.Path = make([]credlab.PathPoint, len(sol.Path))
+	for i, p := range sol.Path {
+		fit.Path[i] = credlab.PathPoint{Lambda: p.Lambda, TrainRMSE: p.TrainRMSE, ValRMSE: p.ValRMSE}
+	}
+	fit.Timing.Solve, fit.Timing.Select = sol.Solve, sol.Select
+	fit.Model = s.model(cfg.Kernel, sol.Coef)
 	return fit, nil
 }
 
@@ -250,7 +257,7 @@ func (s TailSGDSchedule) String() string {
 // schedule for r = 1/2 and nu = 1 (b = sqrt(n), eta = 1/(5 kappa^2)) and
 // chooses the stopping time T on a 20% hold-out split of the bags.
 type TailSGDConfig struct {
-	Kernel   BagKernel
+	Kernel   Kernel
 	Schedule TailSGDSchedule
 	// Source is r > 0 and Capacity is nu in (0, 1], the assumptions the
 	// schedule is tuned for; defaults 1/2 and 1.
@@ -270,8 +277,8 @@ type TailSGDConfig struct {
 	// geometrically over [2, MaxIter], rounded to even numbers.
 	MaxIter     int
 	Checkpoints int
-	Holdout     Holdout
-	// Seed seeds the bag indices, drawn as in SGMConfig.Seed.
+	Holdout     credlab.Holdout
+	// Seed seeds the bag indices, drawn as in credlab.SGMConfig.Seed.
 	Seed     uint64
 	Progress func(done, total int)
 }
@@ -279,31 +286,31 @@ type TailSGDConfig struct {
 func (c TailSGDConfig) check() error {
 	switch {
 	case c.Schedule < TailMiniBatch || c.Schedule > TailBatchGD:
-		return &ParamError{Name: "TailSGDConfig.Schedule", Value: c.Schedule, Want: "TailMiniBatch, TailOnePass or TailBatchGD"}
+		return &credlab.ParamError{Name: "TailSGDConfig.Schedule", Value: c.Schedule, Want: "TailMiniBatch, TailOnePass or TailBatchGD"}
 	case c.Batch < 0:
-		return &ParamError{Name: "TailSGDConfig.Batch", Value: c.Batch, Want: "a positive mini-batch size b (or zero for the schedule's)"}
+		return &credlab.ParamError{Name: "TailSGDConfig.Batch", Value: c.Batch, Want: "a positive mini-batch size b (or zero for the schedule's)"}
 	case c.StepSize < 0 || math.IsNaN(c.StepSize) || math.IsInf(c.StepSize, 0):
-		return &ParamError{Name: "TailSGDConfig.StepSize", Value: c.StepSize, Want: "a positive finite step size eta (or zero for the schedule's)"}
+		return &credlab.ParamError{Name: "TailSGDConfig.StepSize", Value: c.StepSize, Want: "a positive finite step size eta (or zero for the schedule's)"}
 	case c.Eta0 < 0 || math.IsNaN(c.Eta0) || math.IsInf(c.Eta0, 0):
-		return &ParamError{Name: "TailSGDConfig.Eta0", Value: c.Eta0, Want: "a positive finite eta_0 (or zero for 1/(5 kappa^2))"}
+		return &credlab.ParamError{Name: "TailSGDConfig.Eta0", Value: c.Eta0, Want: "a positive finite eta_0 (or zero for 1/(5 kappa^2))"}
 	case c.Source < 0 || math.IsNaN(c.Source) || math.IsInf(c.Source, 0):
-		return &ParamError{Name: "TailSGDConfig.Source", Value: c.Source, Want: "a positive finite source condition r (or zero for 1/2)"}
+		return &credlab.ParamError{Name: "TailSGDConfig.Source", Value: c.Source, Want: "a positive finite source condition r (or zero for 1/2)"}
 	case c.Capacity < 0 || c.Capacity > 1 || math.IsNaN(c.Capacity):
-		return &ParamError{Name: "TailSGDConfig.Capacity", Value: c.Capacity, Want: "a capacity nu in (0, 1] (or zero for 1)"}
+		return &credlab.ParamError{Name: "TailSGDConfig.Capacity", Value: c.Capacity, Want: "a capacity nu in (0, 1] (or zero for 1)"}
 	case c.Iter < 0 || c.Iter == 1:
-		return &ParamError{Name: "TailSGDConfig.Iter", Value: c.Iter, Want: "a stopping time T >= 2, since tail averaging averages the iterates t > T/2 (or zero for the hold-out's or the schedule's)"}
+		return &credlab.ParamError{Name: "TailSGDConfig.Iter", Value: c.Iter, Want: "a stopping time T >= 2, since tail averaging averages the iterates t > T/2 (or zero for the hold-out's or the schedule's)"}
 	case c.MaxIter < 0 || c.MaxIter == 1:
-		return &ParamError{Name: "TailSGDConfig.MaxIter", Value: c.MaxIter, Want: "at least 2 for tail averaging (or zero for 100 passes)"}
+		return &credlab.ParamError{Name: "TailSGDConfig.MaxIter", Value: c.MaxIter, Want: "at least 2 for tail averaging (or zero for 100 passes)"}
 	case c.Checkpoints < 0:
-		return &ParamError{Name: "TailSGDConfig.Checkpoints", Value: c.Checkpoints, Want: "a positive number of checkpoints (or zero for 30)"}
+		return &credlab.ParamError{Name: "TailSGDConfig.Checkpoints", Value: c.Checkpoints, Want: "a positive number of checkpoints (or zero for 30)"}
 	}
 	return nil
 }
 
 // params resolves b, eta and T (the schedule's, or Iter) for n bags.
-func (c TailSGDConfig) params(n int, kappa2 float64) (sgdParams, error) {
+func (c TailSGDConfig) params(n int, kappa2 float64) (sgd.Params, error) {
 	if !(kappa2 > 0) || math.IsInf(kappa2, 0) {
-		return sgdParams{}, &DegenerateError{What: fmt.Sprintf("max_j K(mu_j, mu_j) = %v: the step size needs a positive finite kernel diagonal", kappa2)}
+		return sgd.Params{}, &credlab.DegenerateError{What: fmt.Sprintf("max_j K(mu_j, mu_j) = %v: the step size needs a positive finite kernel diagonal", kappa2)}
 	}
 	r, nu, eta0 := c.Source, c.Capacity, c.Eta0
 	if r == 0 {
@@ -317,54 +324,54 @@ func (c TailSGDConfig) params(n int, kappa2 float64) (sgdParams, error) {
 	}
 	fn := float64(n)
 	s := 2*r + nu
-	p := sgdParams{method: "TailSGD", seed: c.Seed, eta: eta0}
+	p := sgd.Params{Method: "TailSGD", Seed: c.Seed, Eta: eta0}
 	var b, T float64
 	switch {
 	case r >= 0.5: // Corollary 3.5
 		a := (s - 1) / s
 		switch c.Schedule {
 		case TailOnePass:
-			b, T, p.eta = 1, fn, eta0*math.Pow(fn, -a)
+			b, T, p.Eta = 1, fn, eta0*math.Pow(fn, -a)
 		case TailMiniBatch:
 			b, T = math.Pow(fn, a), math.Pow(fn, 1/s)
 		default:
-			p.full, T = true, math.Pow(fn, 1/s)
+			p.Full, T = true, math.Pow(fn, 1/s)
 		}
 	case s > 1: // Corollary 3.6
 		switch c.Schedule {
 		case TailOnePass:
-			return sgdParams{}, &ParamError{Name: "TailSGDConfig.Schedule", Value: c.Schedule,
+			return sgd.Params{}, &credlab.ParamError{Name: "TailSGDConfig.Schedule", Value: c.Schedule,
 				Want: fmt.Sprintf("TailMiniBatch or TailBatchGD: Mücke's Corollary 3.6 (r = %g < 1/2, 2r+nu = %g > 1) has no one-pass (b = 1) choice", r, s)}
 		case TailMiniBatch:
 			b, T = math.Sqrt(fn), math.Pow(fn, 1/s)
 		default:
-			p.full, T = true, math.Pow(fn, 1/s)
+			p.Full, T = true, math.Pow(fn, 1/s)
 		}
 	default: // Corollary 3.7, the hard case
 		l := fn / math.Pow(math.Max(math.Log(fn), 1), 2)
 		switch c.Schedule {
 		case TailOnePass:
-			b, T, p.eta = 1, math.Pow(l, s+1), math.Pow(l, -s)
+			b, T, p.Eta = 1, math.Pow(l, s+1), math.Pow(l, -s)
 		case TailMiniBatch:
 			b, T = math.Pow(l, s), l
 		default:
 			b, T = l, l
 		}
 	}
-	if p.full {
+	if p.Full {
 		if c.Batch != 0 {
-			return sgdParams{}, &ParamError{Name: "TailSGDConfig.Batch", Value: c.Batch, Want: "zero: the TailBatchGD schedule uses every bag once per step"}
+			return sgd.Params{}, &credlab.ParamError{Name: "TailSGDConfig.Batch", Value: c.Batch, Want: "zero: the TailBatchGD schedule uses every bag once per step"}
 		}
-		p.b = n
+		p.B = n
 	} else {
-		p.b = max(1, int(math.Round(b)))
+		p.B = max(1, int(math.Round(b)))
 	}
 	p.T = max(2, int(math.Ceil(T-1e-9)))
 	if c.Batch > 0 {
-		p.b = c.Batch
+		p.B = c.Batch
 	}
 	if c.StepSize > 0 {
-		p.eta = c.StepSize
+		p.Eta = c.StepSize
 	}
 	if c.Iter > 0 {
 		p.T = c.Iter
@@ -385,13 +392,13 @@ func (c TailSGDConfig) params(n int, kappa2 float64) (sgdParams, error) {
 // which is (2/T) sum_{t>T/2} h_t for even T. With hold-out validation T is
 // chosen among checkpoints: the tail averages at every checkpoint come from
 // prefix sums of the iterates saved at T_k and floor(T_k/2), so one run
-// gives the whole path. The iteration is SGM's (same engine, same
+// gives the whole path. The iteration is credlab.SGM's (same engine, same
 // divergence check, reported with its iteration).
 //
-// Cost: the Gram matrix [K_tt; K_vt] once (see BagKernel.Gram), then
+// Cost: the Gram matrix [K_tt; K_vt] once (see Kernel.Gram), then
 // O(b n_a + n_t + n_a) per step for n_a training and validation bags, and
 // O(checkpoints (n_t + n_a)) memory for the saved sums.
-func TailSGD(ctx context.Context, bags *Bags, cfg TailSGDConfig) (*BagFit, error) {
+func TailSGD(ctx context.Context, bags *Bags, cfg TailSGDConfig) (*Fit, error) {
 	if err := checkBags(bags, true); err != nil {
 		return nil, err
 	}
@@ -403,7 +410,7 @@ func TailSGD(ctx context.Context, bags *Bags, cfg TailSGDConfig) (*BagFit, error
 	}
 	h := cfg.Holdout
 	if cfg.Iter > 0 {
-		h = Holdout{None: true}
+		h = credlab.Holdout{None: true}
 	}
 	s, err := newBagSplit(ctx, bags, cfg.Kernel, h)
 	if err != nil {
@@ -425,7 +432,7 @@ func TailSGD(ctx context.Context, bags *Bags, cfg TailSGDConfig) (*BagFit, error
 	if s.nv > 0 {
 		maxIter := cfg.MaxIter
 		if maxIter == 0 {
-			maxIter = max(2, int(math.Ceil(100*float64(s.nt)/float64(par.b))))
+			maxIter = max(2, int(math.Ceil(100*float64(s.nt)/float64(par.B))))
 		}
 		nc := cfg.Checkpoints
 		if nc == 0 {
@@ -434,13 +441,13 @@ func TailSGD(ctx context.Context, bags *Bags, cfg TailSGDConfig) (*BagFit, error
 		checks = tailCheckpoints(maxIter, nc)
 		par.T = maxIter
 	}
-	fit := &BagFit{Method: "TailSGD", Batch: par.b, StepSize: par.eta}
+	fit := &Fit{Method: "TailSGD", Batch: par.B, StepSize: par.Eta}
 	fit.Timing.Kernel = s.kernelTime
 	t0 := time.Now()
 	// rows[j] = K(mu_j, all bags): the transpose of the stacked Gram.
 	rows := mat.NewDense(s.nt, s.nt+s.nv, nil)
 	rows.Copy(s.k.T())
-	eng := newGramEngine(rows, s.train.Y)
+	eng := sgd.NewGram(rows, s.train.Y)
 	coef, err := runTail(ctx, eng, par, checks, yv, fit, cfg.Progress)
 	fit.Timing.Solve = time.Since(t0)
 	if err != nil {
@@ -470,8 +477,8 @@ func tailCheckpoints(maxIter, k int) []int {
 // runTail runs the engine to par.T, keeping prefix sums of the
 // coefficients and predictions at every checkpoint T_k and floor(T_k/2),
 // records the tail-averaged path and returns the chosen coefficients.
-func runTail(ctx context.Context, eng *sgdEngine, par sgdParams, checks []int, yv []float64, fit *BagFit, progress func(int, int)) ([]float64, error) {
-	nt, na := eng.nt, eng.nall
+func runTail(ctx context.Context, eng *sgd.Engine, par sgd.Params, checks []int, yv []float64, fit *Fit, progress func(int, int)) ([]float64, error) {
+	nt, na := eng.NT, eng.NAll
 	need := map[int]bool{}
 	for _, t := range checks {
 		need[t], need[t/2] = true, true
@@ -480,7 +487,7 @@ func runTail(ctx context.Context, eng *sgdEngine, par sgdParams, checks []int, y
 	saved := map[int]snap{0: {make([]float64, nt), make([]float64, na)}}
 	sa, sp := make([]float64, nt), make([]float64, na)
 	first := checks[0] / 2 // sums are needed from iteration first+1 on
-	err := eng.run(ctx, par, func(t int, alpha, p []float64) (bool, error) {
+	err := eng.Run(ctx, par, func(t int, alpha, p []float64) (bool, error) {
 		if t <= first {
 			return false, nil
 		}
@@ -513,9 +520,9 @@ func runTail(ctx context.Context, eng *sgdEngine, par sgdParams, checks []int, y
 		for i := range pbar {
 			pbar[i] = c * (hi.p[i] - lo.p[i])
 		}
-		pt := PathPoint{Iter: T, TrainRMSE: rmse(pbar[:nt], eng.yt), ValRMSE: math.NaN()}
+		pt := credlab.PathPoint{Iter: T, TrainRMSE: credlab.RMSE(pbar[:nt], eng.YT), ValRMSE: math.NaN()}
 		if len(yv) > 0 {
-			pt.ValRMSE = rmse(pbar[nt:], yv)
+			pt.ValRMSE = credlab.RMSE(pbar[nt:], yv)
 		}
 		fit.Path = append(fit.Path, pt)
 		if len(yv) == 0 || pt.ValRMSE < fit.ValRMSE {
@@ -528,3 +535,6 @@ func runTail(ctx context.Context, eng *sgdEngine, par sgdParams, checks []int, y
 	}
 	return best, nil
 }
+
+// vec views v as a BLAS vector.
+func vec(v []float64) blas64.Vector { return blas64.Vector{N: len(v), Inc: 1, Data: v} }

@@ -1,8 +1,10 @@
-package credlab
+package distreg
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/credlab/credlab/credlab"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -58,10 +60,11 @@ func (b *Bags) Points() int {
 }
 
 // Validate returns an error naming the first problem: no bags or an empty
-// bag (ErrEmpty), bags of different dimensions (ErrShape), a NaN or Inf
-// point (a *NotFiniteError named "Bags.X[j]" for bag j, with its row and
-// column), or, when Y is not nil, a label count other than the number of
-// bags (ErrShape) or a non-finite label (a *NotFiniteError named "Bags.Y").
+// bag (credlab.ErrEmpty), bags of different dimensions (credlab.ErrShape),
+// a NaN or Inf point (a *credlab.NotFiniteError named "Bags.X[j]" for bag
+// j, with its row and column), or, when Y is not nil, a label count other
+// than the number of bags (credlab.ErrShape) or a non-finite label (a
+// *credlab.NotFiniteError named "Bags.Y").
 // It runs in O(sum_j N_j d) time.
 func (b *Bags) Validate() error { return checkBags(b, false) }
 
@@ -87,7 +90,7 @@ func checkBags(b *Bags, labels bool) error {
 		for i := 0; i < raw.Rows; i++ {
 			for c, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return &NotFiniteError{Name: fmt.Sprintf("Bags.X[%d]", j), Row: i, Col: c, Value: v}
+					return &credlab.NotFiniteError{Name: fmt.Sprintf("Bags.X[%d]", j), Row: i, Col: c, Value: v}
 				}
 			}
 		}
@@ -103,7 +106,7 @@ func checkBags(b *Bags, labels bool) error {
 	}
 	for j, v := range b.Y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &NotFiniteError{Name: "Bags.Y", Row: j, Col: -1, Value: v}
+			return &credlab.NotFiniteError{Name: "Bags.Y", Row: j, Col: -1, Value: v}
 		}
 	}
 	return nil
@@ -116,7 +119,10 @@ func (b *Bags) subset(idx []int) *Bags {
 		out.X[i] = b.X[j]
 	}
 	if b.Y != nil {
-		out.Y = gather(b.Y, idx)
+		out.Y = make([]float64, len(idx))
+		for i, j := range idx {
+			out.Y[i] = b.Y[j]
+		}
 	}
 	return out
 }

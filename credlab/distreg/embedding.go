@@ -1,9 +1,13 @@
-package credlab
+package distreg
 
 import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/credlab/credlab/credlab"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -45,26 +49,27 @@ func (k GaussianOuter) FromEmbeddings(ab, aa, bb float64) float64 {
 func (k GaussianOuter) Validate() error { return checkPositive("Gaussian outer kernel sigma", k.Sigma) }
 func (k GaussianOuter) String() string  { return fmt.Sprintf("gaussian-outer(sigma=%g)", k.Sigma) }
 
-// BagKernel is the kernel between bags used by distribution regression:
-// an outer kernel K on the empirical mean embeddings
+// Kernel is the kernel between bags used by distribution regression: an
+// outer kernel K on the empirical mean embeddings
 // mu_a = (1/N_a) sum_i G(x_{a,i}, .) of an inner kernel G on R^d.
 //
 // With Features nil the embeddings are exact and
 // <mu_a, mu_b>_{H_G} = (1/(N_a N_b)) sum_i sum_j G(a_i, b_j), which costs
 // O(N_a N_b d) per pair of bags (EmbeddingGram). With a feature map phi,
-// such as the random Fourier features of a Gaussian G (NewRandomFourier),
-// the embedding is the explicit vector (1/N_a) sum_i phi(a_i), O(N_a D d)
-// per bag (MeanFeatures), and <mu_a, mu_b> is a dot product, O(D) per pair.
-type BagKernel struct {
+// such as the random Fourier features of a Gaussian G
+// (credlab.NewRandomFourier), the embedding is the explicit vector
+// (1/N_a) sum_i phi(a_i), O(N_a D d) per bag (MeanFeatures), and
+// <mu_a, mu_b> is a dot product, O(D) per pair.
+type Kernel struct {
 	// Inner is G, required when Features is nil (and then ignored).
-	Inner Kernel
+	Inner credlab.Kernel
 	// Features, if not nil, replaces the exact embeddings by mean features.
-	Features FeatureMap
+	Features credlab.FeatureMap
 	// Outer is K; default LinearOuter{}.
 	Outer OuterKernel
 }
 
-func (k BagKernel) outer() OuterKernel {
+func (k Kernel) outer() OuterKernel {
 	if k.Outer == nil {
 		return LinearOuter{}
 	}
@@ -72,10 +77,10 @@ func (k BagKernel) outer() OuterKernel {
 }
 
 // Validate reports a missing inner kernel or an invalid parameter.
-func (k BagKernel) Validate() error {
+func (k Kernel) Validate() error {
 	if k.Features == nil {
 		if k.Inner == nil {
-			return &ParamError{Name: "BagKernel.Inner", Value: nil, Want: "an inner kernel G, or a feature map in BagKernel.Features"}
+			return &credlab.ParamError{Name: "Kernel.Inner", Value: nil, Want: "an inner kernel G, or a feature map in Kernel.Features"}
 		}
 		if err := k.Inner.Validate(); err != nil {
 			return err
@@ -85,11 +90,11 @@ func (k BagKernel) Validate() error {
 }
 
 // String names the inner and outer kernels.
-func (k BagKernel) String() string {
+func (k Kernel) String() string {
 	in := "features"
 	if k.Features == nil && k.Inner != nil {
 		in = k.Inner.String()
-	} else if rf, ok := k.Features.(*RandomFourier); ok {
+	} else if rf, ok := k.Features.(*credlab.RandomFourier); ok {
 		in = fmt.Sprintf("random-fourier(D=%d)", len(rf.B))
 	}
 	return fmt.Sprintf("%s on mean embeddings of %s", k.outer(), in)
@@ -100,7 +105,7 @@ func (k BagKernel) String() string {
 // cost O(sum_i sum_j N_i N_j d) (half that when symmetric, plus the norms
 // of b's bags for a Gaussian outer kernel); mean features cost O(n D d)
 // points-by-features plus O(n_a n_b D). Memory is the O(n_a n_b) result.
-func (k BagKernel) Gram(ctx context.Context, a, b *Bags) (*mat.Dense, error) {
+func (k Kernel) Gram(ctx context.Context, a, b *Bags) (*mat.Dense, error) {
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
@@ -136,19 +141,20 @@ func (k BagKernel) Gram(ctx context.Context, a, b *Bags) (*mat.Dense, error) {
 // Each pair costs O(N_i N_j d) and is summed by one goroutine in a fixed
 // order, so the result does not depend on GOMAXPROCS; pairs run in
 // parallel. Memory is the O(n_a n_b) result.
-func EmbeddingGram(ctx context.Context, g Kernel, a, b *Bags) (*mat.Dense, error) {
-	return BagKernel{Inner: g}.Gram(ctx, a, b)
+func EmbeddingGram(ctx context.Context, g credlab.Kernel, a, b *Bags) (*mat.Dense, error) {
+	return Kernel{Inner: g}.Gram(ctx, a, b)
 }
 
 // MeanFeatures returns the n x D matrix whose row j is the mean feature
-// vector (1/N_j) sum_i phi(x_{j,i}) of bag j: with *RandomFourier, the
-// random-feature approximation of the Gaussian kernel's mean embedding, so
-// that row_a . row_b approximates EmbeddingGram's entry. It calls fm on
-// blocks of stacked points: O(sum_j N_j) feature evaluations (O(N D d) per
-// bag for random Fourier features) and O(block D) working memory.
-func MeanFeatures(ctx context.Context, fm FeatureMap, bags *Bags) (*mat.Dense, error) {
+// vector (1/N_j) sum_i phi(x_{j,i}) of bag j: with *credlab.RandomFourier,
+// the random-feature approximation of the Gaussian kernel's mean
+// embedding, so that row_a . row_b approximates EmbeddingGram's entry. It
+// calls fm on blocks of stacked points: O(sum_j N_j) feature evaluations
+// (O(N D d) per bag for random Fourier features) and O(block D) working
+// memory.
+func MeanFeatures(ctx context.Context, fm credlab.FeatureMap, bags *Bags) (*mat.Dense, error) {
 	if fm == nil {
-		return nil, &ParamError{Name: "fm", Value: nil, Want: "a feature map"}
+		return nil, &credlab.ParamError{Name: "fm", Value: nil, Want: "a feature map"}
 	}
 	if err := checkBags(bags, false); err != nil {
 		return nil, err
@@ -159,7 +165,7 @@ func MeanFeatures(ctx context.Context, fm FeatureMap, bags *Bags) (*mat.Dense, e
 // meanFeaturesBlock is the number of points featurized per call.
 const meanFeaturesBlock = 4096
 
-func meanFeatures(ctx context.Context, fm FeatureMap, bags *Bags) (*mat.Dense, error) {
+func meanFeatures(ctx context.Context, fm credlab.FeatureMap, bags *Bags) (*mat.Dense, error) {
 	n, d := bags.Len(), bags.Dim()
 	var out *mat.Dense
 	D := -1
@@ -234,7 +240,7 @@ func (e *embedding) len() int {
 
 // embed computes the mean features (feature mode) and, if norms is set
 // and the outer kernel needs them, the squared norms of the embeddings.
-func (k BagKernel) embed(ctx context.Context, b *Bags, norms bool) (*embedding, error) {
+func (k Kernel) embed(ctx context.Context, b *Bags, norms bool) (*embedding, error) {
 	e := &embedding{}
 	if k.Features != nil {
 		f, err := meanFeatures(ctx, k.Features, b)
@@ -250,10 +256,10 @@ func (k BagKernel) embed(ctx context.Context, b *Bags, norms bool) (*embedding, 
 		if e.feats != nil {
 			for j := range e.norms {
 				r := e.feats.RawRowView(j)
-				e.norms[j] = dot(r, r)
+				e.norms[j] = vecmath.Dot(r, r)
 			}
 		} else {
-			parallelRows(len(e.norms), func(lo, hi int) {
+			parallel.Rows(len(e.norms), func(lo, hi int) {
 				for j := lo; j < hi && ctx.Err() == nil; j++ {
 					x := b.X[j].RawMatrix()
 					e.norms[j] = pairMean(k.Inner, x, x)
@@ -269,7 +275,7 @@ func (k BagKernel) embed(ctx context.Context, b *Bags, norms bool) (*embedding, 
 
 // gram returns K(mu_a, mu_b) (b nil: symmetric, filling a's norms from the
 // diagonal when needed).
-func (k BagKernel) gram(ctx context.Context, a, b *embedding) (*mat.Dense, error) {
+func (k Kernel) gram(ctx context.Context, a, b *embedding) (*mat.Dense, error) {
 	ip, err := k.innerProducts(ctx, a, b)
 	if err != nil {
 		return nil, err
@@ -289,7 +295,7 @@ func (k BagKernel) gram(ctx context.Context, a, b *embedding) (*mat.Dense, error
 		}
 		a.norms, bn = an, an
 	}
-	parallelRows(raw.Rows, func(lo, hi int) {
+	parallel.Rows(raw.Rows, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for j, v := range row {
@@ -301,7 +307,7 @@ func (k BagKernel) gram(ctx context.Context, a, b *embedding) (*mat.Dense, error
 }
 
 // innerProducts returns <mu_{a_i}, mu_{b_j}> (b nil: a with itself).
-func (k BagKernel) innerProducts(ctx context.Context, a, b *embedding) (*mat.Dense, error) {
+func (k Kernel) innerProducts(ctx context.Context, a, b *embedding) (*mat.Dense, error) {
 	na, nb := a.len(), a.len()
 	if b != nil {
 		nb = b.len()
@@ -315,7 +321,7 @@ func (k BagKernel) innerProducts(ctx context.Context, a, b *embedding) (*mat.Den
 		ar := a.feats.RawMatrix()
 		if b == nil {
 			blas64.Syrk(blas.NoTrans, 1, ar, 0, blas64.Symmetric{N: na, Stride: d.Stride, Data: d.Data, Uplo: blas.Lower})
-			mirrorLower(d)
+			parallel.MirrorLower(d)
 		} else {
 			if err := checkDims("the mean features", b.feats.RawMatrix().Cols, ar.Cols); err != nil {
 				return nil, err
@@ -328,7 +334,7 @@ func (k BagKernel) innerProducts(ctx context.Context, a, b *embedding) (*mat.Den
 	if b != nil {
 		bb = b.bags
 	}
-	parallelRows(na, func(lo, hi int) {
+	parallel.Rows(na, func(lo, hi int) {
 		for i := lo; i < hi && ctx.Err() == nil; i++ {
 			xi := a.bags.X[i].RawMatrix()
 			row := d.Data[i*d.Stride : i*d.Stride+nb]
@@ -347,42 +353,27 @@ func (k BagKernel) innerProducts(ctx context.Context, a, b *embedding) (*mat.Den
 		return nil, err
 	}
 	if b == nil {
-		mirrorLower(d)
+		parallel.MirrorLower(d)
 	}
 	return dst, nil
 }
 
 // pairMean returns (1/(N_a N_b)) sum_i sum_j g(a_i, b_j), summing in row
-// order, with squared distances computed directly (not in Gram form).
-func pairMean(g Kernel, a, b blas64.General) float64 {
+// order, with squared distances computed directly (not in Gram form): for
+// an isotropic GaussianKernel exp(c ||a_i - b_j||^2) with the constant
+// c = -1/(2 sigma^2) computed once, as credlab's own pairwise loops do, and
+// g.Eval for every other kernel. O(N_a N_b d).
+func pairMean(g credlab.Kernel, a, b blas64.General) float64 {
 	s := 0.0
-	if Lengthscales(g) != nil {
-		g = evalOnly{g} // per-column scales: pairwise Eval
-	}
-	switch kk := g.(type) {
-	case GaussianKernel:
-		c := -1 / (2 * kk.Sigma * kk.Sigma)
+	if gk, ok := g.(credlab.GaussianKernel); ok && gk.Scales == nil {
+		c := -1 / (2 * gk.Sigma * gk.Sigma)
 		for i := 0; i < a.Rows; i++ {
 			ai := a.Data[i*a.Stride : i*a.Stride+a.Cols]
 			for j := 0; j < b.Rows; j++ {
-				s += math.Exp(c * sqDist(ai, b.Data[j*b.Stride:j*b.Stride+b.Cols]))
+				s += math.Exp(c * vecmath.SqDist(ai, b.Data[j*b.Stride:j*b.Stride+b.Cols]))
 			}
 		}
-	case distKernel:
-		for i := 0; i < a.Rows; i++ {
-			ai := a.Data[i*a.Stride : i*a.Stride+a.Cols]
-			for j := 0; j < b.Rows; j++ {
-				s += kk.fromSqDist(sqDist(ai, b.Data[j*b.Stride:j*b.Stride+b.Cols]))
-			}
-		}
-	case dotKernel:
-		for i := 0; i < a.Rows; i++ {
-			ai := a.Data[i*a.Stride : i*a.Stride+a.Cols]
-			for j := 0; j < b.Rows; j++ {
-				s += kk.fromDot(dot(ai, b.Data[j*b.Stride:j*b.Stride+b.Cols]))
-			}
-		}
-	default:
+	} else {
 		for i := 0; i < a.Rows; i++ {
 			ai := a.Data[i*a.Stride : i*a.Stride+a.Cols]
 			for j := 0; j < b.Rows; j++ {
