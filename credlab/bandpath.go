@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"github.com/credlab/credlab/internal/parallel"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -118,7 +119,7 @@ func reduceBand(a []float64, p int, b []float64) *bandPath {
 // number).
 func symmLower(k, ib int, a []float64, lda int, v []float64, ldv int, c []float64, ldc int) {
 	bi := blas64.Implementation()
-	parallelChunks(k, symmBlock, func(lo, hi int) {
+	parallel.Chunks(k, symmBlock, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			for j := lo; j < i; j++ {
 				a[j*lda+i] = a[i*lda+j]
@@ -167,7 +168,7 @@ const lanes = 4
 // GOMAXPROCS goroutines; each shift's arithmetic is its own, so the
 // result depends neither on their number nor on the grouping.
 func (bp *bandPath) solvePath(mus []float64, zh blas64.General, ok []bool) {
-	parallelChunks(len(mus), lanes, func(lo, hi int) {
+	parallel.Chunks(len(mus), lanes, func(lo, hi int) {
 		fac := make([]float64, len(bp.band)*lanes)
 		z := make([]float64, bp.p*lanes)
 		var mu [lanes]float64

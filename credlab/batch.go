@@ -3,6 +3,8 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -351,9 +353,9 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 	pr := psi.RawMatrix()
 	row := func(i int) []float64 { return pr.Data[i*pr.Stride : i*pr.Stride+m] }
 	d := make([]float64, n)
-	parallelChunks(n, 4096, func(lo, hi int) {
+	parallel.Chunks(n, 4096, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			d[i] = dot(row(i), row(i))
+			d[i] = vecmath.Dot(row(i), row(i))
 		}
 	})
 	chosen := make([]bool, n)
@@ -391,9 +393,9 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 		pg.Mul(psi, g)
 		q = make([]float64, n)
 		pgr := pg.RawMatrix()
-		parallelChunks(n, 4096, func(lo, hi int) {
+		parallel.Chunks(n, 4096, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				q[i] = dot(row(i), pgr.Data[i*pgr.Stride:i*pgr.Stride+m])
+				q[i] = vecmath.Dot(row(i), pgr.Data[i*pgr.Stride:i*pgr.Stride+m])
 			}
 		})
 	}
@@ -414,7 +416,7 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 		idx = append(idx, j)
 		c := noise + max(d[j], 0)
 		blas64.Gemv(blas.NoTrans, 1, sv, blas64.Vector{N: m, Inc: 1, Data: row(j)}, 0, blas64.Vector{N: m, Inc: 1, Data: u})
-		parallelChunks(n, 2048, func(lo, hi int) {
+		parallel.Chunks(n, 2048, func(lo, hi int) {
 			blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
 				blas64.Vector{N: m, Inc: 1, Data: u}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: t[lo:hi]})
 		})
@@ -422,8 +424,8 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 			// w = S G u, ugu = u^T G u.
 			blas64.Gemv(blas.NoTrans, 1, g.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: u}, 0, blas64.Vector{N: m, Inc: 1, Data: gu})
 			blas64.Gemv(blas.NoTrans, 1, sv, blas64.Vector{N: m, Inc: 1, Data: gu}, 0, blas64.Vector{N: m, Inc: 1, Data: w})
-			ugu := dot(u, gu)
-			parallelChunks(n, 2048, func(lo, hi int) {
+			ugu := vecmath.Dot(u, gu)
+			parallel.Chunks(n, 2048, func(lo, hi int) {
 				blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
 					blas64.Vector{N: m, Inc: 1, Data: w}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: tw[lo:hi]})
 			})
@@ -471,14 +473,14 @@ func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int
 		k := centers
 		cd = cd[:k]
 		for o, r := range centerRows {
-			cd[o] = sqDist(row(r), xc)
+			cd[o] = vecmath.SqDist(row(r), xc)
 		}
-		parallelChunks(n, 4096, func(lo, hi int) {
+		parallel.Chunks(n, 4096, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if k > 0 && cd[owner[i]] > 4.000001*minD[i] {
 					continue
 				}
-				if v := sqDist(row(i), xc); v < minD[i] {
+				if v := vecmath.SqDist(row(i), xc); v < minD[i] {
 					minD[i], owner[i] = v, k
 				}
 			}
@@ -505,7 +507,7 @@ func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int
 			}
 			bd := math.Inf(1)
 			for i := 0; i < n; i++ {
-				if v := sqDist(row(i), mean); v < bd {
+				if v := vecmath.SqDist(row(i), mean); v < bd {
 					first, bd = i, v
 				}
 			}
@@ -587,16 +589,16 @@ func nearestOf(phi *mat.Dense, centers []int, minD []float64, owner []int) {
 	cn := make([]float64, len(centers))
 	for k := range cn {
 		r := cr.Data[k*cr.Stride : k*cr.Stride+m]
-		cn[k] = dot(r, r)
+		cn[k] = vecmath.Dot(r, r)
 	}
 	const blk = 256
-	parallelChunks(n, blk, func(lo, hi int) {
+	parallel.Chunks(n, blk, func(lo, hi int) {
 		g := make([]float64, (hi-lo)*len(centers))
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
 			cr, 0, blas64.General{Rows: hi - lo, Cols: len(centers), Stride: len(centers), Data: g})
 		for i := lo; i < hi; i++ {
 			r := pr.Data[i*pr.Stride : i*pr.Stride+m]
-			ni := dot(r, r)
+			ni := vecmath.Dot(r, r)
 			gi := g[(i-lo)*len(centers) : (i-lo+1)*len(centers)]
 			for k, v := range gi {
 				if dv := max(ni+cn[k]-2*v, 0); dv < minD[i] {
@@ -640,7 +642,7 @@ func herding(ctx context.Context, phi *mat.Dense, start []int, budget int) ([]in
 		for k := range v {
 			v[k] = mu[k] - c[k]/float64(t+1)
 		}
-		parallelChunks(n, 2048, func(lo, hi int) {
+		parallel.Chunks(n, 2048, func(lo, hi int) {
 			blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
 				blas64.Vector{N: m, Inc: 1, Data: v}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: score[lo:hi]})
 		})

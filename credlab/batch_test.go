@@ -3,6 +3,7 @@ package credlab
 import (
 	"context"
 	"errors"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -88,7 +89,7 @@ func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, meth
 			for i := 0; i < n; i++ {
 				dist[i] = math.Inf(1)
 				for k, j := range s {
-					if v := sqDist(phi.RawRowView(i), phi.RawRowView(j)); v < dist[i] {
+					if v := vecmath.SqDist(phi.RawRowView(i), phi.RawRowView(j)); v < dist[i] {
 						dist[i], owner[i] = v, k
 					}
 				}
@@ -127,7 +128,7 @@ func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, meth
 				v = c.At(i, i)
 			case MethodBAIT:
 				col := mat.Col(nil, i, c)
-				v = dot(col, col) / (c.At(i, i) + noise)
+				v = vecmath.Dot(col, col) / (c.At(i, i) + noise)
 			case MethodMaxDist:
 				v = dist[i]
 			case MethodHerding:

@@ -3,6 +3,8 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"math/rand/v2"
 
@@ -200,12 +202,12 @@ func (d *blessDict) scores(k Kernel, x *mat.Dense, idx []int, diag []float64, la
 		kb := mat.NewDense(hi-lo, m, nil)
 		kernelBlock(kb, k, xb, d.rows, nil, nil)
 		pr := kb.RawMatrix()
-		parallelChunks(pr.Rows, 256, func(a, b int) {
+		parallel.Chunks(pr.Rows, 256, func(a, b int) {
 			sub := blas64.General{Rows: b - a, Cols: m, Stride: pr.Stride, Data: pr.Data[a*pr.Stride:]}
 			blas64.Trsm(blas.Right, blas.Trans, 1, d.chol, sub)
 			for i := a; i < b; i++ {
 				r := pr.Data[i*pr.Stride : i*pr.Stride+m]
-				out[lo+i] = max(0, diag[idx[lo+i]]-dot(r, r)) / mu
+				out[lo+i] = max(0, diag[idx[lo+i]]-vecmath.Dot(r, r)) / mu
 			}
 		})
 	}

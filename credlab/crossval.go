@@ -3,6 +3,8 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -162,7 +164,7 @@ func cvScores(ctx context.Context, folds []*GramStats, grid []float64, firstOnly
 	if dim <= foldParallelDim && checkAlloc("cross-validation buffers of the folds scored at once", side*(dim+2*L), dim) == nil {
 		// Small reductions spend much of their time outside the matrix
 		// products' parallel loops: the folds run side by side instead.
-		parallelChunks(len(scored), 1, func(lo, hi int) { score(lo, hi, newFoldWork(dim, L)) })
+		parallel.Chunks(len(scored), 1, func(lo, hi int) { score(lo, hi, newFoldWork(dim, L)) })
 	} else {
 		score(0, len(scored), newFoldWork(dim, L))
 	}
@@ -274,14 +276,14 @@ func foldScore(total, f *GramStats, grid []float64, ws *foldWork) *foldScores {
 		for j := range ws.zh {
 			ws.zh[j] = z.Data[j*L+i]
 		}
-		fs.train[i] = math.Max(yy-dot(ws.zh, bp.qb)-mu*dot(ws.zh, ws.zh), 0) / float64(nt)
+		fs.train[i] = math.Max(yy-vecmath.Dot(ws.zh, bp.qb)-mu*vecmath.Dot(ws.zh, ws.zh), 0) / float64(nt)
 	}
 	bp.applyQ(blas.NoTrans, z)
 	// H_f Z through a full copy of H_f: the installed BLAS's Dgemm is
 	// several times faster than gonum's Dsymm. a is free again.
 	copy(a, f.H)
 	hf := blas64.General{Rows: dim, Cols: dim, Stride: dim, Data: a}
-	mirrorLower(hf)
+	parallel.MirrorLower(hf)
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, hf, z, 0, ws.hz)
 	col, hcol := make([]float64, dim), make([]float64, dim)
 	for i := range grid {

@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
 	"math"
 	"math/rand/v2"
 
@@ -93,7 +94,7 @@ func (r *RandomFourier) Features(x *mat.Dense) (*mat.Dense, error) {
 	o := out.RawMatrix()
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, x.RawMatrix(), r.W.RawMatrix(), 0, o)
 	s := math.Sqrt(2 / float64(D))
-	parallelRows(n, func(lo, hi int) {
+	parallel.Rows(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			// row[j] = s*cos(row[j]+B[j]), vectorized (internal/vecmath:
 			// within 2.2 ulp, the same bits on every CPU and GOARCH).

@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -57,7 +58,7 @@ func (pr ridgeProblem) scorePath(rp *ridgePath, grid []float64, crit Criterion, 
 		mu := l * n
 		ls := lambdaScore{lambda: l, score: math.NaN(), train: math.NaN()}
 		if rp.solve(mu, zh) {
-			sse := math.Max(pr.sse(dot(zh, zh), dot(zh, rp.qb), mu), 0)
+			sse := math.Max(pr.sse(vecmath.Dot(zh, zh), vecmath.Dot(zh, rp.qb), mu), 0)
 			ls.train = math.Sqrt(sse / n)
 			switch crit {
 			case CriterionHoldout:

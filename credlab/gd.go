@@ -3,6 +3,7 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -253,7 +254,7 @@ func operatorNorm(n int, apply func(dst, src []float64)) float64 {
 	for i := range v {
 		v[i] = rng.NormFloat64()
 	}
-	nv := math.Sqrt(dot(v, v))
+	nv := math.Sqrt(vecmath.Dot(v, v))
 	var alpha, beta []float64
 	for j := 0; j < k; j++ {
 		for i := range v {
@@ -262,16 +263,16 @@ func operatorNorm(n int, apply func(dst, src []float64)) float64 {
 		q = append(q, v)
 		w := make([]float64, n)
 		apply(w, v)
-		alpha = append(alpha, dot(w, v))
+		alpha = append(alpha, vecmath.Dot(w, v))
 		for pass := 0; pass < 2; pass++ { // full reorthogonalization, twice
 			for _, u := range q {
-				c := dot(w, u)
+				c := vecmath.Dot(w, u)
 				for i := range w {
 					w[i] -= c * u[i]
 				}
 			}
 		}
-		nv = math.Sqrt(dot(w, w))
+		nv = math.Sqrt(vecmath.Dot(w, w))
 		if j == k-1 || !(nv > 1e-12*math.Abs(alpha[0])) {
 			break // an invariant subspace: the Ritz values are exact
 		}

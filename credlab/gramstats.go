@@ -3,6 +3,8 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -104,7 +106,7 @@ func (s *GramStats) addOwned(phi *mat.Dense, y, w []float64) {
 	blas64.Syrk(blas.Trans, 1, raw, 1, s.sym())
 	if yw != nil {
 		blas64.Gemv(blas.Trans, 1, raw, vec(yw), 1, vec(s.B))
-		s.YY += dot(yw, yw)
+		s.YY += vecmath.Dot(yw, yw)
 	}
 	s.Rows += raw.Rows
 }
@@ -235,7 +237,7 @@ func (s *GramStats) sym() blas64.Symmetric {
 // full returns H as a dense matrix with both triangles.
 func (s *GramStats) full() *mat.Dense {
 	g := mat.NewDense(s.Dim, s.Dim, append([]float64(nil), s.H...))
-	mirrorLower(g.RawMatrix())
+	parallel.MirrorLower(g.RawMatrix())
 	return g
 }
 
@@ -244,7 +246,7 @@ func (s *GramStats) full() *mat.Dense {
 // below the rounding of their sum is returned as that floor, never as 0,
 // so that a near-perfect fit cannot win a selection by rounding.
 func (s *GramStats) sse(beta, hb []float64) float64 {
-	bhb, bb := dot(beta, hb), dot(beta, s.B)
+	bhb, bb := vecmath.Dot(beta, hb), vecmath.Dot(beta, s.B)
 	const eps = 0x1p-52
 	floor := 64 * eps * (math.Abs(bhb) + 2*math.Abs(bb) + math.Abs(s.YY))
 	return max(bhb-2*bb+s.YY, floor)

@@ -226,7 +226,7 @@ func checkKernelCols(k Kernel, d int) error {
 // scaledSqDist returns ||S (a-b)||^2 (||a-b||^2 for nil s).
 func scaledSqDist(a, b, s []float64) float64 {
 	if s == nil {
-		return sqDist(a, b)
+		return vecmath.SqDist(a, b)
 	}
 	t := 0.0
 	for i, v := range a {
@@ -239,7 +239,7 @@ func scaledSqDist(a, b, s []float64) float64 {
 // LinearKernel is k(a, b) = a.b.
 type LinearKernel struct{}
 
-func (LinearKernel) Eval(a, b []float64) float64 { return dot(a, b) }
+func (LinearKernel) Eval(a, b []float64) float64 { return vecmath.Dot(a, b) }
 func (LinearKernel) Validate() error             { return nil }
 func (LinearKernel) String() string              { return "linear" }
 func (LinearKernel) fromDot(d float64) float64   { return d }
@@ -265,7 +265,7 @@ func (k PolynomialKernel) params() PolynomialKernel {
 	return k
 }
 
-func (k PolynomialKernel) Eval(a, b []float64) float64 { return k.fromDot(dot(a, b)) }
+func (k PolynomialKernel) Eval(a, b []float64) float64 { return k.fromDot(vecmath.Dot(a, b)) }
 
 func (k PolynomialKernel) Validate() error {
 	p := k.params()
@@ -295,12 +295,6 @@ func (k PolynomialKernel) fromDot(d float64) float64 {
 	}
 	return r
 }
-
-// sqDist returns ||a - b||^2 in index order (vecmath.SqDist).
-func sqDist(a, b []float64) float64 { return vecmath.SqDist(a, b) }
-
-// dot returns a.b in index order (vecmath.Dot).
-func dot(a, b []float64) float64 { return vecmath.Dot(a, b) }
 
 // evalOnly hides a kernel's fast paths: every value comes from Eval.
 type evalOnly struct{ Kernel }

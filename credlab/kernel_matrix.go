@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"github.com/credlab/credlab/internal/parallel"
 	"github.com/credlab/credlab/internal/vecmath"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -55,7 +56,7 @@ func rowSqNorms(x *mat.Dense) []float64 {
 	out := make([]float64, raw.Rows)
 	for i := range out {
 		r := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-		out[i] = dot(r, r)
+		out[i] = vecmath.Dot(r, r)
 	}
 	return out
 }
@@ -92,7 +93,7 @@ func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) 
 		}
 		xr, yr := x.RawMatrix(), y.RawMatrix()
 		blas64.Gemm(blas.NoTrans, blas.Trans, -2, xr, yr, 0, d)
-		parallelRows(d.Rows, func(lo, hi int) {
+		parallel.Rows(d.Rows, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				row := d.Data[i*d.Stride : i*d.Stride+d.Cols]
 				for j, v := range row {
@@ -106,7 +107,7 @@ func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) 
 		mapRows(d, kk.fromDot)
 	default:
 		xr, yr := x.RawMatrix(), y.RawMatrix()
-		parallelRows(d.Rows, func(lo, hi int) {
+		parallel.Rows(d.Rows, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
 				for j := 0; j < d.Cols; j++ {
@@ -138,11 +139,11 @@ func gramSqDist(s, norms float64, x, y blas64.General, i, j int) float64 {
 	if s > 1e-4*norms {
 		return s
 	}
-	return sqDist(x.Data[i*x.Stride:i*x.Stride+x.Cols], y.Data[j*y.Stride:j*y.Stride+y.Cols])
+	return vecmath.SqDist(x.Data[i*x.Stride:i*x.Stride+x.Cols], y.Data[j*y.Stride:j*y.Stride+y.Cols])
 }
 
 func mapRows(d blas64.General, f func(float64) float64) {
-	parallelRows(d.Rows, func(lo, hi int) {
+	parallel.Rows(d.Rows, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := d.Data[i*d.Stride : i*d.Stride+d.Cols]
 			for j, v := range row {
@@ -181,7 +182,7 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 			return k.Eval(xr.Data[i*xr.Stride:i*xr.Stride+xr.Cols], xr.Data[j*xr.Stride:j*xr.Stride+xr.Cols])
 		}
 	}
-	parallelRows(n, func(lo, hi int) {
+	parallel.Rows(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
 			for j := 0; j < i; j++ {
@@ -195,5 +196,5 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 			}
 		}
 	})
-	mirrorLower(d)
+	parallel.MirrorLower(d)
 }

@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"github.com/credlab/credlab/internal/parallel"
 	"math"
 	"time"
 
@@ -199,7 +200,7 @@ func scaleSym(a *mat.Dense, s []float64) {
 		return
 	}
 	raw := a.RawMatrix()
-	parallelRows(raw.Rows, func(lo, hi int) {
+	parallel.Rows(raw.Rows, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for j := range row {
@@ -215,7 +216,7 @@ func scaleCols(a *mat.Dense, s []float64) {
 		return
 	}
 	raw := a.RawMatrix()
-	parallelRows(raw.Rows, func(lo, hi int) {
+	parallel.Rows(raw.Rows, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for j := range row {

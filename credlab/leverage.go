@@ -2,6 +2,8 @@ package credlab
 
 import (
 	"context"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"strconv"
 
 	"gonum.org/v1/gonum/blas"
@@ -190,12 +192,12 @@ func (f *LeverageFactor) scores(ctx context.Context, fm FeatureMap, x *mat.Dense
 		}
 		pr := mat.DenseCopyOf(phi).RawMatrix() // phi may be a view of x (an identity map): Trsm overwrites it
 		// Rows are independent: solve fixed-size row ranges on all cores.
-		parallelChunks(pr.Rows, 256, func(a, b int) {
+		parallel.Chunks(pr.Rows, 256, func(a, b int) {
 			sub := blas64.General{Rows: b - a, Cols: pr.Cols, Stride: pr.Stride, Data: pr.Data[a*pr.Stride:]}
 			blas64.Trsm(blas.Right, blas.Trans, 1, t, sub)
 			for i := a; i < b; i++ {
 				r := pr.Data[i*pr.Stride : i*pr.Stride+pr.Cols]
-				s[lo+i] = dot(r, r)
+				s[lo+i] = vecmath.Dot(r, r)
 			}
 		})
 	}

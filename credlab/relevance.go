@@ -3,6 +3,8 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -373,7 +375,7 @@ func (p *looProblem) eval(th, grad []float64) float64 {
 			gr.Data[i*gr.Stride+j] = v * hr.Data[i*hr.Stride+j]
 		}
 	}
-	mirrorLower(gr)
+	parallel.MirrorLower(gr)
 	grad[d] = dlam
 	// sum_kl P_kl (xs_kj - xs_lj)^2 = 2 sum_k rowsum_k xs_kj^2 - 2 (xs^T P xs)_jj.
 	rs := make([]float64, n)
@@ -409,7 +411,7 @@ func (p *looProblem) kernel() blas64.General {
 	kernelSym(p.h, sqDistKernel{}, p.xs)
 	kr, hr := p.k.RawMatrix(), p.h.RawMatrix()
 	c := math.Sqrt(2 * p.nu)
-	parallelRows(p.n, func(lo, hi int) {
+	parallel.Rows(p.n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			k, h := kr.Data[i*kr.Stride:i*kr.Stride+p.n], hr.Data[i*hr.Stride:i*hr.Stride+p.n]
 			for j, sq := range h {
@@ -488,25 +490,25 @@ func (p *looProblem) minimize(ctx context.Context, th0 []float64, tied bool, ite
 		q := append([]float64(nil), g...)
 		alpha := make([]float64, len(ss))
 		for k := len(ss) - 1; k >= 0; k-- {
-			alpha[k] = rho[k] * dot(ss[k], q)
+			alpha[k] = rho[k] * vecmath.Dot(ss[k], q)
 			axpyv(-alpha[k], ys[k], q)
 		}
 		if k := len(ss) - 1; k >= 0 {
-			scalev(dot(ss[k], ys[k])/dot(ys[k], ys[k]), q)
+			scalev(vecmath.Dot(ss[k], ys[k])/vecmath.Dot(ys[k], ys[k]), q)
 		} else {
-			scalev(1/math.Max(1, math.Sqrt(dot(g, g))), q) // first step of length about 1
+			scalev(1/math.Max(1, math.Sqrt(vecmath.Dot(g, g))), q) // first step of length about 1
 		}
 		for k := range ss {
-			b := rho[k] * dot(ys[k], q)
+			b := rho[k] * vecmath.Dot(ys[k], q)
 			axpyv(alpha[k]-b, ss[k], q)
 		}
 		scalev(-1, q)
-		if dot(q, g) >= 0 { // not a descent direction: steepest descent
+		if vecmath.Dot(q, g) >= 0 { // not a descent direction: steepest descent
 			ss, ys, rho = nil, nil, nil
 			q = append(q[:0], g...)
-			scalev(-1/math.Max(1, math.Sqrt(dot(g, g))), q)
+			scalev(-1/math.Max(1, math.Sqrt(vecmath.Dot(g, g))), q)
 		}
-		if -dot(q, g) < 1e-6*math.Abs(f) {
+		if -vecmath.Dot(q, g) < 1e-6*math.Abs(f) {
 			break // a full step would gain less than the tolerance: converged
 		}
 		step, accepted := 1.0, false
@@ -542,7 +544,7 @@ func (p *looProblem) minimize(ctx context.Context, th0 []float64, tied bool, ite
 		for j := range sv {
 			sv[j], yv[j] = xn[j]-x[j], gn[j]-g[j]
 		}
-		if sy := dot(sv, yv); sy > 1e-12 {
+		if sy := vecmath.Dot(sv, yv); sy > 1e-12 {
 			ss, ys, rho = append(ss, sv), append(ys, yv), append(rho, 1/sy)
 			if len(ss) > mem {
 				ss, ys, rho = ss[1:], ys[1:], rho[1:]

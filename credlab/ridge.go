@@ -3,6 +3,7 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"time"
 
@@ -87,7 +88,7 @@ func (pr ridgeProblem) path(ctx context.Context, grid []float64, fit *Fit, progr
 		pt := PathPoint{Lambda: l, TrainRMSE: math.NaN(), ValRMSE: math.NaN()}
 		if ok {
 			t0 = time.Now()
-			sse := pr.sse(dot(z, z), dot(z, b), mu)
+			sse := pr.sse(vecmath.Dot(z, z), vecmath.Dot(z, b), mu)
 			pt.TrainRMSE = math.Sqrt(math.Max(sse, 0) / float64(pr.n))
 			pt.ValRMSE = v.rmse(z)
 			if pt.ValRMSE < fit.ValRMSE || !v.ok() {

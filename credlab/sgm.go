@@ -3,6 +3,8 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"strconv"
 	"strings"
@@ -431,15 +433,15 @@ func (e *pointColumns) addDirect(idx []int, delta, p []float64) {
 	switch kk := k.(type) {
 	case GaussianKernel:
 		c := -1 / (2 * kk.Sigma * kk.Sigma)
-		kv = func(a, b []float64) float64 { return math.Exp(c * sqDist(a, b)) }
+		kv = func(a, b []float64) float64 { return math.Exp(c * vecmath.SqDist(a, b)) }
 	case distKernel:
-		kv = func(a, b []float64) float64 { return kk.fromSqDist(sqDist(a, b)) }
+		kv = func(a, b []float64) float64 { return kk.fromSqDist(vecmath.SqDist(a, b)) }
 	case dotKernel:
-		kv = func(a, b []float64) float64 { return kk.fromDot(dot(a, b)) }
+		kv = func(a, b []float64) float64 { return kk.fromDot(vecmath.Dot(a, b)) }
 	default:
 		kv = e.k.Eval
 	}
-	parallelRows(xr.Rows, func(lo, hi int) {
+	parallel.Rows(xr.Rows, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			xi := xr.Data[i*xr.Stride : i*xr.Stride+xr.Cols]
 			s := 0.0

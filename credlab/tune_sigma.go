@@ -3,6 +3,7 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 	"slices"
 	"sort"
@@ -162,7 +163,7 @@ func medianSigma(x *mat.Dense) float64 {
 	var d []float64
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
-			d = append(d, math.Sqrt(sqDist(x.RawRowView(i*n/k), x.RawRowView(j*n/k))))
+			d = append(d, math.Sqrt(vecmath.SqDist(x.RawRowView(i*n/k), x.RawRowView(j*n/k))))
 		}
 	}
 	if len(d) == 0 {

@@ -3,6 +3,8 @@ package credlab
 import (
 	"context"
 	"fmt"
+	"github.com/credlab/credlab/internal/parallel"
+	"github.com/credlab/credlab/internal/vecmath"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -13,7 +15,7 @@ import (
 // squared distances, computed once for the exact sigma search.
 type sqDistKernel struct{}
 
-func (sqDistKernel) Eval(a, b []float64) float64  { return sqDist(a, b) }
+func (sqDistKernel) Eval(a, b []float64) float64  { return vecmath.SqDist(a, b) }
 func (sqDistKernel) Validate() error              { return nil }
 func (sqDistKernel) String() string               { return "squared distance" }
 func (sqDistKernel) fromSqDist(s float64) float64 { return s }
@@ -112,7 +114,7 @@ func (e *exactEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore
 func (e *exactEvaluator) mapSqDist(sigma float64) {
 	k := e.t.fam(sigma).(distKernel)
 	nt := e.nt
-	parallelRows(nt+e.nv, func(lo, hi int) {
+	parallel.Rows(nt+e.nv, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			src, dst := e.sqd[i*nt:(i+1)*nt], e.kb[i*nt:(i+1)*nt]
 			si := 1.0
