@@ -117,13 +117,13 @@ func (s *BenchmarkSpec) defaults() error {
 	s.Methods = append([]string(nil), s.Methods...)
 	for i, m := range s.Methods {
 		known := false
-		for _, k := range credAllMethods() {
+		for _, k := range allMethods() {
 			if strings.EqualFold(m, k) {
 				s.Methods[i], known = k, true
 			}
 		}
 		if !known {
-			return &credlab.ParamError{Name: "BenchmarkSpec.Methods", Value: strconv.Quote(m), Want: strings.Join(credAllMethods(), ", ")}
+			return &credlab.ParamError{Name: "BenchmarkSpec.Methods", Value: strconv.Quote(m), Want: strings.Join(allMethods(), ", ")}
 		}
 	}
 	if len(s.LambdaQs) == 0 {
@@ -249,13 +249,13 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 	if err != nil {
 		return none, err
 	}
-	cfg := credFig3Config{Ns: spec.Ns, Noises: spec.NoiseVars, Reps: spec.Reps, LambdaQs: spec.LambdaQs, Lambdas: spec.Lambdas,
+	cfg := fig3Config{Ns: spec.Ns, Noises: spec.NoiseVars, Reps: spec.Reps, LambdaQs: spec.LambdaQs, Lambdas: spec.Lambdas,
 		Labelings: spec.Labelings, SGrid: spec.SGrid, Floor: spec.Floor, Methods: spec.Methods, Seed: spec.Seed}
-	rows, _, err := credRunFig3Task(ctx, "", "", phi, phiT, cfg, io.Discard)
+	rows, _, err := runFig3Task(ctx, "", "", phi, phiT, cfg, io.Discard)
 	if err != nil {
 		return none, fmt.Errorf("papers: %w", err)
 	}
-	var keep []credFig3Row
+	var keep []fig3Row
 	for _, r := range rows {
 		if spec.has(r.Method) {
 			keep = append(keep, r)
@@ -264,7 +264,7 @@ func LabelingBenchmark(pool, test dataframe.DataFrame, spec BenchmarkSpec) (data
 	return benchFrame(keep), nil
 }
 
-func benchFrame(rows []credFig3Row) dataframe.DataFrame {
+func benchFrame(rows []fig3Row) dataframe.DataFrame {
 	k := len(rows)
 	method := make([]string, k)
 	n, rep, s := make([]int, k), make([]int, k), make([]int, k)
@@ -282,9 +282,9 @@ func benchFrame(rows []credFig3Row) dataframe.DataFrame {
 // The Figure 3 engine, shared by LabelingBenchmark and the reproduction.
 
 // has reports whether the method runs.
-func (c credFig3Config) has(m string) bool {
+func (c fig3Config) has(m string) bool {
 	if len(c.Methods) == 0 {
-		return credMethodIndex(m) < len(credFig3Methods)
+		return methodIndex(m) < len(fig3Methods)
 	}
 	for _, x := range c.Methods {
 		if x == m {
@@ -294,10 +294,10 @@ func (c credFig3Config) has(m string) bool {
 	return false
 }
 
-// credFig3Config sizes Figure 3. Lambda grids are relative: they are
+// fig3Config sizes Figure 3. Lambda grids are relative: they are
 // multiplied by the mean eigenvalue tr(C)/D of the pool's feature
 // covariance C = Phi^T Phi / N.
-type credFig3Config struct {
+type fig3Config struct {
 	PoolLimit, TestLimit int       // 0 keeps every row; else a seeded subsample
 	Ns                   []int     // labeled sizes, increasing (paper: 1000, 2000, 4000)
 	Noises               []float64 // label-noise variances sigma^2
@@ -308,13 +308,13 @@ type credFig3Config struct {
 	SGrid                int       // number of s values tried by SSSR
 	Floor                float64   // relative eigenvalue floor of the target and of SSSR
 	Widths               []int     // hidden widths of the random ReLU network
-	Methods              []string  // the methods to run (nil: all of credFig3Methods)
+	Methods              []string  // the methods to run (nil: all of fig3Methods)
 	Check                bool      // compare the fast path with the package estimators (tests)
 	Seed                 uint64
 }
 
-// credFig3Row is one method's best test RMSE in one setting and repetition.
-type credFig3Row struct {
+// fig3Row is one method's best test RMSE in one setting and repetition.
+type fig3Row struct {
 	Dataset, Task, Method string
 	N                     int
 	Noise                 float64 // sigma^2
@@ -325,8 +325,8 @@ type credFig3Row struct {
 	S                     int     // SSSR's s; 0 when unused
 }
 
-// credFig3Info records one task's setup and timing.
-type credFig3Info struct {
+// fig3Info records one task's setup and timing.
+type fig3Info struct {
 	Dataset, Task   string
 	N, NTest, D, R  int
 	MeanEig, TopEig float64
@@ -336,18 +336,18 @@ type credFig3Info struct {
 	Checks          map[string]float64 // fast path against the package: max relative difference
 }
 
-var credFig3Methods = []string{BenchCRED, BenchCREDTied, BenchKRR, BenchKTR3, BenchSSSR}
+var fig3Methods = []string{BenchCRED, BenchCREDTied, BenchKRR, BenchKTR3, BenchSSSR}
 
-// credExtraMethods run only when named.
-var credExtraMethods = []string{BenchCREDDistinct, BenchCREDDraws, BenchGSx}
+// extraMethods run only when named.
+var extraMethods = []string{BenchCREDDistinct, BenchCREDDraws, BenchGSx}
 
-func credAllMethods() []string {
-	return append(append([]string(nil), credFig3Methods...), credExtraMethods...)
+func allMethods() []string {
+	return append(append([]string(nil), fig3Methods...), extraMethods...)
 }
 
-// credLabeling is one labeled set: pool rows in draw order (prefixes give the
+// labeling is one labeled set: pool rows in draw order (prefixes give the
 // smaller budgets) and importance weights (nil for uniform labeling).
-type credLabeling struct {
+type labeling struct {
 	Idx []int
 	W   []float64
 	// Method, when set (BenchCREDDistinct, BenchCREDDraws, BenchGSx), evaluates the
@@ -359,9 +359,9 @@ type credLabeling struct {
 	Num     int
 }
 
-// credFig3Task holds one task's precomputed pool quantities.
-type credFig3Task struct {
-	c         credFig3Config
+// fig3Task holds one task's precomputed pool quantities.
+type fig3Task struct {
+	c         fig3Config
 	phi, phiT *mat.Dense // pool and test features
 	n, nt, D  int
 	mean      float64    // mean eigenvalue of C, the unit of the lambda grids
@@ -375,13 +375,13 @@ type credFig3Task struct {
 	gsx       []int // GSx's rows, the same in every repetition
 }
 
-func credRunFig3Task(ctx context.Context, dataset, taskName string, phi, phiT *mat.Dense, c credFig3Config, w io.Writer) ([]credFig3Row, credFig3Info, error) {
+func runFig3Task(ctx context.Context, dataset, taskName string, phi, phiT *mat.Dense, c fig3Config, w io.Writer) ([]fig3Row, fig3Info, error) {
 	t0 := time.Now()
-	t, err := credNewFig3Task(ctx, phi, phiT, c)
+	t, err := newFig3Task(ctx, phi, phiT, c)
 	if err != nil {
-		return nil, credFig3Info{}, err
+		return nil, fig3Info{}, err
 	}
-	info := credFig3Info{Dataset: dataset, Task: taskName, N: t.n, NTest: t.nt, D: t.D, R: t.r,
+	info := fig3Info{Dataset: dataset, Task: taskName, N: t.n, NTest: t.nt, D: t.D, R: t.r,
 		MeanEig: t.mean, TopEig: t.vals[0], Setup: time.Since(t0), Checks: map[string]float64{}}
 	if c.Ns[len(c.Ns)-1] > t.n {
 		return nil, info, fmt.Errorf("labeled size %d exceeds the pool of %d rows", c.Ns[len(c.Ns)-1], t.n)
@@ -395,7 +395,7 @@ func credRunFig3Task(ctx context.Context, dataset, taskName string, phi, phiT *m
 		}
 		info.Checks["CRED sampling distribution q"] = d
 	}
-	var rows []credFig3Row
+	var rows []fig3Row
 	for rep := 0; rep < c.Reps; rep++ {
 		r, err := t.repetition(ctx, rep, &info)
 		if err != nil {
@@ -411,12 +411,12 @@ func credRunFig3Task(ctx context.Context, dataset, taskName string, phi, phiT *m
 	return rows, info, nil
 }
 
-func credNewFig3Task(ctx context.Context, phi, phiT *mat.Dense, c credFig3Config) (*credFig3Task, error) {
+func newFig3Task(ctx context.Context, phi, phiT *mat.Dense, c fig3Config) (*fig3Task, error) {
 	n, D := phi.Dims()
 	nt, _ := phiT.Dims()
-	t := &credFig3Task{c: c, phi: phi, phiT: phiT, n: n, nt: nt, D: D}
-	cov := credGramOf(phi, 1/float64(n))
-	t.ct = credGramOf(phiT, 1/float64(nt))
+	t := &fig3Task{c: c, phi: phi, phiT: phiT, n: n, nt: nt, D: D}
+	cov := gramOf(phi, 1/float64(n))
+	t.ct = gramOf(phiT, 1/float64(nt))
 	var es mat.EigenSym
 	if !es.Factorize(mat.NewSymDense(D, cov.RawMatrix().Data), true) {
 		return nil, fmt.Errorf("eigendecomposition of the feature covariance failed")
@@ -490,8 +490,8 @@ func credNewFig3Task(ctx context.Context, phi, phiT *mat.Dense, c credFig3Config
 	return t, nil
 }
 
-// credGramOf returns scale * A^T A.
-func credGramOf(a *mat.Dense, scale float64) *mat.Dense {
+// gramOf returns scale * A^T A.
+func gramOf(a *mat.Dense, scale float64) *mat.Dense {
 	_, D := a.Dims()
 	g := mat.NewDense(D, D, nil)
 	blas64.Gemm(blas.Trans, blas.NoTrans, scale, a.RawMatrix(), a.RawMatrix(), 0, g.RawMatrix())
@@ -499,19 +499,19 @@ func credGramOf(a *mat.Dense, scale float64) *mat.Dense {
 }
 
 // checkScores compares the sampling distribution with CREDSelector's.
-func (t *credFig3Task) checkScores(ctx context.Context) (float64, error) {
+func (t *fig3Task) checkScores(ctx context.Context) (float64, error) {
 	k := len(t.c.LambdaQs) / 2
 	sel, err := credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: t.c.LambdaQs[k] * t.mean}.Select(ctx, t.phi, 1, 0)
 	if err != nil {
 		return 0, err
 	}
-	return credMaxRelDiff(t.q[k], sel.Q), nil
+	return maxRelDiff(t.q[k], sel.Q), nil
 }
 
-// credBestTable tracks the smallest RMSE of each method, budget and noise level.
-type credBestTable map[[3]int]*credFig3Row
+// bestTable tracks the smallest RMSE of each method, budget and noise level.
+type bestTable map[[3]int]*fig3Row
 
-func (b credBestTable) offer(method, ni, si int, rmse float64, row credFig3Row) {
+func (b bestTable) offer(method, ni, si int, rmse float64, row fig3Row) {
 	if math.IsNaN(rmse) {
 		return
 	}
@@ -522,8 +522,8 @@ func (b credBestTable) offer(method, ni, si int, rmse float64, row credFig3Row) 
 	}
 }
 
-func credMethodIndex(m string) int {
-	for i, v := range credAllMethods() {
+func methodIndex(m string) int {
+	for i, v := range allMethods() {
 		if v == m {
 			return i
 		}
@@ -533,7 +533,7 @@ func credMethodIndex(m string) int {
 
 // repetition runs one repetition: a fresh target, pool label noise and
 // labelings, and every method on every budget.
-func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3Info) ([]credFig3Row, error) {
+func (t *fig3Task) repetition(ctx context.Context, rep int, info *fig3Info) ([]fig3Row, error) {
 	c := t.c
 	rng := rand.New(rand.NewPCG(c.Seed, 0x7265700000+uint64(rep)))
 	// Target beta* = sum_i a_i e_i / sqrt(mu_i) over the eigenvalues above
@@ -549,7 +549,7 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 	ft := make([]float64, t.nt)
 	blas64.Gemv(blas.NoTrans, 1, t.phiT.RawMatrix(), vec(bstar), 0, vec(ft))
 	if rep == 0 {
-		info.SignalRMS = math.Sqrt(credDotv(ft, ft) / float64(t.nt))
+		info.SignalRMS = math.Sqrt(dot(ft, ft) / float64(t.nt))
 	}
 	eps := make([]float64, t.n)
 	for i := range eps {
@@ -560,7 +560,7 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		sigmas[i] = math.Sqrt(v)
 	}
 	nmax := c.Ns[len(c.Ns)-1]
-	var labs []credLabeling
+	var labs []labeling
 	for k, lq := range c.LambdaQs {
 		if !c.has(BenchCRED) && !c.has(BenchCREDTied) {
 			break
@@ -569,13 +569,13 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		if err != nil {
 			return nil, err
 		}
-		labs = append(labs, credLabeling{Idx: sel.Index, W: sel.Weight, LambdaQ: lq, Num: k})
+		labs = append(labs, labeling{Idx: sel.Index, W: sel.Weight, LambdaQ: lq, Num: k})
 	}
 	for k, lq := range c.LambdaQs {
 		if !c.has(BenchCREDDraws) {
 			break
 		}
-		lab, err := credDistinctDraws(t.q[k], c.Ns, c.Seed*1000003+uint64(rep*100+k))
+		lab, err := distinctDraws(t.q[k], c.Ns, c.Seed*1000003+uint64(rep*100+k))
 		if err != nil {
 			return nil, err
 		}
@@ -587,7 +587,7 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 			break
 		}
 		var sel *credlab.Selection
-		lab := credLabeling{Method: BenchCREDDistinct, LambdaQ: lq, Num: k}
+		lab := labeling{Method: BenchCREDDistinct, LambdaQ: lq, Num: k}
 		prevN := 0
 		for _, n := range c.Ns {
 			var err error
@@ -608,7 +608,7 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 			}
 			t.gsx = sel.Index
 		}
-		labs = append(labs, credLabeling{Method: BenchGSx, Idx: t.gsx})
+		labs = append(labs, labeling{Method: BenchGSx, Idx: t.gsx})
 	}
 	for k := 0; k < c.Labelings; k++ {
 		if !c.has(BenchKRR) && !c.has(BenchKTR3) && !c.has(BenchSSSR) {
@@ -618,10 +618,10 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 		if err != nil {
 			return nil, err
 		}
-		labs = append(labs, credLabeling{Idx: sel.Index, Num: k})
+		labs = append(labs, labeling{Idx: sel.Index, Num: k})
 	}
-	best := credBestTable{}
-	st := &credFitState{t: t, f: f, ft: ft, eps: eps, sigmas: sigmas, bstar: bstar, a: a, best: best, rep: rep}
+	best := bestTable{}
+	st := &fitState{t: t, f: f, ft: ft, eps: eps, sigmas: sigmas, bstar: bstar, a: a, best: best, rep: rep}
 	for _, lab := range labs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -630,14 +630,14 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 			return nil, err
 		}
 	}
-	var rows []credFig3Row
-	for mi, m := range credAllMethods() {
+	var rows []fig3Row
+	for mi, m := range allMethods() {
 		if !c.has(m) {
 			continue
 		}
 		for ni, n := range c.Ns {
 			for si, s2 := range c.Noises {
-				row := credFig3Row{Method: m, N: n, Noise: s2, Rep: rep, RMSE: math.NaN(), LambdaQ: math.NaN(), Lambda: math.NaN(), Labeling: -1}
+				row := fig3Row{Method: m, N: n, Noise: s2, Rep: rep, RMSE: math.NaN(), LambdaQ: math.NaN(), Lambda: math.NaN(), Labeling: -1}
 				if b := best[[3]int{mi, ni, si}]; b != nil {
 					row = *b
 				}
@@ -648,14 +648,14 @@ func (t *credFig3Task) repetition(ctx context.Context, rep int, info *credFig3In
 	return rows, nil
 }
 
-// credDistinctDraws continues the draws from q of the given seed (those of
+// distinctDraws continues the draws from q of the given seed (those of
 // the paper's CRED) until the largest budget of distinct rows comes up,
 // and returns for each budget n the credlab.DistinctRows selection of the
 // draws up to the n-th distinct row: its rows in order of first draw, so
 // that each budget's rows extend the last, and their count weights.
-func credDistinctDraws(q []float64, ns []int, seed uint64) (credLabeling, error) {
+func distinctDraws(q []float64, ns []int, seed uint64) (labeling, error) {
 	nmax := ns[len(ns)-1]
-	lab := credLabeling{Method: BenchCREDDraws}
+	lab := labeling{Method: BenchCREDDraws}
 	for b := 2 * nmax; ; b *= 2 {
 		if b > 64*len(q) {
 			return lab, fmt.Errorf("%s: fewer than %d distinct rows in %d draws", BenchCREDDraws, nmax, b/2)
@@ -689,13 +689,13 @@ func credDistinctDraws(q []float64, ns []int, seed uint64) (credLabeling, error)
 	}
 }
 
-// credFitState carries one repetition's data through the labelings.
-type credFitState struct {
-	t           *credFig3Task
+// fitState carries one repetition's data through the labelings.
+type fitState struct {
+	t           *fig3Task
 	f, ft, eps  []float64
 	sigmas      []float64
 	bstar, a    []float64
-	best        credBestTable
+	best        bestTable
 	rep         int
 	checkedKTR3 bool
 	checkedCRED bool
@@ -705,7 +705,7 @@ type credFitState struct {
 
 // run grows the Gram matrix G = A^T W A and b = A^T W y through the
 // budgets (prefixes of the draw order) and evaluates the methods at each.
-func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig3Info) error {
+func (st *fitState) run(ctx context.Context, lab labeling, info *fig3Info) error {
 	t, c := st.t, st.t.c
 	D := t.D
 	g := mat.NewDense(D, D, nil)
@@ -713,7 +713,7 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 	if lab.Method != "" {
 		// Weights change with each batch: the Gram matrix is rebuilt per
 		// budget, and the method's best ridge lambda recorded.
-		mi := credMethodIndex(lab.Method)
+		mi := methodIndex(lab.Method)
 		for ni, n := range c.Ns {
 			g.Zero()
 			for i := range bf {
@@ -730,7 +730,7 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 					if lab.Wn != nil {
 						lq = lab.LambdaQ
 					}
-					st.best.offer(mi, ni, si, e, credFig3Row{Method: lab.Method, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: lq, Lambda: lam})
+					st.best.offer(mi, ni, si, e, fig3Row{Method: lab.Method, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: lq, Lambda: lam})
 				}
 			}, 0)
 		}
@@ -744,17 +744,17 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 		gPrev.Copy(g)
 		copy(bfPrev, bf)
 		copy(bePrev, be)
-		accumulate(t.phi, g, bf, be, lab.Idx[prev:n], credWOrNil(lab.W, prev, n), st.f, st.eps)
+		accumulate(t.phi, g, bf, be, lab.Idx[prev:n], wOrNil(lab.W, prev, n), st.f, st.eps)
 		if cred {
 			st.ridge(g, bf, be, n, func(li int, lam float64, rmse []float64) {
 				for si, e := range rmse {
-					row := credFig3Row{Method: BenchCRED, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: lab.LambdaQ, Lambda: lam}
+					row := fig3Row{Method: BenchCRED, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: lab.LambdaQ, Lambda: lam}
 					if li < len(c.Lambdas) {
-						st.best.offer(credMethodIndex(BenchCRED), ni, si, e, row)
+						st.best.offer(methodIndex(BenchCRED), ni, si, e, row)
 					}
 					if lam == lab.LambdaQ {
 						row.Method = BenchCREDTied
-						st.best.offer(credMethodIndex(BenchCREDTied), ni, si, e, row)
+						st.best.offer(methodIndex(BenchCREDTied), ni, si, e, row)
 					}
 				}
 			}, lab.LambdaQ)
@@ -770,7 +770,7 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 			if c.has(BenchKRR) {
 				st.ridge(g, bf, be, n, func(li int, lam float64, rmse []float64) {
 					for si, e := range rmse {
-						st.best.offer(credMethodIndex(BenchKRR), ni, si, e, credFig3Row{Method: BenchKRR, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: lam})
+						st.best.offer(methodIndex(BenchKRR), ni, si, e, fig3Row{Method: BenchKRR, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: lam})
 					}
 				}, 0)
 			}
@@ -798,16 +798,16 @@ func (st *credFitState) run(ctx context.Context, lab credLabeling, info *credFig
 	return nil
 }
 
-func credWOrNil(w []float64, lo, hi int) []float64 {
+func wOrNil(w []float64, lo, hi int) []float64 {
 	if w == nil {
 		return nil
 	}
 	return w[lo:hi]
 }
 
-// credSolve2 returns (G + shift I)^-1 [b1 b2] by Cholesky, false when G + shift
+// solve2 returns (G + shift I)^-1 [b1 b2] by Cholesky, false when G + shift
 // I is not numerically positive definite.
-func credSolve2(g *mat.Dense, work *mat.Dense, shift float64, b1, b2 []float64) ([]float64, []float64, bool) {
+func solve2(g *mat.Dense, work *mat.Dense, shift float64, b1, b2 []float64) ([]float64, []float64, bool) {
 	p := len(b1)
 	work.Copy(g)
 	wr := work.RawMatrix()
@@ -827,7 +827,7 @@ func credSolve2(g *mat.Dense, work *mat.Dense, shift float64, b1, b2 []float64) 
 	for i := 0; i < p; i++ {
 		x1[i], x2[i] = rhs[2*i], rhs[2*i+1]
 	}
-	return x1, x2, credAllFinite(x1) && credAllFinite(x2)
+	return x1, x2, allFinite(x1) && allFinite(x2)
 }
 
 // ridge solves (G + lambda mean n I) beta = b for every lambda of the grid
@@ -835,16 +835,16 @@ func credSolve2(g *mat.Dense, work *mat.Dense, shift float64, b1, b2 []float64) 
 // every noise level: beta_sigma = beta_f + sigma beta_e, and the RMSE
 // against the noiseless test targets is sqrt((beta_sigma - beta*)^T C_t
 // (beta_sigma - beta*)).
-func (st *credFitState) ridge(g *mat.Dense, bf, be []float64, n int, report func(li int, lam float64, rmse []float64), extra float64) {
+func (st *fitState) ridge(g *mat.Dense, bf, be []float64, n int, report func(li int, lam float64, rmse []float64), extra float64) {
 	t, c := st.t, st.t.c
 	lams := append([]float64(nil), c.Lambdas...)
-	if extra > 0 && !credContainsF(lams, extra) {
+	if extra > 0 && !containsF(lams, extra) {
 		lams = append(lams, extra)
 	}
 	work := mat.NewDense(t.D, t.D, nil)
 	u, v := make([]float64, t.D), make([]float64, t.D)
 	for li, lam := range lams {
-		xf, xe, ok := credSolve2(g, work, lam*t.mean*float64(n), bf, be)
+		xf, xe, ok := solve2(g, work, lam*t.mean*float64(n), bf, be)
 		rmse := make([]float64, len(st.sigmas))
 		if !ok {
 			for i := range rmse {
@@ -858,13 +858,13 @@ func (st *credFitState) ridge(g *mat.Dense, bf, be []float64, n int, report func
 		}
 		blas64.Gemv(blas.NoTrans, 1, t.ct.RawMatrix(), vec(xf), 0, vec(u))
 		blas64.Gemv(blas.NoTrans, 1, t.ct.RawMatrix(), vec(xe), 0, vec(v))
-		credQuadRMSE(rmse, st.sigmas, credDotv(xf, u), credDotv(xf, v), credDotv(xe, v))
+		quadRMSE(rmse, st.sigmas, dot(xf, u), dot(xf, v), dot(xe, v))
 		report(li, lam, rmse)
 	}
 }
 
-// credQuadRMSE sets out[i] = sqrt(dd + 2 sigma_i dv + sigma_i^2 vv).
-func credQuadRMSE(out, sigmas []float64, dd, dv, vv float64) {
+// quadRMSE sets out[i] = sqrt(dd + 2 sigma_i dv + sigma_i^2 vv).
+func quadRMSE(out, sigmas []float64, dd, dv, vv float64) {
 	for i, s := range sigmas {
 		out[i] = math.Sqrt(math.Max(dd+2*s*dv+s*s*vv, 0))
 	}
@@ -873,7 +873,7 @@ func credQuadRMSE(out, sigmas []float64, dd, dv, vv float64) {
 // ktr3 evaluates KTR3 on a uniform labeling's first n rows: k uniform on
 // {0, ..., n-1}, ridge on the first k rows with penalty lambda mean n,
 // predictions truncated at Y = max |y_i| over the n labeled rows.
-func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev int, gPrev *mat.Dense, bfPrev, bePrev []float64, info *credFig3Info) error {
+func (st *fitState) ktr3(ctx context.Context, lab labeling, ni, n, prev int, gPrev *mat.Dense, bfPrev, bePrev []float64, info *fig3Info) error {
 	t, c := st.t, st.t.c
 	k := rand.New(rand.NewPCG(c.Seed, 0x6b74720000+uint64(st.rep*100000+lab.Num*100+ni))).IntN(n)
 	idx := lab.Idx[:n]
@@ -893,8 +893,8 @@ func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev 
 				}
 				pred[i] = math.Max(-bounds[si], math.Min(bounds[si], v))
 			}
-			st.best.offer(credMethodIndex(BenchKTR3), ni, si, credlab.RMSE(pred, st.ft),
-				credFig3Row{Method: BenchKTR3, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: lam, S: k})
+			st.best.offer(methodIndex(BenchKTR3), ni, si, credlab.RMSE(pred, st.ft),
+				fig3Row{Method: BenchKTR3, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: lam, S: k})
 		}
 	}
 	if k == 0 {
@@ -914,7 +914,7 @@ func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev 
 	work := mat.NewDense(t.D, t.D, nil)
 	pf, pe := make([]float64, t.nt), make([]float64, t.nt)
 	for _, lam := range c.Lambdas {
-		xf, xe, ok := credSolve2(g, work, lam*t.mean*float64(n), bf, be)
+		xf, xe, ok := solve2(g, work, lam*t.mean*float64(n), bf, be)
 		if !ok {
 			continue
 		}
@@ -936,7 +936,7 @@ func (st *credFitState) ktr3(ctx context.Context, lab credLabeling, ni, n, prev 
 // sssr evaluates SSSR on a uniform labeling's first n rows for s on a grid
 // up to min(r, n): with Z = Phi_S M_s (M = e_i / sqrt(mu_i)), the normal
 // equations are (M^T G M)_s gamma = (M^T b)_s.
-func (st *credFitState) sssr(ctx context.Context, lab credLabeling, ni, n int, g *mat.Dense, bf, be []float64, info *credFig3Info) error {
+func (st *fitState) sssr(ctx context.Context, lab labeling, ni, n int, g *mat.Dense, bf, be []float64, info *fig3Info) error {
 	t, c := st.t, st.t.c
 	r := t.r
 	tmp := mat.NewDense(t.D, r, nil)
@@ -953,7 +953,7 @@ func (st *credFitState) sssr(ctx context.Context, lab credLabeling, ni, n int, g
 		s := (rn*j + c.SGrid - 1) / c.SGrid
 		hs := h.Slice(0, s, 0, s).(*mat.Dense)
 		work := mat.NewDense(s, s, nil)
-		gf, ge, ok := credSolve2(hs, work, 0, hf[:s], he[:s])
+		gf, ge, ok := solve2(hs, work, 0, hf[:s], he[:s])
 		if !ok {
 			// Singular normal equations (a direction no labeled row
 			// touches): a tiny ridge stands in for the minimum-norm
@@ -962,7 +962,7 @@ func (st *credFitState) sssr(ctx context.Context, lab credLabeling, ni, n int, g
 			for i := 0; i < s; i++ {
 				tr += hs.At(i, i)
 			}
-			if gf, ge, ok = credSolve2(hs, work, 1e-10*tr/float64(s), hf[:s], he[:s]); !ok {
+			if gf, ge, ok = solve2(hs, work, 1e-10*tr/float64(s), hf[:s], he[:s]); !ok {
 				continue
 			}
 		}
@@ -976,9 +976,9 @@ func (st *credFitState) sssr(ctx context.Context, lab credLabeling, ni, n int, g
 		blas64.Gemv(blas.NoTrans, 1, t.ctw.RawMatrix(), vec(df), 0, vec(u))
 		blas64.Gemv(blas.NoTrans, 1, t.ctw.RawMatrix(), vec(de), 0, vec(v))
 		rmse := make([]float64, len(st.sigmas))
-		credQuadRMSE(rmse, st.sigmas, credDotv(df, u), credDotv(df, v), credDotv(de, v))
+		quadRMSE(rmse, st.sigmas, dot(df, u), dot(df, v), dot(de, v))
 		for si, e := range rmse {
-			st.best.offer(credMethodIndex(BenchSSSR), ni, si, e, credFig3Row{Method: BenchSSSR, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: math.NaN(), S: s})
+			st.best.offer(methodIndex(BenchSSSR), ni, si, e, fig3Row{Method: BenchSSSR, N: n, Noise: c.Noises[si], Rep: st.rep, Labeling: lab.Num, LambdaQ: math.NaN(), Lambda: math.NaN(), S: s})
 		}
 		if c.Check && !st.checkedSSSR && st.rep == 0 && j == (c.SGrid+1)/2 {
 			st.checkedSSSR = true
@@ -996,7 +996,7 @@ func (st *credFitState) sssr(ctx context.Context, lab credLabeling, ni, n int, g
 // Checks of the fast path against the package estimators, on the same
 // labeled rows, at the middle noise level.
 
-func (st *credFitState) checkData(lab credLabeling, n int) (*mat.Dense, []float64, float64) {
+func (st *fitState) checkData(lab labeling, n int) (*mat.Dense, []float64, float64) {
 	si := len(st.sigmas) / 2
 	s := st.sigmas[si]
 	x, _ := credlab.GatherRows(st.t.phi, lab.Idx[:n])
@@ -1007,13 +1007,13 @@ func (st *credFitState) checkData(lab credLabeling, n int) (*mat.Dense, []float6
 	return x, y, s
 }
 
-func (st *credFitState) testPred(beta []float64) []float64 {
+func (st *fitState) testPred(beta []float64) []float64 {
 	p := make([]float64, st.t.nt)
 	blas64.Gemv(blas.NoTrans, 1, st.t.phiT.RawMatrix(), vec(beta), 0, vec(p))
 	return p
 }
 
-func (st *credFitState) checkRidge(ctx context.Context, lab credLabeling, n int, g *mat.Dense, bf, be []float64) (float64, error) {
+func (st *fitState) checkRidge(ctx context.Context, lab labeling, n int, g *mat.Dense, bf, be []float64) (float64, error) {
 	t := st.t
 	lam := t.c.Lambdas[len(t.c.Lambdas)/2]
 	x, y, s := st.checkData(lab, n)
@@ -1025,17 +1025,17 @@ func (st *credFitState) checkRidge(ctx context.Context, lab credLabeling, n int,
 	if err != nil {
 		return 0, err
 	}
-	xf, xe, ok := credSolve2(g, mat.NewDense(t.D, t.D, nil), lam*t.mean*float64(n), bf, be)
+	xf, xe, ok := solve2(g, mat.NewDense(t.D, t.D, nil), lam*t.mean*float64(n), bf, be)
 	if !ok {
 		return math.NaN(), nil
 	}
 	for i := range xf {
 		xf[i] += s * xe[i]
 	}
-	return credMaxRelDiff(st.testPred(xf), st.testPred(fit.Model.Coef)), nil
+	return maxRelDiff(st.testPred(xf), st.testPred(fit.Model.Coef)), nil
 }
 
-func (st *credFitState) checkKTR3(ctx context.Context, lab credLabeling, n, k int, lam float64, pf, pe, bounds []float64) (float64, error) {
+func (st *fitState) checkKTR3(ctx context.Context, lab labeling, n, k int, lam float64, pf, pe, bounds []float64) (float64, error) {
 	t := st.t
 	x, y, s := st.checkData(lab, n)
 	fit, err := baselines.KTR3(ctx, x, y, baselines.KTR3Config{Lambda: lam * t.mean, Prefix: k})
@@ -1051,10 +1051,10 @@ func (st *credFitState) checkKTR3(ctx context.Context, lab credLabeling, n, k in
 	for i := range want {
 		want[i] = math.Max(-b, math.Min(b, pf[i]+s*pe[i]))
 	}
-	return credMaxRelDiff(want, got), nil
+	return maxRelDiff(want, got), nil
 }
 
-func (st *credFitState) checkSSSR(ctx context.Context, lab credLabeling, n, sdim int, gf, ge []float64) (float64, error) {
+func (st *fitState) checkSSSR(ctx context.Context, lab labeling, n, sdim int, gf, ge []float64) (float64, error) {
 	t := st.t
 	x, y, s := st.checkData(lab, n)
 	basis := &baselines.SSSRBasis{Features: credlab.RawFeatures{}, Vectors: mat.DenseCopyOf(t.vecs.Slice(0, t.D, 0, t.r)), Values: t.vals[:t.r]}
@@ -1068,5 +1068,5 @@ func (st *credFitState) checkSSSR(ctx context.Context, lab credLabeling, n, sdim
 	}
 	beta := make([]float64, t.D)
 	blas64.Gemv(blas.NoTrans, 1, t.m.RawMatrix(), vec(gamma), 0, vec(beta))
-	return credMaxRelDiff(st.testPred(beta), st.testPred(fit.Model.Coef)), nil
+	return maxRelDiff(st.testPred(beta), st.testPred(fit.Model.Coef)), nil
 }

@@ -7,8 +7,7 @@ import (
 	"slices"
 )
 
-// BudgetSpec is one run of Budgets; BudgetDefaults gives the
-// defaults.
+// BudgetSpec is one run of Budgets; BudgetDefaults gives the defaults.
 type BudgetSpec struct {
 	// Quick takes the sizes of the quick reproduction (subsampled pools,
 	// fewer budgets, noise levels and grids); false the full one.
@@ -26,11 +25,11 @@ type BudgetSpec struct {
 	Seed uint64
 }
 
-// BudgetDefaults returns the defaults of Budgets: both sets, the
-// methods BenchCRED, BenchCREDDraws, BenchCREDDistinct, BenchGSx and
-// BenchKRR, the budgets of the quick or full reproduction and its seed.
+// BudgetDefaults returns the defaults of Budgets: both sets, the methods
+// BenchCRED, BenchCREDDraws, BenchCREDDistinct, BenchGSx and BenchKRR, the
+// budgets of the quick or full reproduction and its seed.
 func BudgetDefaults(quick bool) BudgetSpec {
-	c := credDefaults(quick).Fig3
+	c := defaultConfig(quick).Fig3
 	return BudgetSpec{Quick: quick, Sets: []string{"usps", "fashion"},
 		Methods: []string{BenchCRED, BenchCREDDraws, BenchCREDDistinct, BenchGSx, BenchKRR},
 		Ns:      append([]int(nil), c.Ns...), Seed: c.Seed}
@@ -43,7 +42,7 @@ func BudgetDefaults(quick bool) BudgetSpec {
 // "dataset|task|method|n|noise".
 func Budgets(ctx context.Context, dataDir string, spec BudgetSpec, w io.Writer) (map[string]float64, error) {
 	def := BudgetDefaults(spec.Quick)
-	c := credDefaults(spec.Quick).Fig3
+	c := defaultConfig(spec.Quick).Fig3
 	c.Methods, c.Seed = def.Methods, spec.Seed
 	if spec.Methods != nil {
 		c.Methods = spec.Methods
@@ -60,24 +59,24 @@ func Budgets(ctx context.Context, dataDir string, spec BudgetSpec, w io.Writer) 
 			return nil, fmt.Errorf("papers: data set %q: want usps or fashion", s)
 		}
 	}
-	var run []*credImageSet
+	var run []*imageSet
 	if slices.Contains(sets, "usps") {
-		us, err := credLoadUSPS(dataDir)
+		us, err := loadUSPS(dataDir)
 		if err != nil {
 			return nil, err
 		}
 		run = append(run, us)
 	}
 	if slices.Contains(sets, "fashion") {
-		fm, err := credLoadFashionMNIST(dataDir)
+		fm, err := loadFashionMNIST(dataDir)
 		if err != nil {
 			return nil, err
 		}
 		run = append(run, fm)
 	}
-	rows, _, err := credRunFig3(ctx, run, c, w)
+	rows, _, err := runFig3(ctx, run, c, w)
 	if err != nil {
 		return nil, err
 	}
-	return credMedianRMSE(rows), nil
+	return medianRMSE(rows), nil
 }

@@ -48,7 +48,7 @@ func TestLabelingBenchmarkBudgetMethods(t *testing.T) {
 // draws up to the n-th distinct row: its count weights give the same
 // weighted sums as those draws with weights 1/(N q), and the rows of each
 // budget extend the last.
-func TestCREDDistinctDraws(t *testing.T) {
+func TestDistinctDraws(t *testing.T) {
 	const N = 60
 	q := make([]float64, N)
 	f := make([]float64, N)
@@ -62,7 +62,7 @@ func TestCREDDistinctDraws(t *testing.T) {
 		q[j] /= s
 	}
 	ns := []int{5, 20, 45}
-	lab, err := credDistinctDraws(q, ns, 9)
+	lab, err := distinctDraws(q, ns, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestCREDDistinctDraws(t *testing.T) {
 			t.Errorf("n = %d (%d draws): weighted mean %v over %d weights, want %v", n, b, got, len(lab.Wn[k]), want)
 		}
 	}
-	if _, err := credDistinctDraws(q, []int{N + 1}, 9); err == nil {
+	if _, err := distinctDraws(q, []int{N + 1}, 9); err == nil {
 		t.Error("a budget above the pool's rows: no error")
 	}
 }

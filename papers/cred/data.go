@@ -11,18 +11,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// credImageSet is a pool (the training images) and a test set, one image per
+// imageSet is a pool (the training images) and a test set, one image per
 // row with pixels in [0, 1].
-type credImageSet struct {
+type imageSet struct {
 	Name        string
 	Pool, Test  *mat.Dense
 	Description string
 }
 
-// credReadIDX reads an IDX3 image file (magic 0x00000803, big-endian
+// readIDX reads an IDX3 image file (magic 0x00000803, big-endian
 // count, rows, cols, then count*rows*cols bytes) into a count x (rows*cols)
 // matrix of pixels divided by 255. name is used in errors.
-func credReadIDX(r io.Reader, name string) (*mat.Dense, error) {
+func readIDX(r io.Reader, name string) (*mat.Dense, error) {
 	var hdr [4]uint32
 	if err := binary.Read(r, binary.BigEndian, &hdr); err != nil {
 		return nil, fmt.Errorf("repro: %s: reading the IDX header: %w", name, err)
@@ -49,37 +49,37 @@ func credReadIDX(r io.Reader, name string) (*mat.Dense, error) {
 	return mat.NewDense(int(n), d, data), nil
 }
 
-// credLoadIDX reads a (possibly gzip-compressed) IDX3 image file.
-func credLoadIDX(path string) (*mat.Dense, error) {
+// loadIDX reads a (possibly gzip-compressed) IDX3 image file.
+func loadIDX(path string) (*mat.Dense, error) {
 	f, err := datasets.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return credReadIDX(f, path)
+	return readIDX(f, path)
 }
 
-// credLoadFashionMNIST returns the 60,000 Fashion-MNIST training images as the
+// loadFashionMNIST returns the 60,000 Fashion-MNIST training images as the
 // pool and the 10,000 test images, pixels / 255.
-func credLoadFashionMNIST(dataDir string) (*credImageSet, error) {
+func loadFashionMNIST(dataDir string) (*imageSet, error) {
 	dir := filepath.Join(dataDir, "fashion-mnist")
-	pool, err := credLoadIDX(filepath.Join(dir, "train-images-idx3-ubyte.gz"))
+	pool, err := loadIDX(filepath.Join(dir, "train-images-idx3-ubyte.gz"))
 	if err != nil {
 		return nil, err
 	}
-	test, err := credLoadIDX(filepath.Join(dir, "t10k-images-idx3-ubyte.gz"))
+	test, err := loadIDX(filepath.Join(dir, "t10k-images-idx3-ubyte.gz"))
 	if err != nil {
 		return nil, err
 	}
-	return &credImageSet{Name: "fashion-mnist", Pool: pool, Test: test,
+	return &imageSet{Name: "fashion-mnist", Pool: pool, Test: test,
 		Description: "Fashion-MNIST, 60,000 training images as the pool, 10,000 test images, pixels/255"}, nil
 }
 
-// credLoadUSPS returns the USPS training digits (7,291) as the pool and the
+// loadUSPS returns the USPS training digits (7,291) as the pool and the
 // 2,007 test digits. The files store pixels in [-1, 1] (background -1);
 // they are mapped to (v+1)/2 in [0, 1], background 0, the scale of the
 // MNIST images divided by 255.
-func credLoadUSPS(dataDir string) (*credImageSet, error) {
+func loadUSPS(dataDir string) (*imageSet, error) {
 	pool, _, test, _, err := staged.USPS(dataDir)
 	if err != nil {
 		return nil, err
@@ -92,6 +92,6 @@ func credLoadUSPS(dataDir string) (*credImageSet, error) {
 			return nil, fmt.Errorf("repro: %s: %d pixel columns, want 256", x.name, d)
 		}
 	}
-	return &credImageSet{Name: "usps", Pool: pool, Test: test,
+	return &imageSet{Name: "usps", Pool: pool, Test: test,
 		Description: "USPS, 7,291 training digits as the pool, 2,007 test digits, pixels mapped from [-1, 1] to [0, 1]"}, nil
 }

@@ -30,33 +30,33 @@ import (
 // progress to w. quick shrinks every size so that the run takes about a
 // minute.
 func Reproduce(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
-	cfg := credDefaults(quick)
-	cfg.Load = func() ([]*credImageSet, error) {
-		fm, err := credLoadFashionMNIST(dataDir)
+	cfg := defaultConfig(quick)
+	cfg.Load = func() ([]*imageSet, error) {
+		fm, err := loadFashionMNIST(dataDir)
 		if err != nil {
 			return nil, err
 		}
-		us, err := credLoadUSPS(dataDir)
+		us, err := loadUSPS(dataDir)
 		if err != nil {
 			return nil, err
 		}
-		return []*credImageSet{fm, us}, nil
+		return []*imageSet{fm, us}, nil
 	}
 	cfg.Command = report.Command("go run ./cmd/credlab", quick, "cred", "-data", dataDir, "-out", outDir)
-	return runCRED(ctx, outDir, cfg, w)
+	return reproduce(ctx, outDir, cfg, w)
 }
 
-// credConfig sizes the whole reproduction.
-type credConfig struct {
+// config sizes the whole reproduction.
+type config struct {
 	Quick   bool
-	Toy     credToyConfig
-	Fig3    credFig3Config
-	Load    func() ([]*credImageSet, error)
+	Toy     toyConfig
+	Fig3    fig3Config
+	Load    func() ([]*imageSet, error)
 	Command string
 }
 
-// credToyConfig sizes Figures 1 and 2.
-type credToyConfig struct {
+// toyConfig sizes Figures 1 and 2.
+type toyConfig struct {
 	Pool      int     // unlabeled points (paper: 100,000)
 	Shown     int     // points labeled for Figure 1 (paper: 100)
 	PoolShown int     // pool points written as the figure's background
@@ -70,7 +70,7 @@ type credToyConfig struct {
 	Seed     uint64
 }
 
-func credDecades(lo, hi int) []float64 {
+func decades(lo, hi int) []float64 {
 	var out []float64
 	for e := lo; e <= hi; e++ {
 		out = append(out, math.Pow(10, float64(e)))
@@ -78,31 +78,31 @@ func credDecades(lo, hi int) []float64 {
 	return out
 }
 
-func credDefaults(quick bool) credConfig {
-	c := credConfig{
+func defaultConfig(quick bool) config {
+	c := config{
 		Quick: quick,
-		Toy: credToyConfig{Pool: 100000, Shown: 100, PoolShown: 5000, Trials: 1000, Labels: 3, Reps: 50,
+		Toy: toyConfig{Pool: 100000, Shown: 100, PoolShown: 5000, Trials: 1000, Labels: 3, Reps: 50,
 			Noise: 0.01, LambdaQ: 1e-6, LambdaQs: []float64{1e-3, 1e-2, 1e-1, 1}, Seed: 1},
-		Fig3: credFig3Config{Ns: []int{1000, 2000, 4000}, Noises: []float64{1e-6, 1e-4, 1e-2, 1, 1e2}, Reps: 5,
-			LambdaQs: credDecades(-12, -3), Lambdas: credDecades(-12, -3), Labelings: 10, SGrid: 10, Floor: 1e-10,
-			Widths: []int{500, 500, 500}, Seed: 2, Methods: credAllMethods()},
+		Fig3: fig3Config{Ns: []int{1000, 2000, 4000}, Noises: []float64{1e-6, 1e-4, 1e-2, 1, 1e2}, Reps: 5,
+			LambdaQs: decades(-12, -3), Lambdas: decades(-12, -3), Labelings: 10, SGrid: 10, Floor: 1e-10,
+			Widths: []int{500, 500, 500}, Seed: 2, Methods: allMethods()},
 	}
 	if quick {
 		c.Toy.Reps = 4
-		c.Fig3 = credFig3Config{PoolLimit: 3000, TestLimit: 1000, Ns: []int{500, 1000}, Noises: []float64{1e-6, 1e-2, 1e2},
+		c.Fig3 = fig3Config{PoolLimit: 3000, TestLimit: 1000, Ns: []int{500, 1000}, Noises: []float64{1e-6, 1e-2, 1e2},
 			Reps: 2, LambdaQs: []float64{1e-12, 1e-9, 1e-6, 1e-3}, Lambdas: []float64{1e-12, 1e-9, 1e-6, 1e-3},
-			Labelings: 4, SGrid: 4, Floor: 1e-10, Widths: []int{500, 500, 500}, Seed: 2, Methods: credAllMethods()}
+			Labelings: 4, SGrid: 4, Floor: 1e-10, Widths: []int{500, 500, 500}, Seed: 2, Methods: allMethods()}
 	}
 	return c
 }
 
-func runCRED(ctx context.Context, outDir string, cfg credConfig, w io.Writer) error {
+func reproduce(ctx context.Context, outDir string, cfg config, w io.Writer) error {
 	start := time.Now()
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "CRED reproduction (quick=%v), %d CPUs\n", cfg.Quick, runtime.GOMAXPROCS(0))
-	toy, err := credRunToy(ctx, outDir, cfg.Toy, w)
+	toy, err := runToy(ctx, outDir, cfg.Toy, w)
 	if err != nil {
 		return err
 	}
@@ -112,15 +112,15 @@ func runCRED(ctx context.Context, outDir string, cfg credConfig, w io.Writer) er
 		return err
 	}
 	t1 := time.Now()
-	rows, infos, err := credRunFig3(ctx, sets, cfg.Fig3, w)
+	rows, infos, err := runFig3(ctx, sets, cfg.Fig3, w)
 	if err != nil {
 		return err
 	}
-	if err := credWriteFig3CSV(filepath.Join(outDir, "fig3.csv"), rows); err != nil {
+	if err := writeFig3CSV(filepath.Join(outDir, "fig3.csv"), rows); err != nil {
 		return err
 	}
 	fig3Time := time.Since(t1)
-	md := credMarkdown(cfg, toy, rows, infos, sets, toyTime, fig3Time, time.Since(start))
+	md := markdown(cfg, toy, rows, infos, sets, toyTime, fig3Time, time.Since(start))
 	if err := os.WriteFile(filepath.Join(outDir, "reproductions-cred.md"), []byte(md), 0o644); err != nil {
 		return err
 	}
@@ -131,49 +131,49 @@ func runCRED(ctx context.Context, outDir string, cfg credConfig, w io.Writer) er
 // ---------------------------------------------------------------------------
 // Figures 1 and 2.
 
-type credToyVariant struct {
+type toyVariant struct {
 	Name     string
 	Uniform  bool
 	LambdaQ  float64
 	Weighted bool
 }
 
-type credToyStats struct {
+type toyStats struct {
 	SD, IQR, Q90 [2]float64 // Q90: 90% quantile of |beta_k - 1|
 }
 
-type credToyResult struct {
-	Variant credToyVariant
-	First   credToyStats // the replication written to fig2_coefficients.csv
+type toyResult struct {
+	Variant toyVariant
+	First   toyStats // the replication written to fig2_coefficients.csv
 	// Ratios to uniform's statistic, one per replication.
 	RatioSD, RatioIQR, RatioQ90 [2][]float64
 }
 
-func (c credToyConfig) variants() []credToyVariant {
-	vs := []credToyVariant{{Name: "uniform", Uniform: true},
+func (c toyConfig) variants() []toyVariant {
+	vs := []toyVariant{{Name: "uniform", Uniform: true},
 		{Name: "CRED", LambdaQ: c.LambdaQ, Weighted: true},
 		{Name: "CRED unweighted", LambdaQ: c.LambdaQ}}
 	for _, l := range c.LambdaQs {
-		vs = append(vs, credToyVariant{Name: "CRED", LambdaQ: l, Weighted: true})
+		vs = append(vs, toyVariant{Name: "CRED", LambdaQ: l, Weighted: true})
 	}
 	return vs
 }
 
-func (v credToyVariant) selector() credlab.Selector {
+func (v toyVariant) selector() credlab.Selector {
 	if v.Uniform {
 		return credlab.UniformSelector{}
 	}
 	return credlab.CREDSelector{Features: credlab.RawFeatures{}, LambdaQ: v.LambdaQ}
 }
 
-func (v credToyVariant) label() string {
+func (v toyVariant) label() string {
 	if v.Uniform {
 		return v.Name
 	}
 	return fmt.Sprintf("%s lambda_q=%g", v.Name, v.LambdaQ)
 }
 
-func credRunToy(ctx context.Context, outDir string, c credToyConfig, w io.Writer) ([]credToyResult, error) {
+func runToy(ctx context.Context, outDir string, c toyConfig, w io.Writer) ([]toyResult, error) {
 	t0 := time.Now()
 	pool := toyPool(c.Pool, c.Seed)
 	// Figure 1: 100 points labeled by each scheme.
@@ -210,21 +210,21 @@ func credRunToy(ctx context.Context, outDir string, c credToyConfig, w io.Writer
 	cw2 := csv.NewWriter(f2)
 	cw2.Write([]string{"method", "lambda_q", "weighted", "trial", "beta1", "beta2"})
 	vs := c.variants()
-	res := make([]credToyResult, len(vs))
+	res := make([]toyResult, len(vs))
 	for i, v := range vs {
 		res[i].Variant = v
 	}
 	for r := 0; r < c.Reps; r++ {
 		// Each pool point carries one noisy label, as in the paper's model.
 		y := toyLabels(pool, math.Sqrt(c.Noise), c.Seed, uint64(r))
-		var uni credToyStats
+		var uni toyStats
 		for i, v := range vs {
-			b1, b2, err := credToyTrials(ctx, pool, y, v, c, uint64(1000*r+i))
+			b1, b2, err := toyTrials(ctx, pool, y, v, c, uint64(1000*r+i))
 			if err != nil {
 				return nil, err
 			}
-			st := credToyStats{SD: [2]float64{report.SD(b1), report.SD(b2)}, IQR: [2]float64{credIqr(b1), credIqr(b2)},
-				Q90: [2]float64{credQuantile(credAbsDev(b1, 1), 0.9), credQuantile(credAbsDev(b2, 1), 0.9)}}
+			st := toyStats{SD: [2]float64{report.SD(b1), report.SD(b2)}, IQR: [2]float64{iqr(b1), iqr(b2)},
+				Q90: [2]float64{quantile(absDev(b1, 1), 0.9), quantile(absDev(b2, 1), 0.9)}}
 			if i == 0 {
 				uni = st
 			}
@@ -253,10 +253,10 @@ func credRunToy(ctx context.Context, outDir string, c credToyConfig, w io.Writer
 	return res, nil
 }
 
-// credToyTrials draws Trials x Labels rows with the variant's selector (i.i.d.
+// toyTrials draws Trials x Labels rows with the variant's selector (i.i.d.
 // draws, so consecutive groups are independent labelings) and fits each
 // group by (importance-weighted) least squares without intercept.
-func credToyTrials(ctx context.Context, pool *mat.Dense, y []float64, v credToyVariant, c credToyConfig, seed uint64) (b1, b2 []float64, err error) {
+func toyTrials(ctx context.Context, pool *mat.Dense, y []float64, v toyVariant, c toyConfig, seed uint64) (b1, b2 []float64, err error) {
 	sel, err := v.selector().Select(ctx, pool, c.Trials*c.Labels, c.Seed*7919+seed)
 	if err != nil {
 		return nil, nil, err
@@ -285,16 +285,16 @@ func credToyTrials(ctx context.Context, pool *mat.Dense, y []float64, v credToyV
 // ---------------------------------------------------------------------------
 // Figure 3.
 
-func credRunFig3(ctx context.Context, sets []*credImageSet, c credFig3Config, w io.Writer) ([]credFig3Row, []credFig3Info, error) {
-	var rows []credFig3Row
-	var infos []credFig3Info
+func runFig3(ctx context.Context, sets []*imageSet, c fig3Config, w io.Writer) ([]fig3Row, []fig3Info, error) {
+	var rows []fig3Row
+	var infos []fig3Info
 	for si, set := range sets {
 		pool, test := set.Pool, set.Test
 		if c.PoolLimit > 0 {
-			pool = credSubsampleRows(pool, c.PoolLimit, c.Seed+uint64(si))
+			pool = subsampleRows(pool, c.PoolLimit, c.Seed+uint64(si))
 		}
 		if c.TestLimit > 0 {
-			test = credSubsampleRows(test, c.TestLimit, c.Seed+uint64(si)+50)
+			test = subsampleRows(test, c.TestLimit, c.Seed+uint64(si)+50)
 		}
 		_, d := pool.Dims()
 		net, err := credlab.NewReLUNetwork(d, c.Widths, c.Seed+uint64(si))
@@ -315,7 +315,7 @@ func credRunFig3(ctx context.Context, sets []*credImageSet, c credFig3Config, w 
 				return nil, nil, err
 			}
 			ft := time.Since(t0)
-			r, info, err := credRunFig3Task(ctx, set.Name, task.name, phi, phiT, c, w)
+			r, info, err := runFig3Task(ctx, set.Name, task.name, phi, phiT, c, w)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s/%s: %w", set.Name, task.name, err)
 			}
@@ -328,9 +328,9 @@ func credRunFig3(ctx context.Context, sets []*credImageSet, c credFig3Config, w 
 	return rows, infos, nil
 }
 
-// credSubsampleRows returns m rows of x chosen without replacement (all rows
+// subsampleRows returns m rows of x chosen without replacement (all rows
 // when m >= the row count).
-func credSubsampleRows(x *mat.Dense, m int, seed uint64) *mat.Dense {
+func subsampleRows(x *mat.Dense, m int, seed uint64) *mat.Dense {
 	n, _ := x.Dims()
 	if m >= n {
 		return x
@@ -344,7 +344,7 @@ func credSubsampleRows(x *mat.Dense, m int, seed uint64) *mat.Dense {
 // ---------------------------------------------------------------------------
 // Output.
 
-func credWriteFig3CSV(path string, rows []credFig3Row) error {
+func writeFig3CSV(path string, rows []fig3Row) error {
 	recs := [][]string{{"dataset", "task", "n", "noise_var", "method", "rep", "test_rmse", "labeling", "lambda_q_rel", "lambda_rel", "s_or_k"}}
 	for _, r := range rows {
 		recs = append(recs, []string{r.Dataset, r.Task, strconv.Itoa(r.N), report.G8(r.Noise), r.Method, strconv.Itoa(r.Rep), report.G8(r.RMSE),
@@ -353,25 +353,25 @@ func credWriteFig3CSV(path string, rows []credFig3Row) error {
 	return report.WriteCSV(path, recs)
 }
 
-// credMedianRMSE returns the median over repetitions for each setting.
-func credMedianRMSE(rows []credFig3Row) map[string]float64 {
+// medianRMSE returns the median over repetitions for each setting.
+func medianRMSE(rows []fig3Row) map[string]float64 {
 	groups := map[string][]float64{}
 	for _, r := range rows {
-		k := credFig3Key(r.Dataset, r.Task, r.Method, r.N, r.Noise)
+		k := fig3Key(r.Dataset, r.Task, r.Method, r.N, r.Noise)
 		groups[k] = append(groups[k], r.RMSE)
 	}
 	out := map[string]float64{}
 	for k, v := range groups {
-		out[k] = credMedian(v)
+		out[k] = median(v)
 	}
 	return out
 }
 
-func credFig3Key(dataset, task, method string, n int, noise float64) string {
+func fig3Key(dataset, task, method string, n int, noise float64) string {
 	return fmt.Sprintf("%s|%s|%s|%d|%g", dataset, task, method, n, noise)
 }
 
-func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos []credFig3Info, sets []*credImageSet, toyTime, fig3Time, total time.Duration) string {
+func markdown(cfg config, toy []toyResult, rows []fig3Row, infos []fig3Info, sets []*imageSet, toyTime, fig3Time, total time.Duration) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	tc, fc := cfg.Toy, cfg.Fig3
@@ -404,15 +404,15 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 	}
 	p("\n| labeling: ratio to uniform, median (range) over %d replications | sd beta1 | sd beta2 | IQR beta1 | IQR beta2 | q90 beta1 | q90 beta2 |\n|---|---|---|---|---|---|---|\n", tc.Reps)
 	for _, r := range toy[1:] {
-		p("| %s | %s | %s | %s | %s | %s | %s |\n", r.Variant.label(), credRatioRange(r.RatioSD[0]), credRatioRange(r.RatioSD[1]),
-			credRatioRange(r.RatioIQR[0]), credRatioRange(r.RatioIQR[1]), credRatioRange(r.RatioQ90[0]), credRatioRange(r.RatioQ90[1]))
+		p("| %s | %s | %s | %s | %s | %s | %s |\n", r.Variant.label(), ratioRange(r.RatioSD[0]), ratioRange(r.RatioSD[1]),
+			ratioRange(r.RatioIQR[0]), ratioRange(r.RatioIQR[1]), ratioRange(r.RatioQ90[0]), ratioRange(r.RatioQ90[1]))
 	}
 	p("\n")
-	b.WriteString(credToyVerdict(toy))
+	b.WriteString(toyVerdict(toy))
 
 	// Figure 3.
 	p("\n### Figure 3: test RMSE on Fashion-MNIST and USPS\n\n")
-	p("Data: %s. ", strings.Join(credSetDescriptions(sets), "; "))
+	p("Data: %s. ", strings.Join(setDescriptions(sets), "; "))
 	p("The paper's second data set is MNIST; its training images are not staged here (only its 10,000 test images), so USPS stands in for it. ")
 	if fc.PoolLimit > 0 || fc.TestLimit > 0 {
 		p("This run subsamples the pools to %d rows and the test sets to %d rows. ", fc.PoolLimit, fc.TestLimit)
@@ -427,7 +427,7 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 	p("Methods, each given %d labeled sets per repetition and the best test error recorded (footnote 4):\n\n", len(fc.LambdaQs))
 	p("- **CRED**: importance labeling with lambda_q in %s (one labeling per lambda_q), then the analytic importance-weighted ridge "+
 		"(`LinearRLS` with `Weights`, footnote 3) with lambda on the grid %s; best over lambda_q and lambda. "+
-		"**CRED(lambda=lambda_q)** ties the ridge to lambda = lambda_q, as in the paper's theory (Theorem 4.4 and the remark after it).\n", credGridString(fc.LambdaQs), credGridString(fc.Lambdas))
+		"**CRED(lambda=lambda_q)** ties the ridge to lambda = lambda_q, as in the paper's theory (Theorem 4.4 and the remark after it).\n", gridString(fc.LambdaQs), gridString(fc.Lambdas))
 	p("- **KRR**: %d uniform labelings (without replacement), ridge (`LinearRLS`, no weights) with lambda on the same grid; best over both.\n", fc.Labelings)
 	p("- **KTR3**: on the same uniform labelings, `baselines.KTR3` (k uniform on {0..n-1}, ridge on the first k rows with penalty lambda n, predictions clipped at max |y|), lambda on the same grid; best over both.\n")
 	p("- **SSSR**: on the same uniform labelings, least squares on the top s eigenfunctions of the pool covariance (`baselines.SSSR`), s on %d evenly spaced values up to min(rank, n); best over both.\n", fc.SGrid)
@@ -440,19 +440,19 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 		"numerically zero, so the grid is read relative to the feature scale.\n\n")
 	p("Implementation: for speed the fits are computed from shared Gram matrices (one per labeling, grown through the nested budgets, " +
 		"one Cholesky factorization per lambda for all noise levels, test error from the test covariance): the engine of `cred.LabelingBenchmark`, " +
-		"which the package tests check against `CREDSelector`, `LinearRLS`, `baselines.KTR3` and `baselines.SSSR` on the same labeled rows (TestCREDFastPathMatchesPackage).\n\n")
+		"which the package tests check against `CREDSelector`, `LinearRLS`, `baselines.KTR3` and `baselines.SSSR` on the same labeled rows (TestFastPathMatchesPackage).\n\n")
 	p("| task | D | rank above floor | mean eigenvalue | test RMS of f | time |\n|---|---|---|---|---|---|\n")
 	for _, in := range infos {
 		p("| %s %s | %d | %d | %.3g | %.3g | %v |\n", in.Dataset, in.Task, in.D, in.R, in.MeanEig, in.SignalRMS, in.Total.Round(time.Second))
 	}
 	p("\n")
-	med := credMedianRMSE(rows)
+	med := medianRMSE(rows)
 	for _, in := range infos {
 		p("**%s, %s task** (median test RMSE over %d repetitions; last column KRR / CRED)\n\n", in.Dataset, in.Task, fc.Reps)
 		p("| n | sigma^2 | CRED | CRED(lambda=lambda_q) | KRR | KTR3 | SSSR | KRR/CRED |\n|---|---|---|---|---|---|---|---|\n")
 		for _, n := range fc.Ns {
 			for _, s2 := range fc.Noises {
-				v := func(m string) float64 { return med[credFig3Key(in.Dataset, in.Task, m, n, s2)] }
+				v := func(m string) float64 { return med[fig3Key(in.Dataset, in.Task, m, n, s2)] }
 				p("| %d | %g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |\n", n, s2, v(BenchCRED), v(BenchCREDTied), v(BenchKRR), v(BenchKTR3), v(BenchSSSR), v(BenchKRR)/v(BenchCRED))
 			}
 		}
@@ -464,20 +464,20 @@ func credMarkdown(cfg credConfig, toy []credToyResult, rows []credFig3Row, infos
 		p("| n | sigma^2 | CRED (paper, n draws) | CRED-draws | CRED-distinct | GSx | KRR (uniform) | KRR / CRED-distinct |\n|---|---|---|---|---|---|---|---|\n")
 		for _, n := range fc.Ns {
 			for _, s2 := range fc.Noises {
-				v := func(m string) float64 { return med[credFig3Key(in.Dataset, in.Task, m, n, s2)] }
+				v := func(m string) float64 { return med[fig3Key(in.Dataset, in.Task, m, n, s2)] }
 				p("| %d | %g | %.4g | %.4g | %.4g | %.4g | %.4g | %.3f |\n", n, s2, v(BenchCRED), v(BenchCREDDraws), v(BenchCREDDistinct), v(BenchGSx), v(BenchKRR), v(BenchKRR)/v(BenchCREDDistinct))
 			}
 		}
 		p("\n")
 	}
-	b.WriteString(credFig3Verdict(fc, infos, med))
+	b.WriteString(fig3Verdict(fc, infos, med))
 	return b.String()
 }
 
-func credToyVerdict(toy []credToyResult) string {
+func toyVerdict(toy []toyResult) string {
 	var b strings.Builder
 	main := toy[1]
-	m := func(v []float64) float64 { return credMedian(v) }
+	m := func(v []float64) float64 { return median(v) }
 	iq1, iq2 := m(main.RatioIQR[0]), m(main.RatioIQR[1])
 	q1, q2 := m(main.RatioQ90[0]), m(main.RatioQ90[1])
 	below := 0
@@ -504,7 +504,7 @@ func credToyVerdict(toy []credToyResult) string {
 	return b.String()
 }
 
-func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]float64) string {
+func fig3Verdict(c fig3Config, infos []fig3Info, med map[string]float64) string {
 	var b strings.Builder
 	b.WriteString("What the paper shows (Figure 3 is plots only): at large noise all methods are similar; at small noise CRED is clearly best, SSSR comparable to or better than KRR and KTR3, sometimes much worse than CRED.\n\n")
 	lo, hi := c.Noises[0], c.Noises[len(c.Noises)-1]
@@ -513,10 +513,10 @@ func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]floa
 		var ratiosLo, ratiosHi []float64
 		for _, n := range c.Ns {
 			for _, s2 := range c.Noises {
-				cr := med[credFig3Key(in.Dataset, in.Task, BenchCRED, n, s2)]
+				cr := med[fig3Key(in.Dataset, in.Task, BenchCRED, n, s2)]
 				bestOther := math.Inf(1)
 				for _, m := range []string{BenchKRR, BenchKTR3, BenchSSSR} {
-					bestOther = math.Min(bestOther, med[credFig3Key(in.Dataset, in.Task, m, n, s2)])
+					bestOther = math.Min(bestOther, med[fig3Key(in.Dataset, in.Task, m, n, s2)])
 				}
 				cells++
 				if cr < bestOther {
@@ -531,7 +531,7 @@ func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]floa
 			}
 		}
 		fmt.Fprintf(&b, "- %s %s: CRED has the lowest median RMSE in %d of %d settings; best baseline / CRED is %s at sigma^2 = %g and %s at sigma^2 = %g (over n = %v).\n",
-			in.Dataset, in.Task, wins, cells, credRatioList(ratiosLo), lo, credRatioList(ratiosHi), hi, c.Ns)
+			in.Dataset, in.Task, wins, cells, ratioList(ratiosLo), lo, ratioList(ratiosHi), hi, c.Ns)
 	}
 	if !c.has(BenchCREDDistinct) {
 		return b.String()
@@ -542,7 +542,7 @@ func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]floa
 		var worst, lost []string
 		for _, n := range c.Ns {
 			for _, s2 := range c.Noises {
-				key := func(m string) float64 { return med[credFig3Key(in.Dataset, in.Task, m, n, s2)] }
+				key := func(m string) float64 { return med[fig3Key(in.Dataset, in.Task, m, n, s2)] }
 				cd, kr := key(BenchCREDDistinct), key(BenchKRR)
 				cells++
 				if cd <= kr {
@@ -585,7 +585,7 @@ func credFig3Verdict(c credFig3Config, infos []credFig3Info, med map[string]floa
 // ---------------------------------------------------------------------------
 // Small helpers.
 
-func credDotv(a, b []float64) float64 {
+func dot(a, b []float64) float64 {
 	s := 0.0
 	for i, v := range a {
 		s += v * b[i]
@@ -593,7 +593,7 @@ func credDotv(a, b []float64) float64 {
 	return s
 }
 
-func credAllFinite(v []float64) bool {
+func allFinite(v []float64) bool {
 	for _, x := range v {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return false
@@ -602,7 +602,7 @@ func credAllFinite(v []float64) bool {
 	return true
 }
 
-func credContainsF(v []float64, x float64) bool {
+func containsF(v []float64, x float64) bool {
 	for _, u := range v {
 		if u == x {
 			return true
@@ -611,8 +611,8 @@ func credContainsF(v []float64, x float64) bool {
 	return false
 }
 
-// credMaxRelDiff returns max_i |a_i - b_i| / max_i |b_i|.
-func credMaxRelDiff(a, b []float64) float64 {
+// maxRelDiff returns max_i |a_i - b_i| / max_i |b_i|.
+func maxRelDiff(a, b []float64) float64 {
 	num, den := 0.0, 0.0
 	for i := range a {
 		num = math.Max(num, math.Abs(a[i]-b[i]))
@@ -624,8 +624,8 @@ func credMaxRelDiff(a, b []float64) float64 {
 	return num / den
 }
 
-// credQuantile returns the p-quantile of v by linear interpolation.
-func credQuantile(v []float64, p float64) float64 {
+// quantile returns the p-quantile of v by linear interpolation.
+func quantile(v []float64, p float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	if len(s) == 0 {
@@ -637,8 +637,8 @@ func credQuantile(v []float64, p float64) float64 {
 	return s[lo] + (h-float64(lo))*(s[hi]-s[lo])
 }
 
-// credAbsDev returns |v_i - c|.
-func credAbsDev(v []float64, c float64) []float64 {
+// absDev returns |v_i - c|.
+func absDev(v []float64, c float64) []float64 {
 	out := make([]float64, len(v))
 	for i, x := range v {
 		out[i] = math.Abs(x - c)
@@ -646,28 +646,28 @@ func credAbsDev(v []float64, c float64) []float64 {
 	return out
 }
 
-func credIqr(v []float64) float64 { return credQuantile(v, 0.75) - credQuantile(v, 0.25) }
+func iqr(v []float64) float64 { return quantile(v, 0.75) - quantile(v, 0.25) }
 
-func credMedian(v []float64) float64 {
+func median(v []float64) float64 {
 	var ok []float64
 	for _, x := range v {
 		if !math.IsNaN(x) {
 			ok = append(ok, x)
 		}
 	}
-	return credQuantile(ok, 0.5)
+	return quantile(ok, 0.5)
 }
 
-func credRatioRange(v []float64) string {
+func ratioRange(v []float64) string {
 	if len(v) == 0 {
 		return "-"
 	}
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
-	return fmt.Sprintf("%.2f (%.2f-%.2f)", credMedian(s), s[0], s[len(s)-1])
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", median(s), s[0], s[len(s)-1])
 }
 
-func credRatioList(v []float64) string {
+func ratioList(v []float64) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
 		parts[i] = fmt.Sprintf("%.2g", x)
@@ -675,14 +675,14 @@ func credRatioList(v []float64) string {
 	return strings.Join(parts, ", ")
 }
 
-func credGridString(v []float64) string {
+func gridString(v []float64) string {
 	if len(v) == 0 {
 		return "{}"
 	}
 	return fmt.Sprintf("{%g, ..., %g} (%d values)", v[0], v[len(v)-1], len(v))
 }
 
-func credSetDescriptions(sets []*credImageSet) []string {
+func setDescriptions(sets []*imageSet) []string {
 	out := make([]string, len(sets))
 	for i, s := range sets {
 		out[i] = s.Description

@@ -19,10 +19,10 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// credSynthImages returns n sparse non-negative "images" of d pixels; the
+// synthImages returns n sparse non-negative "images" of d pixels; the
 // last pixels are rarely on, which gives the covariance small eigenvalues
 // and CRED something to find, as the corner pixels of real images do.
-func credSynthImages(n, d int, seed uint64) *mat.Dense {
+func synthImages(n, d int, seed uint64) *mat.Dense {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	x := mat.NewDense(n, d, nil)
 	for i := 0; i < n; i++ {
@@ -39,29 +39,29 @@ func credSynthImages(n, d int, seed uint64) *mat.Dense {
 	return x
 }
 
-func credTinyConfig() credConfig {
-	c := credDefaults(true)
-	c.Toy = credToyConfig{Pool: 3000, Shown: 20, PoolShown: 50, Trials: 40, Labels: 3, Reps: 2, Noise: 0.01,
+func tinyConfig() config {
+	c := defaultConfig(true)
+	c.Toy = toyConfig{Pool: 3000, Shown: 20, PoolShown: 50, Trials: 40, Labels: 3, Reps: 2, Noise: 0.01,
 		LambdaQ: 1e-6, LambdaQs: []float64{1e-2}, Seed: 3}
-	c.Fig3 = credFig3Config{Ns: []int{40, 80}, Noises: []float64{1e-6, 1}, Reps: 2,
+	c.Fig3 = fig3Config{Ns: []int{40, 80}, Noises: []float64{1e-6, 1}, Reps: 2,
 		LambdaQs: []float64{1e-9, 1e-6, 1e-3}, Lambdas: []float64{1e-9, 1e-6, 1e-3}, Labelings: 3, SGrid: 3,
-		Floor: 1e-10, Widths: []int{24, 24}, Check: true, Seed: 4, Methods: credAllMethods()}
-	c.Load = func() ([]*credImageSet, error) {
-		return []*credImageSet{
-			{Name: "synthA", Pool: credSynthImages(300, 16, 1), Test: credSynthImages(120, 16, 2), Description: "synthetic A"},
-			{Name: "synthB", Pool: credSynthImages(200, 9, 3), Test: credSynthImages(60, 9, 4), Description: "synthetic B"},
+		Floor: 1e-10, Widths: []int{24, 24}, Check: true, Seed: 4, Methods: allMethods()}
+	c.Load = func() ([]*imageSet, error) {
+		return []*imageSet{
+			{Name: "synthA", Pool: synthImages(300, 16, 1), Test: synthImages(120, 16, 2), Description: "synthetic A"},
+			{Name: "synthB", Pool: synthImages(200, 9, 3), Test: synthImages(60, 9, 4), Description: "synthetic B"},
 		}, nil
 	}
 	c.Command = "test"
 	return c
 }
 
-func TestCREDTinyRun(t *testing.T) {
+func TestTinyRun(t *testing.T) {
 	ctx := context.Background()
-	cfg := credTinyConfig()
+	cfg := tinyConfig()
 	out := t.TempDir()
 	var log bytes.Buffer
-	if err := runCRED(ctx, out, cfg, &log); err != nil {
+	if err := reproduce(ctx, out, cfg, &log); err != nil {
 		t.Fatal(err)
 	}
 	f1 := papertest.ReadCSV(t, filepath.Join(out, "fig1_points.csv"))
@@ -73,7 +73,7 @@ func TestCREDTinyRun(t *testing.T) {
 		t.Fatalf("fig2_coefficients.csv has %d rows, want %d", len(f2), 1+nv*40)
 	}
 	f3 := papertest.ReadCSV(t, filepath.Join(out, "fig3.csv"))
-	want := 1 + 2*2*len(credAllMethods())*2*2*2
+	want := 1 + 2*2*len(allMethods())*2*2*2
 	if len(f3) != want {
 		t.Fatalf("fig3.csv has %d rows, want %d", len(f3), want)
 	}
@@ -105,11 +105,11 @@ func TestCREDTinyRun(t *testing.T) {
 
 // The fast path (shared Gram matrices, eigen-based scores) must agree with
 // the package's estimators on the same labeled rows.
-func TestCREDFastPathMatchesPackage(t *testing.T) {
+func TestFastPathMatchesPackage(t *testing.T) {
 	ctx := context.Background()
-	cfg := credTinyConfig()
+	cfg := tinyConfig()
 	sets, _ := cfg.Load()
-	_, infos, err := credRunFig3(ctx, sets, cfg.Fig3, io.Discard)
+	_, infos, err := runFig3(ctx, sets, cfg.Fig3, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,14 +125,14 @@ func TestCREDFastPathMatchesPackage(t *testing.T) {
 	}
 }
 
-func credIDXBytes(magic uint32, n, rows, cols int, pix []byte) []byte {
+func idxBytes(magic uint32, n, rows, cols int, pix []byte) []byte {
 	var b bytes.Buffer
 	binary.Write(&b, binary.BigEndian, [4]uint32{magic, uint32(n), uint32(rows), uint32(cols)})
 	b.Write(pix)
 	return b.Bytes()
 }
 
-func credWriteGz(t *testing.T, path string, data []byte) {
+func writeGz(t *testing.T, path string, data []byte) {
 	t.Helper()
 	var b bytes.Buffer
 	z := gzip.NewWriter(&b)
@@ -143,8 +143,8 @@ func credWriteGz(t *testing.T, path string, data []byte) {
 	}
 }
 
-func TestCREDReadIDX(t *testing.T) {
-	x, err := credReadIDX(bytes.NewReader(credIDXBytes(0x803, 2, 1, 3, []byte{0, 51, 255, 102, 0, 1})), "t")
+func TestReadIDX(t *testing.T) {
+	x, err := readIDX(bytes.NewReader(idxBytes(0x803, 2, 1, 3, []byte{0, 51, 255, 102, 0, 1})), "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,21 +156,21 @@ func TestCREDReadIDX(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{credIDXBytes(0x801, 2, 1, 3, nil), "magic"},
-		{credIDXBytes(0x803, 2, 1, 3, []byte{1, 2, 3, 4}), "image 2 of 2"},
-		{credIDXBytes(0x803, 0, 1, 3, nil), "claims"},
+		{idxBytes(0x801, 2, 1, 3, nil), "magic"},
+		{idxBytes(0x803, 2, 1, 3, []byte{1, 2, 3, 4}), "image 2 of 2"},
+		{idxBytes(0x803, 0, 1, 3, nil), "claims"},
 		{[]byte{0, 0}, "header"},
 	} {
-		if _, err := credReadIDX(bytes.NewReader(c.data), "t"); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := readIDX(bytes.NewReader(c.data), "t"); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("error %v, want %q", err, c.want)
 		}
 	}
 	dir := t.TempDir()
 	fm := filepath.Join(dir, "fashion-mnist")
 	os.Mkdir(fm, 0o755)
-	credWriteGz(t, filepath.Join(fm, "train-images-idx3-ubyte.gz"), credIDXBytes(0x803, 3, 2, 2, make([]byte, 12)))
-	credWriteGz(t, filepath.Join(fm, "t10k-images-idx3-ubyte.gz"), credIDXBytes(0x803, 1, 2, 2, []byte{255, 0, 0, 255}))
-	set, err := credLoadFashionMNIST(dir)
+	writeGz(t, filepath.Join(fm, "train-images-idx3-ubyte.gz"), idxBytes(0x803, 3, 2, 2, make([]byte, 12)))
+	writeGz(t, filepath.Join(fm, "t10k-images-idx3-ubyte.gz"), idxBytes(0x803, 1, 2, 2, []byte{255, 0, 0, 255}))
+	set, err := loadFashionMNIST(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,12 +180,12 @@ func TestCREDReadIDX(t *testing.T) {
 	if set.Test.At(0, 0) != 1 || set.Test.At(0, 1) != 0 {
 		t.Fatalf("test row %v", set.Test.RawRowView(0))
 	}
-	if _, err := credLoadFashionMNIST(t.TempDir()); err == nil {
+	if _, err := loadFashionMNIST(t.TempDir()); err == nil {
 		t.Fatalf("missing files: no error")
 	}
 }
 
-func TestCREDLoadUSPS(t *testing.T) {
+func TestLoadUSPS(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "usps"), 0o755)
 	line := func(label string, v float64) string {
@@ -195,9 +195,9 @@ func TestCREDLoadUSPS(t *testing.T) {
 		}
 		return strings.Join(f, " ") + "\n"
 	}
-	credWriteGz(t, filepath.Join(dir, "usps", "zip.train.gz"), []byte(line("6.0000", -1)+line("1.0000", 1)))
-	credWriteGz(t, filepath.Join(dir, "usps", "zip.test.gz"), []byte(line("9", 0)))
-	set, err := credLoadUSPS(dir)
+	writeGz(t, filepath.Join(dir, "usps", "zip.train.gz"), []byte(line("6.0000", -1)+line("1.0000", 1)))
+	writeGz(t, filepath.Join(dir, "usps", "zip.test.gz"), []byte(line("9", 0)))
+	set, err := loadUSPS(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,19 +207,19 @@ func TestCREDLoadUSPS(t *testing.T) {
 	if set.Pool.At(0, 5) != 0 || set.Pool.At(1, 5) != 1 || set.Test.At(0, 255) != 0.5 {
 		t.Fatalf("pixels not mapped to [0, 1]: %v %v %v", set.Pool.At(0, 5), set.Pool.At(1, 5), set.Test.At(0, 255))
 	}
-	credWriteGz(t, filepath.Join(dir, "usps", "zip.test.gz"), []byte("9 0.5 0.5\n"))
-	if _, err := credLoadUSPS(dir); err == nil || !strings.Contains(err.Error(), "256") {
+	writeGz(t, filepath.Join(dir, "usps", "zip.test.gz"), []byte("9 0.5 0.5\n"))
+	if _, err := loadUSPS(dir); err == nil || !strings.Contains(err.Error(), "256") {
 		t.Fatalf("short rows: error %v", err)
 	}
 }
 
 // The eigen-based CRED scores equal the package's FeatureLeverageScores.
-func TestCREDScoresMatchLeverage(t *testing.T) {
+func TestScoresMatchLeverage(t *testing.T) {
 	ctx := context.Background()
-	x := credSynthImages(150, 7, 9)
+	x := synthImages(150, 7, 9)
 	phi, _ := credlab.RawFeatures{Bias: true}.Features(x)
-	c := credTinyConfig().Fig3
-	task, err := credNewFig3Task(ctx, phi, phi, c)
+	c := tinyConfig().Fig3
+	task, err := newFig3Task(ctx, phi, phi, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestCREDScoresMatchLeverage(t *testing.T) {
 			t.Fatal(err)
 		}
 		q, _ := credlab.CREDDistribution(s)
-		if d := credMaxRelDiff(task.q[k], q); d > 1e-9 {
+		if d := maxRelDiff(task.q[k], q); d > 1e-9 {
 			t.Fatalf("lambda_q %g: q differs by %g", lq, d)
 		}
 	}

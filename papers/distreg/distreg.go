@@ -172,7 +172,7 @@ type entropyRun struct {
 // noise from seed+3) and Test exact test bags (seed+2), fits each method on
 // the exact mean embeddings with the validation half (hold-out seed) and
 // scores it on the test bags.
-func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]drrResult, error) {
+func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]result, error) {
 	nAll := 2 * er.NT
 	seed := er.Seed
 	train, angles := prob.Bags(nAll, er.N, seed+1)
@@ -186,10 +186,10 @@ func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]drrR
 	if len(methods) == 0 {
 		methods = []string{"TwoStageKRR", "TailSGD"}
 	}
-	var out []drrResult
+	var out []result
 	for _, m := range methods {
 		t0 := time.Now()
-		r := drrResult{Exp: er.Exp, Method: m, N: er.N, NT: er.NT, Noise: er.Noise, Rep: er.Rep, Lambda: math.NaN()}
+		r := result{Exp: er.Exp, Method: m, N: er.N, NT: er.NT, Noise: er.Noise, Rep: er.Rep, Lambda: math.NaN()}
 		var fit *distreg.Fit
 		var err error
 		switch m {
@@ -222,7 +222,7 @@ func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]drrR
 		// kernel, on the same bags and split.
 		t0 := time.Now()
 		xa := mat.NewDense(nAll, 1, angles)
-		fit, err := credlab.KRLS(ctx, xa, train.Y, credlab.KRLSConfig{Kernel: drrPopKernel{prob, er.Sigma}, Holdout: h})
+		fit, err := credlab.KRLS(ctx, xa, train.Y, credlab.KRLSConfig{Kernel: popKernel{prob, er.Sigma}, Holdout: h})
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +230,7 @@ func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]drrR
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, drrResult{Exp: er.Exp, Method: "KRR-population", N: er.N, NT: er.NT, Noise: er.Noise, Rep: er.Rep, RMSE: credlab.RMSE(p, test.Y),
+		out = append(out, result{Exp: er.Exp, Method: "KRR-population", N: er.N, NT: er.NT, Noise: er.Noise, Rep: er.Rep, RMSE: credlab.RMSE(p, test.Y),
 			Param: fmt.Sprintf("lambda=%.3g", fit.Lambda), Lambda: fit.Lambda, Time: time.Since(t0)})
 	}
 	return out, nil

@@ -32,13 +32,13 @@ import (
 // to outDir and progress to w; dataDir is not used (the data are
 // synthetic). quick shrinks the sizes to about a minute.
 func Reproduce(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
-	cfg := drrDefaults(quick)
+	cfg := defaultConfig(quick)
 	cfg.Command = report.Command("go run ./cmd/credlab", quick, "distreg", "-out", outDir)
-	return drrRun(ctx, outDir, cfg, w)
+	return reproduce(ctx, outDir, cfg, w)
 }
 
-// drrConfig sizes the reproduction.
-type drrConfig struct {
+// config sizes the reproduction.
+type config struct {
 	Quick      bool
 	InnerSigma float64 // Gaussian inner kernel G
 	Reps       int
@@ -46,7 +46,7 @@ type drrConfig struct {
 	// Against N: for each series (training bags plus as many validation
 	// bags, label noise), bag sizes Ns.
 	Ns     []int
-	Series []drrSeries
+	Series []curveSpec
 	// Against n: bags of size NFixed.
 	Ns2    []int // training bag counts
 	NFixed int
@@ -55,9 +55,9 @@ type drrConfig struct {
 	Command              string
 }
 
-func drrDefaults(quick bool) drrConfig {
-	c := drrConfig{Quick: quick, InnerSigma: 0.5, Reps: 5, Test: 100,
-		Ns: []int{2, 5, 10, 20, 50, 100, 200, 500}, Series: []drrSeries{{10, 0}, {25, 0}, {25, 0.25}},
+func defaultConfig(quick bool) config {
+	c := config{Quick: quick, InnerSigma: 0.5, Reps: 5, Test: 100,
+		Ns: []int{2, 5, 10, 20, 50, 100, 200, 500}, Series: []curveSpec{{10, 0}, {25, 0}, {25, 0.25}},
 		Ns2: []int{25, 50, 100, 200, 400}, NFixed: 50,
 		MaxIter: 100000, Checkpoints: 40}
 	if quick {
@@ -68,45 +68,45 @@ func drrDefaults(quick bool) drrConfig {
 	return c
 }
 
-// drrSeries is one curve against N: NT training bags and Gaussian noise of
+// curveSpec is one curve against N: NT training bags and Gaussian noise of
 // standard deviation Noise on the training and validation labels (test
 // labels stay exact, so the test RMSE measures the excess risk).
-type drrSeries struct {
+type curveSpec struct {
 	NT    int
 	Noise float64
 }
 
-func (s drrSeries) is(r drrResult) bool { return r.NT == s.NT && r.Noise == s.Noise }
+func (s curveSpec) is(r result) bool { return r.NT == s.NT && r.Noise == s.Noise }
 
-func (s drrSeries) String() string {
+func (s curveSpec) String() string {
 	if s.Noise > 0 {
 		return fmt.Sprintf("n = %d, noise %g", s.NT, s.Noise)
 	}
 	return fmt.Sprintf("n = %d", s.NT)
 }
 
-// drrPopKernel is the linear outer kernel on the exact population
+// popKernel is the linear outer kernel on the exact population
 // embeddings of the Gaussian inner kernel, as a function of the angles:
 // <mu_P, mu_Q> = E exp(-||x - x'||^2 / (2 s^2)) = det(I + (M_P + M_Q)/s^2)^-1/2
 // for x ~ P = N(0, M_P), x' ~ Q = N(0, M_Q). KRLS with it is two-stage KRR
 // with N = infinity.
-type drrPopKernel struct {
+type popKernel struct {
 	p entropyProblem
 	s float64
 }
 
-func (k drrPopKernel) Eval(a, b []float64) float64 {
+func (k popKernel) Eval(a, b []float64) float64 {
 	p11, p12, p22 := k.p.Cov(a[0])
 	q11, q12, q22 := k.p.Cov(b[0])
 	s2 := k.s * k.s
 	m11, m12, m22 := 1+(p11+q11)/s2, (p12+q12)/s2, 1+(p22+q22)/s2
 	return 1 / math.Sqrt(m11*m22-m12*m12)
 }
-func (k drrPopKernel) Validate() error { return nil }
-func (k drrPopKernel) String() string  { return "population embedding kernel" }
+func (k popKernel) Validate() error { return nil }
+func (k popKernel) String() string  { return "population embedding kernel" }
 
-// drrResult is one fit's test RMSE.
-type drrResult struct {
+// result is one fit's test RMSE.
+type result struct {
 	Exp    string // "N" or "n"
 	Method string // "TailSGD", "TwoStageKRR" or "KRR-population"
 	N, NT  int    // bag size and training bags
@@ -119,13 +119,13 @@ type drrResult struct {
 	Time   time.Duration
 }
 
-func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) error {
+func reproduce(ctx context.Context, outDir string, cfg config, w io.Writer) error {
 	start := time.Now()
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "distribution regression reproduction (supervised entropy learning), quick=%v\n", cfg.Quick)
-	var vsN, vsn []drrResult
+	var vsN, vsn []result
 	for rep := 0; rep < cfg.Reps; rep++ {
 		prob := newEntropyProblem(uint64(rep))
 		for _, se := range cfg.Series {
@@ -136,7 +136,7 @@ func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) erro
 					return err
 				}
 				vsN = append(vsN, rs...)
-				drrLog(w, rs)
+				logResults(w, rs)
 			}
 		}
 		for _, n := range cfg.Ns2 {
@@ -146,16 +146,16 @@ func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) erro
 				return err
 			}
 			vsn = append(vsn, rs...)
-			drrLog(w, rs)
+			logResults(w, rs)
 		}
 	}
-	if err := drrWriteCSV(filepath.Join(outDir, "distreg_vs_N.csv"), vsN); err != nil {
+	if err := writeCSV(filepath.Join(outDir, "distreg_vs_N.csv"), vsN); err != nil {
 		return err
 	}
-	if err := drrWriteCSV(filepath.Join(outDir, "distreg_vs_n.csv"), vsn); err != nil {
+	if err := writeCSV(filepath.Join(outDir, "distreg_vs_n.csv"), vsn); err != nil {
 		return err
 	}
-	md := drrMarkdown(cfg, vsN, vsn, time.Since(start))
+	md := markdown(cfg, vsN, vsn, time.Since(start))
 	if err := os.WriteFile(filepath.Join(outDir, "reproductions-distreg.md"), []byte(md), 0o644); err != nil {
 		return err
 	}
@@ -163,13 +163,13 @@ func drrRun(ctx context.Context, outDir string, cfg drrConfig, w io.Writer) erro
 	return nil
 }
 
-func drrLog(w io.Writer, rs []drrResult) {
+func logResults(w io.Writer, rs []result) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "  rep %d  %-14s N=%4d n=%4d  test RMSE %.4f  (%s, %.1f s)\n", r.Rep, r.Method, r.N, r.NT, r.RMSE, r.Param, r.Time.Seconds())
 	}
 }
 
-func drrWriteCSV(path string, rs []drrResult) error {
+func writeCSV(path string, rs []result) error {
 	rows := [][]string{{"method", "N", "n_train", "label_noise", "rep", "test_rmse", "chosen", "seconds"}}
 	for _, r := range rs {
 		rows = append(rows, []string{r.Method, strconv.Itoa(r.N), strconv.Itoa(r.NT), report.G6(r.Noise), strconv.Itoa(r.Rep),
@@ -178,9 +178,9 @@ func drrWriteCSV(path string, rs []drrResult) error {
 	return report.WriteCSV(path, rows)
 }
 
-// drrStats returns the mean and standard deviation of the RMSE and the
+// stats returns the mean and standard deviation of the RMSE and the
 // mean time of the results matching method and key.
-func drrStats(rs []drrResult, method string, key func(drrResult) bool) (mean, sd, secs float64, ok bool) {
+func stats(rs []result, method string, key func(result) bool) (mean, sd, secs float64, ok bool) {
 	var v []float64
 	for _, r := range rs {
 		if r.Method == method && key(r) {
@@ -194,9 +194,9 @@ func drrStats(rs []drrResult, method string, key func(drrResult) bool) (mean, sd
 	return report.Mean(v), report.SD(v), secs / float64(len(v)), true
 }
 
-var drrMethods = []string{"TailSGD", "TwoStageKRR", "KRR-population"}
+var reportMethods = []string{"TailSGD", "TwoStageKRR", "KRR-population"}
 
-func drrMarkdown(cfg drrConfig, vsN, vsn []drrResult, total time.Duration) string {
+func markdown(cfg config, vsN, vsn []result, total time.Duration) string {
 	var sb strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
 	p("## Distribution regression: supervised entropy learning (Szabó et al. 2016; Mücke 2021)\n\n")
@@ -229,50 +229,50 @@ func drrMarkdown(cfg drrConfig, vsN, vsn []drrResult, total time.Duration) strin
 		p("| %d |", N)
 		var ts, tk float64
 		for _, se := range cfg.Series {
-			key := func(r drrResult) bool { return r.N == N && se.is(r) }
+			key := func(r result) bool { return r.N == N && se.is(r) }
 			var ms, ss, mk, sk float64
-			ms, ss, ts, _ = drrStats(vsN, "TailSGD", key)
-			mk, sk, tk, _ = drrStats(vsN, "TwoStageKRR", key)
+			ms, ss, ts, _ = stats(vsN, "TailSGD", key)
+			mk, sk, tk, _ = stats(vsN, "TwoStageKRR", key)
 			p(" %.4f (%.4f) | %.4f (%.4f) |", ms, ss, mk, sk)
 		}
 		p(" %.2f, %.2f |\n", ts, tk)
 	}
 	p("| infinity (KRR-population) |")
 	for _, se := range cfg.Series {
-		m, s, _, _ := drrStats(vsN, "KRR-population", se.is)
+		m, s, _, _ := stats(vsN, "KRR-population", se.is)
 		p(" | %.4f (%.4f) |", m, s)
 	}
 	p(" |\n\n")
 	for _, se := range cfg.Series {
-		p("%s\n\n", drrVerdict(cfg, vsN, se))
+		p("%s\n\n", verdict(cfg, vsN, se))
 	}
 	p("### Test RMSE against the number of training bags n (N = %d)\n\n", cfg.NFixed)
 	p("| n | TailSGD | TwoStageKRR | KRR-population (N = infinity) | s/fit (SGD, KRR) |\n|---|---|---|---|---|\n")
 	for _, n := range cfg.Ns2 {
-		key := func(r drrResult) bool { return r.NT == n }
-		ms, ss, ts, _ := drrStats(vsn, "TailSGD", key)
-		mk, sk, tk, _ := drrStats(vsn, "TwoStageKRR", key)
-		mp, sp, _, _ := drrStats(vsn, "KRR-population", key)
+		key := func(r result) bool { return r.NT == n }
+		ms, ss, ts, _ := stats(vsn, "TailSGD", key)
+		mk, sk, tk, _ := stats(vsn, "TwoStageKRR", key)
+		mp, sp, _, _ := stats(vsn, "KRR-population", key)
 		p("| %d | %.4f (%.4f) | %.4f (%.4f) | %.4f (%.4f) | %.2f, %.2f |\n", n, ms, ss, mk, sk, mp, sp, ts, tk)
 	}
 	p("\nCSV: `distreg_vs_N.csv`, `distreg_vs_n.csv` (one row per fit, with the chosen lambda or T).\n")
 	return sb.String()
 }
 
-// drrVerdict summarises the N curve at nt training bags: the RMSE at the
+// verdict summarises the N curve at nt training bags: the RMSE at the
 // smallest, second largest and largest N, the gap to the N = infinity
 // reference, and the smallest N within 25% of the largest N's RMSE.
-func drrVerdict(cfg drrConfig, vsN []drrResult, se drrSeries) string {
+func verdict(cfg config, vsN []result, se curveSpec) string {
 	if len(cfg.Ns) < 3 {
 		return ""
 	}
 	at := func(m string, N int) float64 {
-		v, _, _, _ := drrStats(vsN, m, func(r drrResult) bool { return r.N == N && se.is(r) })
+		v, _, _, _ := stats(vsN, m, func(r result) bool { return r.N == N && se.is(r) })
 		return v
 	}
-	pop, _, _, _ := drrStats(vsN, "KRR-population", se.is)
+	pop, _, _, _ := stats(vsN, "KRR-population", se.is)
 	var parts []string
-	for _, m := range drrMethods[:2] {
+	for _, m := range reportMethods[:2] {
 		first, prev, last := at(m, cfg.Ns[0]), at(m, cfg.Ns[len(cfg.Ns)-2]), at(m, cfg.Ns[len(cfg.Ns)-1])
 		enough := cfg.Ns[len(cfg.Ns)-1]
 		for _, N := range cfg.Ns {

@@ -11,7 +11,7 @@ import (
 	"github.com/credlab/credlab/papers/internal/papertest"
 )
 
-func TestDistRegDataGenerator(t *testing.T) {
+func TestDataGenerator(t *testing.T) {
 	p := newEntropyProblem(3)
 	b, angles := p.Bags(40, 400, 7)
 	if err := b.Validate(); err != nil {
@@ -47,7 +47,7 @@ func TestDistRegDataGenerator(t *testing.T) {
 		}
 	}
 	// The population kernel is E exp(-||x-x'||^2/(2 s^2)) by Monte Carlo.
-	k := drrPopKernel{p, 0.7}
+	k := popKernel{p, 0.7}
 	rng := rand.New(rand.NewPCG(1, 1))
 	la, lb := p.Rotated(0.3), p.Rotated(2.1)
 	mc := 0.0
@@ -63,12 +63,12 @@ func TestDistRegDataGenerator(t *testing.T) {
 	}
 }
 
-func TestDistRegReproductionSmall(t *testing.T) {
-	cfg := drrDefaults(true)
-	cfg.Reps, cfg.Test, cfg.Ns, cfg.Series, cfg.Ns2, cfg.NFixed = 1, 20, []int{3, 12, 40}, []drrSeries{{6, 0}, {12, 0.1}}, []int{8, 16}, 6
+func TestReproductionSmall(t *testing.T) {
+	cfg := defaultConfig(true)
+	cfg.Reps, cfg.Test, cfg.Ns, cfg.Series, cfg.Ns2, cfg.NFixed = 1, 20, []int{3, 12, 40}, []curveSpec{{6, 0}, {12, 0.1}}, []int{8, 16}, 6
 	cfg.MaxIter, cfg.Checkpoints, cfg.Command = 2000, 10, "test"
 	out := t.TempDir()
-	if err := drrRun(context.Background(), out, cfg, io.Discard); err != nil {
+	if err := reproduce(context.Background(), out, cfg, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	rows := papertest.ReadCSV(t, filepath.Join(out, "distreg_vs_N.csv"))

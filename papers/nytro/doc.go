@@ -7,7 +7,7 @@
 //
 //   - Benchmark and BenchmarkContext (Spec): Table 2's methods, and
 //     Figure 2's numbers of centers, fitted as `credlab reproduce nytro`
-//     fits them (one engine, nytFit) and scored on a test frame; TimedOf
+//     fits them (one engine, fitMethod) and scored on a test frame; TimedOf
 //     turns the result into viz.TimeAccuracy points.
 //   - Exact (exact.go): Table 2's exact methods on the full data sets, for
 //     bench/cmd/credlab-nytro-exact.

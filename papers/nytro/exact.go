@@ -15,22 +15,22 @@ import (
 // each method ends (status, test RMSE, the selected parameter, rank and
 // times) and progress to w.
 func Exact(ctx context.Context, dataDir string, methods []string, out, w io.Writer) error {
-	cfg := nytDefaults(false)
+	cfg := defaultConfig(false)
 	cfg.reps = 1
 	cfg.exact.budget = 2 * time.Hour
 	cfg.exact.memShare = 0.9
-	cases, err := nytLoadTable2(dataDir, cfg)
+	cases, err := loadTable2(dataDir, cfg)
 	if err != nil {
 		return err
 	}
 	for _, meth := range methods {
-		runs, err := nytRunMethod(ctx, cases[1], meth, cfg, w)
+		runs, err := runMethod(ctx, cases[1], meth, cfg, w)
 		if err != nil {
 			return err
 		}
 		for _, r := range runs {
 			if _, err := fmt.Fprintf(out, "%s %s: %s, test RMSE %.4f, %s, rank %d, %.1f s (kernel %.1f, solve %.1f, select %.1f)%s\n", r.dataset, r.method, r.status,
-				r.testRMSE, nytParamString(r), r.rank, r.timing.Total().Seconds(), r.timing.Kernel.Seconds(), r.timing.Solve.Seconds(),
+				r.testRMSE, paramString(r), r.rank, r.timing.Total().Seconds(), r.timing.Kernel.Seconds(), r.timing.Solve.Seconds(),
 				r.timing.Select.Seconds(), r.note); err != nil {
 				return err
 			}

@@ -48,7 +48,7 @@ func Benchmark(train, test dataframe.DataFrame, spec Spec) (dataframe.DataFrame,
 
 // BenchmarkContext runs the comparison of the NYTRO paper's Table 2
 // (and, with several Ms, its Figure 2) on frames: each method is fitted
-// on train with the settings of `credlab reproduce nytro` (nytFit: the
+// on train with the settings of `credlab reproduce nytro` (fitMethod: the
 // paper's plain gradient steps of size 1/max k(x, x) = 1, a 20% hold-out,
 // lambda over LogGrid(1e-15, 1, 100)) once per seed and number of
 // centers, and scored on test. It returns one row per fit: "method",
@@ -69,7 +69,7 @@ func BenchmarkContext(ctx context.Context, train, test dataframe.DataFrame, spec
 	if !(spec.Sigma > 0) || math.IsInf(spec.Sigma, 1) {
 		return none, &credlab.ParamError{Name: "nytro.Spec.Sigma", Value: spec.Sigma, Want: "a positive, finite kernel width"}
 	}
-	methods, err := nytMethods(spec.Methods)
+	methods, err := canonicalMethods(spec.Methods)
 	if err != nil {
 		return none, err
 	}
@@ -113,19 +113,19 @@ func BenchmarkContext(ctx context.Context, train, test dataframe.DataFrame, spec
 	var sigma, lambda, val, rmse, cerr, secs []float64
 	for _, meth := range methods {
 		mm, ss := ms, seeds
-		if meth != nytNKRLS && meth != nytNYTRO {
+		if meth != methodNKRLS && meth != methodNYTRO {
 			mm = []int{0}
 		}
-		if meth == nytKOLS {
+		if meth == methodKOLS {
 			ss = ss[:1]
 		}
 		for _, m := range mm {
 			for _, seed := range ss {
 				steps := 0
-				if meth == nytES || meth == nytNYTRO {
+				if meth == methodES || meth == methodNYTRO {
 					steps = spec.Steps
 				}
-				fit, err := nytFit(ctx, meth, x, y, spec.Sigma, m, seed, steps)
+				fit, err := fitMethod(ctx, meth, x, y, spec.Sigma, m, seed, steps)
 				if err != nil {
 					return none, fmt.Errorf("papers: %s, m = %d, seed %d: %w", meth, m, seed, err)
 				}
@@ -155,10 +155,10 @@ func BenchmarkContext(ctx context.Context, train, test dataframe.DataFrame, spec
 		series.New(secs, series.Float, "seconds")), nil
 }
 
-// nytMethods returns the canonical names of methods (all five when
+// canonicalMethods returns the canonical names of methods (all five when
 // empty), or an error naming one it does not know.
-func nytMethods(methods []string) ([]string, error) {
-	all := []string{nytKOLS, nytKRLS, nytES, nytNKRLS, nytNYTRO}
+func canonicalMethods(methods []string) ([]string, error) {
+	all := []string{methodKOLS, methodKRLS, methodES, methodNKRLS, methodNYTRO}
 	if len(methods) == 0 {
 		return all, nil
 	}
@@ -173,15 +173,15 @@ func nytMethods(methods []string) ([]string, error) {
 	return out, nil
 }
 
-// nytFit fits one Table 2 or Figure 2 method as the paper runs it, the
+// fitMethod fits one Table 2 or Figure 2 method as the paper runs it, the
 // one engine behind Benchmark and `credlab reproduce nytro`: the
 // Gaussian kernel of width sigma, credlab's model-selection defaults (20%
 // hold-out, LogGrid(1e-15, 1, 100), MaxIter 500, 5% threshold) with the
 // paper's plain steps of size 1/max k(x, x) = 1 (Gaussian kernel), set
 // explicitly, and seed for the split and the centers. A positive steps
 // runs the gradient methods for exactly that many steps with the stopping
-// rule off (Figure 2, and the t* study, nytTStar).
-func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma float64, m int, seed uint64, steps int) (*credlab.Fit, error) {
+// rule off (Figure 2, and the t* study, runTStar).
+func fitMethod(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma float64, m int, seed uint64, steps int) (*credlab.Fit, error) {
 	k := credlab.GaussianKernel{Sigma: sigma}
 	h := credlab.Holdout{Seed: seed}
 	ny := credlab.NystromConfig{M: m, Seed: seed}
@@ -190,14 +190,14 @@ func nytFit(ctx context.Context, meth string, x *mat.Dense, y []float64, sigma f
 		paper.MaxIter, paper.Threshold = steps, -1
 	}
 	est, ok := map[string]credlab.Estimator{
-		nytKOLS:  credlab.KOLSConfig{Kernel: k},
-		nytKRLS:  credlab.KRLSConfig{Kernel: k, Holdout: h},
-		nytES:    credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper},
-		nytNKRLS: credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h},
-		nytNYTRO: credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper},
+		methodKOLS:  credlab.KOLSConfig{Kernel: k},
+		methodKRLS:  credlab.KRLSConfig{Kernel: k, Holdout: h},
+		methodES:    credlab.EarlyStoppingConfig{Kernel: k, IterConfig: paper},
+		methodNKRLS: credlab.NKRLSConfig{Kernel: k, Nystrom: ny, Holdout: h},
+		methodNYTRO: credlab.NYTROConfig{Kernel: k, Nystrom: ny, IterConfig: paper},
 	}[meth]
 	if !ok {
-		return nil, &credlab.ParamError{Name: "method", Value: strconv.Quote(meth), Want: strings.Join([]string{nytKOLS, nytKRLS, nytES, nytNKRLS, nytNYTRO}, ", ")}
+		return nil, &credlab.ParamError{Name: "method", Value: strconv.Quote(meth), Want: strings.Join([]string{methodKOLS, methodKRLS, methodES, methodNKRLS, methodNYTRO}, ", ")}
 	}
 	return est.Fit(ctx, x, y, nil)
 }

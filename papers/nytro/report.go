@@ -17,35 +17,35 @@ import (
 	"github.com/credlab/credlab/papers/internal/report"
 )
 
-// nytPaperCell holds the paper's Table 2 entries, as printed.
-type nytPaperCell struct{ rmse, par, time string }
+// paperCell holds the paper's Table 2 entries, as printed.
+type paperCell struct{ rmse, par, time string }
 
-// nytPaper is Table 2 of the NYTRO paper (rows InsuranceCompany and Adult).
-var nytPaper = map[string]map[string]nytPaperCell{
+// paperTable2 is Table 2 of the NYTRO paper (rows InsuranceCompany and Adult).
+var paperTable2 = map[string]map[string]paperCell{
 	"InsuranceCompany": {
-		nytKOLS:  {"5.179", "NA", "1.04"},
-		nytKRLS:  {"0.4651 ± 0.0001", "3.27e-04", "97.48 ± 0.77"},
-		nytES:    {"0.4650 ± 0.0002", "494 ± 1.7", "2.92 ± 0.04"},
-		nytNKRLS: {"0.4651 ± 0.0003", "5.14e-04 ± 1.42e-04", "20.32 ± 0.50"},
-		nytNYTRO: {"0.4651 ± 0.0003", "491 ± 3", "5.49 ± 0.12"},
+		methodKOLS:  {"5.179", "NA", "1.04"},
+		methodKRLS:  {"0.4651 ± 0.0001", "3.27e-04", "97.48 ± 0.77"},
+		methodES:    {"0.4650 ± 0.0002", "494 ± 1.7", "2.92 ± 0.04"},
+		methodNKRLS: {"0.4651 ± 0.0003", "5.14e-04 ± 1.42e-04", "20.32 ± 0.50"},
+		methodNYTRO: {"0.4651 ± 0.0003", "491 ± 3", "5.49 ± 0.12"},
 	},
 	"Adult": {
-		nytKOLS:  {"1765", "NA", "112"},
-		nytKRLS:  {"0.645 ± 0.001", "4.04e-05 ± 1.04e-05", "4360 ± 9.29"},
-		nytES:    {"0.685 ± 0.002", "39.2 ± 1.1", "5.52 ± 0.23"},
-		nytNKRLS: {"0.6462 ± 0.003", "4.04e-05 ± 1.83e-05", "5.95 ± 0.31"},
-		nytNYTRO: {"0.6873 ± 0.003", "44.9 ± 0.3", "0.85 ± 0.05"},
+		methodKOLS:  {"1765", "NA", "112"},
+		methodKRLS:  {"0.645 ± 0.001", "4.04e-05 ± 1.04e-05", "4360 ± 9.29"},
+		methodES:    {"0.685 ± 0.002", "39.2 ± 1.1", "5.52 ± 0.23"},
+		methodNKRLS: {"0.6462 ± 0.003", "4.04e-05 ± 1.83e-05", "5.95 ± 0.31"},
+		methodNYTRO: {"0.6873 ± 0.003", "44.9 ± 0.3", "0.85 ± 0.05"},
 	},
 }
 
-// nytPaperSize is the paper's n and m for each Table 2 row.
-var nytPaperSize = map[string]string{
+// paperSize is the paper's n and m for each Table 2 row.
+var paperSize = map[string]string{
 	"InsuranceCompany": "n = 5822, m = 2000",
 	"Adult":            "n = 32562, m = 1000",
 }
 
-// nytSummary aggregates the runs of one method on one data set.
-type nytSummary struct {
+// summary aggregates the runs of one method on one data set.
+type summary struct {
 	dataset, method string
 	status          string
 	runs            int
@@ -59,11 +59,11 @@ type nytSummary struct {
 	note            string
 }
 
-func nytSummarize(res *nytResults) []nytSummary {
-	var out []nytSummary
+func summarize(res *results) []summary {
+	var out []summary
 	for _, c := range res.cases {
 		for _, meth := range res.cfg.methods {
-			s := nytSummary{dataset: c.name, method: meth}
+			s := summary{dataset: c.name, method: meth}
 			var rm, pa, ti, st, rk []float64
 			for _, r := range res.runs {
 				if r.dataset != c.name || r.method != meth {
@@ -80,9 +80,9 @@ func nytSummarize(res *nytResults) []nytSummary {
 				st = append(st, float64(r.steps))
 				rk = append(rk, float64(r.rank))
 				switch meth {
-				case nytKRLS, nytNKRLS:
+				case methodKRLS, methodNKRLS:
 					pa = append(pa, r.lambda)
-				case nytES, nytNYTRO:
+				case methodES, methodNYTRO:
 					pa = append(pa, float64(r.iter))
 					if r.iter == 500 && r.steps == 500 {
 						s.hitMax++
@@ -90,20 +90,20 @@ func nytSummarize(res *nytResults) []nytSummary {
 				}
 			}
 			s.runs = len(rm)
-			s.rmse, s.rmseSD = nytMeanSD(rm)
-			s.par, s.parSD = nytMeanSD(pa)
-			s.time, s.timeSD = nytMeanSD(ti)
-			s.steps, _ = nytMeanSD(st)
-			s.rank, _ = nytMeanSD(rk)
+			s.rmse, s.rmseSD = meanSD(rm)
+			s.par, s.parSD = meanSD(pa)
+			s.time, s.timeSD = meanSD(ti)
+			s.steps, _ = meanSD(st)
+			s.rank, _ = meanSD(rk)
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// nytMeanSD returns the mean and the sample standard deviation (0 for a
+// meanSD returns the mean and the sample standard deviation (0 for a
 // single value, NaN for none).
-func nytMeanSD(v []float64) (mean, sd float64) {
+func meanSD(v []float64) (mean, sd float64) {
 	if len(v) == 0 {
 		return math.NaN(), math.NaN()
 	}
@@ -120,30 +120,30 @@ func nytMeanSD(v []float64) (mean, sd float64) {
 	return mean, math.Sqrt(sd / float64(len(v)-1))
 }
 
-// nytPM formats mean ± sd with format f, omitting ± for one run.
-func nytPM(f string, mean, sd float64, runs int) string {
+// pm formats mean ± sd with format f, omitting ± for one run.
+func pm(f string, mean, sd float64, runs int) string {
 	if runs <= 1 {
 		return fmt.Sprintf(f, mean)
 	}
 	return fmt.Sprintf(f+" ± "+f, mean, sd)
 }
 
-func (s nytSummary) rmseString() string {
+func (s summary) rmseString() string {
 	if s.status != "ok" {
 		return "not run"
 	}
-	return nytPM("%.4f", s.rmse, s.rmseSD, s.runs)
+	return pm("%.4f", s.rmse, s.rmseSD, s.runs)
 }
 
-func (s nytSummary) parString() string {
+func (s summary) parString() string {
 	if s.status != "ok" {
 		return "—"
 	}
 	switch s.method {
-	case nytKRLS, nytNKRLS:
-		return nytPM("%.2e", s.par, s.parSD, s.runs)
-	case nytES, nytNYTRO:
-		p := nytPM("%.1f", s.par, s.parSD, s.runs)
+	case methodKRLS, methodNKRLS:
+		return pm("%.2e", s.par, s.parSD, s.runs)
+	case methodES, methodNYTRO:
+		p := pm("%.1f", s.par, s.parSD, s.runs)
 		if s.hitMax > 0 {
 			p += fmt.Sprintf(" (= 500 in %d/%d)", s.hitMax, s.runs)
 		}
@@ -152,15 +152,15 @@ func (s nytSummary) parString() string {
 	return fmt.Sprintf("— (rank %.0f)", s.rank)
 }
 
-func (s nytSummary) timeString() string {
+func (s summary) timeString() string {
 	if s.status != "ok" {
-		return "est. " + nytDur(s.estimate)
+		return "est. " + fmtDur(s.estimate)
 	}
-	return nytPM("%.2f", s.time, s.timeSD, s.runs)
+	return pm("%.2f", s.time, s.timeSD, s.runs)
 }
 
-// nytFig2Summary aggregates Figure 2 per m and method.
-type nytFig2Summary struct {
+// fig2Summary aggregates Figure 2 per m and method.
+type fig2Summary struct {
 	m                  int
 	method             string
 	runs               int
@@ -169,12 +169,12 @@ type nytFig2Summary struct {
 	rank               float64
 }
 
-func nytSummarizeFig2(runs []nytFig2Run) []nytFig2Summary {
+func summarizeFig2(runs []fig2Run) []fig2Summary {
 	type key struct {
 		m      int
 		method string
 	}
-	groups := map[key][]nytFig2Run{}
+	groups := map[key][]fig2Run{}
 	var keys []key
 	for _, r := range runs {
 		k := key{r.m, r.method}
@@ -189,7 +189,7 @@ func nytSummarizeFig2(runs []nytFig2Run) []nytFig2Summary {
 		}
 		return keys[i].method < keys[j].method
 	})
-	var out []nytFig2Summary
+	var out []fig2Summary
 	for _, k := range keys {
 		var t, ke, so, se, rk []float64
 		for _, r := range groups[k] {
@@ -199,19 +199,19 @@ func nytSummarizeFig2(runs []nytFig2Run) []nytFig2Summary {
 			se = append(se, r.timing.Select.Seconds())
 			rk = append(rk, float64(r.rank))
 		}
-		s := nytFig2Summary{m: k.m, method: k.method, runs: len(t)}
-		s.time, s.timeSD = nytMeanSD(t)
-		s.kernel, _ = nytMeanSD(ke)
-		s.solve, _ = nytMeanSD(so)
-		s.sel, _ = nytMeanSD(se)
-		s.rank, _ = nytMeanSD(rk)
+		s := fig2Summary{m: k.m, method: k.method, runs: len(t)}
+		s.time, s.timeSD = meanSD(t)
+		s.kernel, _ = meanSD(ke)
+		s.solve, _ = meanSD(so)
+		s.sel, _ = meanSD(se)
+		s.rank, _ = meanSD(rk)
 		out = append(out, s)
 	}
 	return out
 }
 
-// nytSlope is the least-squares slope of log y against log x.
-func nytSlope(x, y []float64) float64 {
+// slope is the least-squares slope of log y against log x.
+func slope(x, y []float64) float64 {
 	var lx, ly []float64
 	for i := range x {
 		if x[i] > 0 && y[i] > 0 {
@@ -221,8 +221,8 @@ func nytSlope(x, y []float64) float64 {
 	if len(lx) < 2 {
 		return math.NaN()
 	}
-	mx, _ := nytMeanSD(lx)
-	my, _ := nytMeanSD(ly)
+	mx, _ := meanSD(lx)
+	my, _ := meanSD(ly)
 	var sxy, sxx float64
 	for i := range lx {
 		sxy += (lx[i] - mx) * (ly[i] - my)
@@ -234,28 +234,28 @@ func nytSlope(x, y []float64) float64 {
 	return sxy / sxx
 }
 
-// nytExponent is a fitted growth exponent of one timing series.
-type nytExponent struct {
+// exponent is a fitted growth exponent of one timing series.
+type exponent struct {
 	series     string
 	upper, all float64 // slope over m >= max(m)/4, and over all m
 	from       int     // smallest m of the upper fit
 }
 
-func nytExponents(fs []nytFig2Summary) []nytExponent {
+func exponents(fs []fig2Summary) []exponent {
 	maxM := 0
 	for _, s := range fs {
 		maxM = max(maxM, s.m)
 	}
 	series := []struct {
 		name, method string
-		val          func(nytFig2Summary) float64
+		val          func(fig2Summary) float64
 	}{
-		{"NKRLS total", nytNKRLS, func(s nytFig2Summary) float64 { return s.time }},
-		{"NYTRO total", nytNYTRO, func(s nytFig2Summary) float64 { return s.time }},
-		{"NYTRO 500 steps (solve)", nytNYTRO, func(s nytFig2Summary) float64 { return s.solve }},
-		{"NYTRO setup (kernel, K_mm factor, A = K_nm L^-T)", nytNYTRO, func(s nytFig2Summary) float64 { return s.kernel }},
+		{"NKRLS total", methodNKRLS, func(s fig2Summary) float64 { return s.time }},
+		{"NYTRO total", methodNYTRO, func(s fig2Summary) float64 { return s.time }},
+		{"NYTRO 500 steps (solve)", methodNYTRO, func(s fig2Summary) float64 { return s.solve }},
+		{"NYTRO setup (kernel, K_mm factor, A = K_nm L^-T)", methodNYTRO, func(s fig2Summary) float64 { return s.kernel }},
 	}
-	var out []nytExponent
+	var out []exponent
 	for _, se := range series {
 		var xa, ya, xu, yu []float64
 		from := 0
@@ -271,49 +271,49 @@ func nytExponents(fs []nytFig2Summary) []nytExponent {
 				xu, yu = append(xu, float64(s.m)), append(yu, se.val(s))
 			}
 		}
-		out = append(out, nytExponent{series: se.name, upper: nytSlope(xu, yu), all: nytSlope(xa, ya), from: from})
+		out = append(out, exponent{series: se.name, upper: slope(xu, yu), all: slope(xa, ya), from: from})
 	}
 	return out
 }
 
-// nytWrite writes the CSV files and the markdown to outDir and prints the
+// writeResults writes the CSV files and the markdown to outDir and prints the
 // tables to w.
-func nytWrite(outDir string, res *nytResults, w io.Writer) error {
+func writeResults(outDir string, res *results, w io.Writer) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	sum := nytSummarize(res)
-	fsum := nytSummarizeFig2(res.fig2)
-	exps := nytExponents(fsum)
+	sum := summarize(res)
+	fsum := summarizeFig2(res.fig2)
+	exps := exponents(fsum)
 	files := []struct {
 		name string
 		rows [][]string
 	}{
-		{"table2.csv", nytTable2Rows(res)},
-		{"table2_summary.csv", nytSummaryRows(sum)},
-		{"fig2.csv", nytFig2Rows(res.fig2)},
-		{"fig2_summary.csv", nytFig2SummaryRows(fsum)},
-		{"paths.csv", nytPathRows(res)},
-		{"tstar.csv", nytTStarRows(res)},
+		{"table2.csv", table2Rows(res)},
+		{"table2_summary.csv", summaryRows(sum)},
+		{"fig2.csv", fig2Rows(res.fig2)},
+		{"fig2_summary.csv", fig2SummaryRows(fsum)},
+		{"paths.csv", pathRows(res)},
+		{"tstar.csv", tstarRows(res)},
 	}
 	for _, f := range files {
 		if err := report.WriteCSV(filepath.Join(outDir, f.name), f.rows); err != nil {
 			return err
 		}
 	}
-	md := nytMarkdown(res, sum, fsum, exps)
+	md := markdown(res, sum, fsum, exps)
 	if err := os.WriteFile(filepath.Join(outDir, "reproductions-nytro.md"), []byte(md), 0o644); err != nil {
 		return err
 	}
-	nytPrint(w, res, sum, fsum, exps)
+	printTables(w, res, sum, fsum, exps)
 	fmt.Fprintf(w, "\nWrote %s to %s\n", strings.Join([]string{"table2.csv", "table2_summary.csv", "fig2.csv",
 		"fig2_summary.csv", "paths.csv", "tstar.csv", "reproductions-nytro.md"}, ", "), outDir)
 	return nil
 }
 
-func nytSec(d time.Duration) string { return report.G8(d.Seconds()) }
+func fmtSec(d time.Duration) string { return report.G8(d.Seconds()) }
 
-func nytTable2Rows(res *nytResults) [][]string {
+func table2Rows(res *results) [][]string {
 	rows := [][]string{{"dataset", "method", "seed", "status", "n_train", "n_test", "d", "sigma", "m",
 		"test_rmse", "val_rmse", "lambda", "t_star", "steps_run", "rank",
 		"time_s", "kernel_s", "solve_s", "select_s", "estimated_time_s", "estimated_memory_gb", "note"}}
@@ -322,9 +322,9 @@ func nytTable2Rows(res *nytResults) [][]string {
 		if r.status == "ok" {
 			seed = strconv.Itoa(r.seed)
 			switch r.method {
-			case nytKRLS, nytNKRLS:
+			case methodKRLS, methodNKRLS:
 				lambda = report.G8(r.lambda)
-			case nytES, nytNYTRO:
+			case methodES, methodNYTRO:
 				tstar, steps = strconv.Itoa(r.iter), strconv.Itoa(r.steps)
 			}
 		}
@@ -334,12 +334,12 @@ func nytTable2Rows(res *nytResults) [][]string {
 		}
 		est, mem := "", ""
 		if r.status != "ok" {
-			est, mem = nytSec(r.estimate), report.G8(r.memGB)
+			est, mem = fmtSec(r.estimate), report.G8(r.memGB)
 		}
 		rank, t, k, so, se := "", "", "", "", ""
 		if r.status == "ok" {
 			rank = strconv.Itoa(r.rank)
-			t, k, so, se = nytSec(r.timing.Total()), nytSec(r.timing.Kernel), nytSec(r.timing.Solve), nytSec(r.timing.Select)
+			t, k, so, se = fmtSec(r.timing.Total()), fmtSec(r.timing.Kernel), fmtSec(r.timing.Solve), fmtSec(r.timing.Select)
 		}
 		rows = append(rows, []string{r.dataset, r.method, seed, r.status, strconv.Itoa(r.n), strconv.Itoa(r.nTest),
 			strconv.Itoa(r.d), report.G8(r.sigma), m, report.G8(r.testRMSE), report.G8(r.valRMSE), lambda, tstar, steps, rank,
@@ -348,23 +348,23 @@ func nytTable2Rows(res *nytResults) [][]string {
 	return rows
 }
 
-func nytSummaryRows(sum []nytSummary) [][]string {
+func summaryRows(sum []summary) [][]string {
 	rows := [][]string{{"dataset", "method", "status", "runs", "test_rmse_mean", "test_rmse_sd", "param", "param_mean",
 		"param_sd", "t_star_is_500_runs", "time_s_mean", "time_s_sd", "steps_run_mean", "rank_mean", "estimated_time_s",
 		"paper_rmse", "paper_param", "paper_time_s", "note"}}
 	for _, s := range sum {
 		param := ""
 		switch s.method {
-		case nytKRLS, nytNKRLS:
+		case methodKRLS, methodNKRLS:
 			param = "lambda"
-		case nytES, nytNYTRO:
+		case methodES, methodNYTRO:
 			param = "t_star"
 		}
 		est := ""
 		if s.status != "ok" {
-			est = nytSec(s.estimate)
+			est = fmtSec(s.estimate)
 		}
-		p := nytPaper[s.dataset][s.method]
+		p := paperTable2[s.dataset][s.method]
 		rows = append(rows, []string{s.dataset, s.method, s.status, strconv.Itoa(s.runs), report.G8(s.rmse), report.G8(s.rmseSD),
 			param, report.G8(s.par), report.G8(s.parSD), strconv.Itoa(s.hitMax), report.G8(s.time), report.G8(s.timeSD), report.G8(s.steps),
 			report.G8(s.rank), est, p.rmse, p.par, p.time, s.note})
@@ -372,17 +372,17 @@ func nytSummaryRows(sum []nytSummary) [][]string {
 	return rows
 }
 
-func nytFig2Rows(runs []nytFig2Run) [][]string {
+func fig2Rows(runs []fig2Run) [][]string {
 	rows := [][]string{{"m", "method", "seed", "rank", "steps_or_lambdas", "time_s", "kernel_s", "solve_s", "select_s"}}
 	for _, r := range runs {
 		rows = append(rows, []string{strconv.Itoa(r.m), r.method, strconv.Itoa(r.seed), strconv.Itoa(r.rank),
-			strconv.Itoa(r.steps), nytSec(r.timing.Total()), nytSec(r.timing.Kernel), nytSec(r.timing.Solve),
-			nytSec(r.timing.Select)})
+			strconv.Itoa(r.steps), fmtSec(r.timing.Total()), fmtSec(r.timing.Kernel), fmtSec(r.timing.Solve),
+			fmtSec(r.timing.Select)})
 	}
 	return rows
 }
 
-func nytFig2SummaryRows(fs []nytFig2Summary) [][]string {
+func fig2SummaryRows(fs []fig2Summary) [][]string {
 	rows := [][]string{{"m", "method", "runs", "time_s_mean", "time_s_sd", "kernel_s_mean", "solve_s_mean",
 		"select_s_mean", "rank_mean"}}
 	for _, s := range fs {
@@ -392,7 +392,7 @@ func nytFig2SummaryRows(fs []nytFig2Summary) [][]string {
 	return rows
 }
 
-func nytPathRows(res *nytResults) [][]string {
+func pathRows(res *results) [][]string {
 	rows := [][]string{{"dataset", "method", "seed", "lambda", "iter", "train_rmse", "val_rmse"}}
 	for _, r := range res.runs {
 		for _, p := range r.path {
@@ -409,16 +409,16 @@ func nytPathRows(res *nytResults) [][]string {
 	return rows
 }
 
-// nytFig2Pairs returns the NKRLS and NYTRO summaries for each m.
-func nytFig2Pairs(fs []nytFig2Summary) (ms []int, nk, ny map[int]nytFig2Summary) {
-	nk, ny = map[int]nytFig2Summary{}, map[int]nytFig2Summary{}
+// fig2Pairs returns the NKRLS and NYTRO summaries for each m.
+func fig2Pairs(fs []fig2Summary) (ms []int, nk, ny map[int]fig2Summary) {
+	nk, ny = map[int]fig2Summary{}, map[int]fig2Summary{}
 	for _, s := range fs {
 		if _, ok := nk[s.m]; !ok {
 			if _, ok := ny[s.m]; !ok {
 				ms = append(ms, s.m)
 			}
 		}
-		if s.method == nytNKRLS {
+		if s.method == methodNKRLS {
 			nk[s.m] = s
 		} else {
 			ny[s.m] = s
@@ -427,17 +427,17 @@ func nytFig2Pairs(fs []nytFig2Summary) (ms []int, nk, ny map[int]nytFig2Summary)
 	return ms, nk, ny
 }
 
-func nytMachine() string {
+func machine() string {
 	return fmt.Sprintf("%s, %s/%s, GOMAXPROCS = %d, BLAS: %s", runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		runtime.GOMAXPROCS(0), credlab.BLASBackend)
 }
 
-func nytMarkdown(res *nytResults, sum []nytSummary, fs []nytFig2Summary, exps []nytExponent) string {
+func markdown(res *results, sum []summary, fs []fig2Summary, exps []exponent) string {
 	var b strings.Builder
 	cfg := res.cfg
 	fmt.Fprintf(&b, "<!-- Generated by `%s` on %s. -->\n\n", cfg.command, time.Now().UTC().Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(&b, "Run: %s mode; %s; total %s (Table 2 %s, t* study %s, Figure 2 %s).\n\n", cfg.mode(), nytMachine(),
-		nytDur(res.total), nytDur(res.t2), nytDur(res.ts), nytDur(res.f2))
+	fmt.Fprintf(&b, "Run: %s mode; %s; total %s (Table 2 %s, t* study %s, Figure 2 %s).\n\n", cfg.mode(), machine(),
+		fmtDur(res.total), fmtDur(res.t2), fmtDur(res.ts), fmtDur(res.f2))
 	seeds := "seed 1"
 	if cfg.reps > 1 {
 		seeds = fmt.Sprintf("seeds 1..%d", cfg.reps)
@@ -449,17 +449,17 @@ func nytMarkdown(res *nytResults, sum []nytSummary, fs []nytFig2Summary, exps []
 		nt, _ := c.xTest.Dims()
 		nv := int(math.Round(0.2 * float64(n)))
 		fmt.Fprintf(&b, "- %s: ours n = %d training rows (%d fit + %d validation per split), %d test, d = %d, sigma = %g, m = %d; paper %s.\n",
-			c.name, n, n-nv, nv, nt, d, c.sigma, c.m, nytPaperSize[c.name])
+			c.name, n, n-nv, nv, nt, d, c.sigma, c.m, paperSize[c.name])
 	}
 	b.WriteString("\n| Dataset | Method | Test RMSE | Paper RMSE | Parameter | Paper parameter | Time (s) | Paper time (s) | Runs |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range sum {
-		p := nytPaper[s.dataset][s.method]
+		p := paperTable2[s.dataset][s.method]
 		runs := strconv.Itoa(s.runs)
 		switch {
 		case s.status != "ok":
 			runs = "0 (" + s.note + ")"
-		case s.method == nytKOLS:
+		case s.method == methodKOLS:
 			runs = "1 (deterministic)"
 		case s.note != "":
 			runs += " (" + s.note + ")"
@@ -467,9 +467,9 @@ func nytMarkdown(res *nytResults, sum []nytSummary, fs []nytFig2Summary, exps []
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.dataset, s.method, s.rmseString(), p.rmse,
 			s.parString(), p.par, s.timeString(), p.time, runs)
 	}
-	b.WriteString(nytTStarMarkdown(res))
+	b.WriteString(tstarMarkdown(res))
 	if len(fs) > 0 {
-		ms, nk, ny := nytFig2Pairs(fs)
+		ms, nk, ny := fig2Pairs(fs)
 		reps := 0
 		for _, s := range fs {
 			reps = max(reps, s.runs)
@@ -481,8 +481,8 @@ func nytMarkdown(res *nytResults, sum []nytSummary, fs []nytFig2Summary, exps []
 		b.WriteString("|---|---|---|---|---|---|---|\n")
 		for _, m := range ms {
 			a, y := nk[m], ny[m]
-			fmt.Fprintf(&b, "| %d | %.0f | %s | %s | %.2f | %.2f | %.1f |\n", m, y.rank, nytPM("%.2f", a.time, a.timeSD, a.runs),
-				nytPM("%.2f", y.time, y.timeSD, y.runs), y.kernel, y.solve, a.time/y.time)
+			fmt.Fprintf(&b, "| %d | %.0f | %s | %s | %.2f | %.2f | %.1f |\n", m, y.rank, pm("%.2f", a.time, a.timeSD, a.runs),
+				pm("%.2f", y.time, y.timeSD, y.runs), y.kernel, y.solve, a.time/y.time)
 		}
 		b.WriteString("\nFitted exponents b of time ∝ m^b (least squares on log-log means):\n\n")
 		for _, e := range exps {
@@ -492,12 +492,12 @@ func nytMarkdown(res *nytResults, sum []nytSummary, fs []nytFig2Summary, exps []
 	return b.String()
 }
 
-func nytPrint(w io.Writer, res *nytResults, sum []nytSummary, fs []nytFig2Summary, exps []nytExponent) {
-	fmt.Fprintf(w, "\nTable 2 (ours | paper); %s\n", nytMachine())
+func printTables(w io.Writer, res *results, sum []summary, fs []fig2Summary, exps []exponent) {
+	fmt.Fprintf(w, "\nTable 2 (ours | paper); %s\n", machine())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "dataset\tmethod\ttest RMSE\tpaper\tparameter\tpaper\ttime (s)\tpaper\truns")
 	for _, s := range sum {
-		p := nytPaper[s.dataset][s.method]
+		p := paperTable2[s.dataset][s.method]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", s.dataset, s.method, s.rmseString(), p.rmse,
 			s.parString(), p.par, s.timeString(), p.time, s.runs)
 	}
@@ -506,16 +506,16 @@ func nytPrint(w io.Writer, res *nytResults, sum []nytSummary, fs []nytFig2Summar
 		fmt.Fprintf(w, "\nFigure 2: cpuSmall model-selection time (s), n = %d\n", res.fig2N)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "m\trank\tNKRLS\tNYTRO\tNYTRO setup\tNYTRO steps")
-		ms, nk, ny := nytFig2Pairs(fs)
+		ms, nk, ny := fig2Pairs(fs)
 		for _, m := range ms {
 			a, y := nk[m], ny[m]
-			fmt.Fprintf(tw, "%d\t%.0f\t%s\t%s\t%.2f\t%.2f\n", m, y.rank, nytPM("%.2f", a.time, a.timeSD, a.runs),
-				nytPM("%.2f", y.time, y.timeSD, y.runs), y.kernel, y.solve)
+			fmt.Fprintf(tw, "%d\t%.0f\t%s\t%s\t%.2f\t%.2f\n", m, y.rank, pm("%.2f", a.time, a.timeSD, a.runs),
+				pm("%.2f", y.time, y.timeSD, y.runs), y.kernel, y.solve)
 		}
 		tw.Flush()
 		for _, e := range exps {
 			fmt.Fprintf(w, "exponent %s: %.2f (m >= %d), %.2f (all m)\n", e.series, e.upper, e.from, e.all)
 		}
 	}
-	fmt.Fprintf(w, "Total %s (Table 2 %s, Figure 2 %s)\n", nytDur(res.total), nytDur(res.t2), nytDur(res.f2))
+	fmt.Fprintf(w, "Total %s (Table 2 %s, Figure 2 %s)\n", fmtDur(res.total), fmtDur(res.t2), fmtDur(res.f2))
 }

@@ -64,10 +64,10 @@ import (
 // go to w.
 func Reproduce(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
 	start := time.Now()
-	cfg := nytDefaults(quick)
+	cfg := defaultConfig(quick)
 	cfg.command = report.Command("credlab", quick, "nytro", "-data", dataDir, "-out", outDir)
 	fmt.Fprintf(w, "NYTRO reproduction (%s mode), data in %s\n", cfg.mode(), dataDir)
-	cases, err := nytLoadTable2(dataDir, cfg)
+	cases, err := loadTable2(dataDir, cfg)
 	if err != nil {
 		return err
 	}
@@ -76,43 +76,43 @@ func Reproduce(ctx context.Context, dataDir, outDir string, quick bool, w io.Wri
 		return err
 	}
 	cfg.fig2.x, cfg.fig2.y = x, y
-	res, err := nytRunAll(ctx, cases, cfg, w)
+	res, err := runAll(ctx, cases, cfg, w)
 	if err != nil {
 		return err
 	}
 	res.total = time.Since(start)
-	return nytWrite(outDir, res, w)
+	return writeResults(outDir, res, w)
 }
 
-// nytConfig sizes the reproduction.
-type nytConfig struct {
+// config sizes the reproduction.
+type config struct {
 	quick   bool
 	command string
 	reps    int      // Table 2 repetitions (seeds 1..reps)
 	methods []string // Table 2 columns
 	subN    int      // quick mode: training rows kept (0: all)
-	exact   nytExactPolicy
-	fig2    nytFig2Config
-	tstar   nytTStarConfig
+	exact   exactPolicy
+	fig2    fig2Config
+	tstar   tstarConfig
 }
 
-func (c nytConfig) mode() string {
+func (c config) mode() string {
 	if c.quick {
 		return "quick"
 	}
 	return "full"
 }
 
-// nytExactPolicy decides whether an exact method runs on a large data set.
-type nytExactPolicy struct {
+// exactPolicy decides whether an exact method runs on a large data set.
+type exactPolicy struct {
 	checkAbove int           // estimate first when n_train > checkAbove
 	calibN     int           // rows of the calibration run
 	budget     time.Duration // largest estimated time of one run
 	memShare   float64       // largest share of physical memory
 }
 
-// nytFig2Config is the cpuSmall timing experiment.
-type nytFig2Config struct {
+// fig2Config is the cpuSmall timing experiment.
+type fig2Config struct {
 	x      *mat.Dense // all rows, unscaled
 	y      []float64
 	nTrain int     // training rows drawn per repetition (6554)
@@ -122,23 +122,23 @@ type nytFig2Config struct {
 }
 
 const (
-	nytKOLS  = "KOLS"
-	nytKRLS  = "KRLS"
-	nytES    = "EarlyStopping"
-	nytNKRLS = "NKRLS"
-	nytNYTRO = "NYTRO"
+	methodKOLS  = "KOLS"
+	methodKRLS  = "KRLS"
+	methodES    = "EarlyStopping"
+	methodNKRLS = "NKRLS"
+	methodNYTRO = "NYTRO"
 )
 
-func nytDefaults(quick bool) nytConfig {
-	c := nytConfig{
+func defaultConfig(quick bool) config {
+	c := config{
 		quick:   quick,
 		reps:    5,
-		methods: []string{nytKOLS, nytKRLS, nytES, nytNKRLS, nytNYTRO},
-		exact: nytExactPolicy{checkAbove: 10000, calibN: 2500, budget: 10 * time.Minute,
+		methods: []string{methodKOLS, methodKRLS, methodES, methodNKRLS, methodNYTRO},
+		exact: exactPolicy{checkAbove: 10000, calibN: 2500, budget: 10 * time.Minute,
 			memShare: 0.6},
-		fig2: nytFig2Config{nTrain: 6554, sigma: 0.5, reps: 3,
+		fig2: fig2Config{nTrain: 6554, sigma: 0.5, reps: 3,
 			ms: []int{100, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000}},
-		tstar: nytTStarConfig{steps: 20000, esMaxRows: 10000, esReps: 1},
+		tstar: tstarConfig{steps: 20000, esMaxRows: 10000, esReps: 1},
 	}
 	if quick {
 		c.reps = 1
@@ -150,8 +150,8 @@ func nytDefaults(quick bool) nytConfig {
 	return c
 }
 
-// nytCase is one Table 2 data set, preprocessed.
-type nytCase struct {
+// table2Case is one Table 2 data set, preprocessed.
+type table2Case struct {
 	name          string // as in the paper
 	sigma         float64
 	m             int // Nyström centers
@@ -160,8 +160,8 @@ type nytCase struct {
 	nFull         int // training rows before any quick-mode subsampling
 }
 
-// nytLoadTable2 loads and preprocesses InsuranceCompany and Adult.
-func nytLoadTable2(dataDir string, cfg nytConfig) ([]*nytCase, error) {
+// loadTable2 loads and preprocesses InsuranceCompany and Adult.
+func loadTable2(dataDir string, cfg config) ([]*table2Case, error) {
 	ins, err := staged.COIL2000(filepath.Join(dataDir, "coil2000"))
 	if err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func nytLoadTable2(dataDir string, cfg nytConfig) ([]*nytCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cases []*nytCase
+	var cases []*table2Case
 	for _, c := range []struct {
 		name  string
 		s     *staged.TrainTest
@@ -180,7 +180,7 @@ func nytLoadTable2(dataDir string, cfg nytConfig) ([]*nytCase, error) {
 		{"InsuranceCompany", ins, 3, 2000},
 		{"Adult", adult, 6.6, 1000},
 	} {
-		nc, err := nytPrepare(c.name, c.s, c.sigma, c.m, cfg.subN)
+		nc, err := prepare(c.name, c.s, c.sigma, c.m, cfg.subN)
 		if err != nil {
 			return nil, err
 		}
@@ -189,24 +189,24 @@ func nytLoadTable2(dataDir string, cfg nytConfig) ([]*nytCase, error) {
 	return cases, nil
 }
 
-// nytPrepare maps labels to -1/+1, scales features to [-1, 1] with the
+// prepare maps labels to -1/+1, scales features to [-1, 1] with the
 // training ranges and, if subN > 0, keeps a seeded subsample of subN
 // training rows with m scaled in proportion (at least 100).
-func nytPrepare(name string, s *staged.TrainTest, sigma float64, m, subN int) (*nytCase, error) {
-	ytr, err := nytPlusMinusOne(s.YTrain)
+func prepare(name string, s *staged.TrainTest, sigma float64, m, subN int) (*table2Case, error) {
+	ytr, err := plusMinusOne(s.YTrain)
 	if err != nil {
 		return nil, fmt.Errorf("repro: %s training labels: %w", name, err)
 	}
-	yte, err := nytPlusMinusOne(s.YTest)
+	yte, err := plusMinusOne(s.YTest)
 	if err != nil {
 		return nil, fmt.Errorf("repro: %s test labels: %w", name, err)
 	}
 	xtr, xte := mat.DenseCopyOf(s.XTrain), mat.DenseCopyOf(s.XTest)
-	nytMinMax(-1, 1, xtr, xte)
+	minMax(-1, 1, xtr, xte)
 	n, _ := xtr.Dims()
-	c := &nytCase{name: name, sigma: sigma, m: m, xTrain: xtr, yTrain: ytr, xTest: xte, yTest: yte, nFull: n}
+	c := &table2Case{name: name, sigma: sigma, m: m, xTrain: xtr, yTrain: ytr, xTest: xte, yTest: yte, nFull: n}
 	if subN > 0 && subN < n {
-		if c.xTrain, c.yTrain, err = nytSubsample(xtr, ytr, subN, 1); err != nil {
+		if c.xTrain, c.yTrain, err = subsample(xtr, ytr, subN, 1); err != nil {
 			return nil, err
 		}
 		c.m = max(100, int(math.Round(float64(m)*float64(subN)/float64(n))))
@@ -214,9 +214,9 @@ func nytPrepare(name string, s *staged.TrainTest, sigma float64, m, subN int) (*
 	return c, nil
 }
 
-// nytPlusMinusOne maps 0/1 labels to -1/+1 and leaves -1/+1 labels as
+// plusMinusOne maps 0/1 labels to -1/+1 and leaves -1/+1 labels as
 // they are.
-func nytPlusMinusOne(y []float64) ([]float64, error) {
+func plusMinusOne(y []float64) ([]float64, error) {
 	out := make([]float64, len(y))
 	zero := false
 	for i, v := range y {
@@ -240,10 +240,10 @@ func nytPlusMinusOne(y []float64) ([]float64, error) {
 	return out, nil
 }
 
-// nytMinMax scales each column of ref to [lo, hi] using ref's own range
+// minMax scales each column of ref to [lo, hi] using ref's own range
 // and applies the same map to the other matrices, in place. Constant
 // columns become (lo+hi)/2.
-func nytMinMax(lo, hi float64, ref *mat.Dense, others ...*mat.Dense) {
+func minMax(lo, hi float64, ref *mat.Dense, others ...*mat.Dense) {
 	r, c := ref.Dims()
 	for j := 0; j < c; j++ {
 		mn, mx := math.Inf(1), math.Inf(-1)
@@ -264,15 +264,15 @@ func nytMinMax(lo, hi float64, ref *mat.Dense, others ...*mat.Dense) {
 	}
 }
 
-// nytSubsample returns k rows drawn without replacement with the given
+// subsample returns k rows drawn without replacement with the given
 // seed.
-func nytSubsample(x *mat.Dense, y []float64, k int, seed uint64) (*mat.Dense, []float64, error) {
+func subsample(x *mat.Dense, y []float64, k int, seed uint64) (*mat.Dense, []float64, error) {
 	perm := rand.New(rand.NewPCG(seed, 0x6e7974726f)).Perm(len(y))[:k]
 	return staged.Rows(x, y, perm)
 }
 
-// nytRun is one Table 2 fit or the reason it was skipped.
-type nytRun struct {
+// table2Run is one Table 2 fit or the reason it was skipped.
+type table2Run struct {
 	dataset, method string
 	seed            int
 	n, nTest, d, m  int
@@ -290,8 +290,8 @@ type nytRun struct {
 	path            []credlab.PathPoint // first repetition only
 }
 
-// nytFig2Run is one Figure 2 fit.
-type nytFig2Run struct {
+// fig2Run is one Figure 2 fit.
+type fig2Run struct {
 	m           int
 	method      string
 	seed        int
@@ -299,29 +299,29 @@ type nytFig2Run struct {
 	timing      credlab.Timing
 }
 
-type nytResults struct {
-	cfg   nytConfig
-	cases []*nytCase
-	runs  []nytRun
-	fig2  []nytFig2Run
+type results struct {
+	cfg   config
+	cases []*table2Case
+	runs  []table2Run
+	fig2  []fig2Run
 	fig2N int // training rows of the Figure 2 runs
 	total time.Duration
 	t2    time.Duration // wall time of Table 2
 	f2    time.Duration // wall time of Figure 2
-	tstar []nytTStar
+	tstar []tstarRun
 	ts    time.Duration // wall time of the t* study
 }
 
-// nytRunAll runs Table 2 on cases and Figure 2 on cfg.fig2.
-func nytRunAll(ctx context.Context, cases []*nytCase, cfg nytConfig, w io.Writer) (*nytResults, error) {
-	res := &nytResults{cfg: cfg, cases: cases}
+// runAll runs Table 2 on cases and Figure 2 on cfg.fig2.
+func runAll(ctx context.Context, cases []*table2Case, cfg config, w io.Writer) (*results, error) {
+	res := &results{cfg: cfg, cases: cases}
 	t0 := time.Now()
 	for _, c := range cases {
 		n, d := c.xTrain.Dims()
 		nt, _ := c.xTest.Dims()
 		fmt.Fprintf(w, "\n%s: n = %d, n_test = %d, d = %d, sigma = %g, m = %d\n", c.name, n, nt, d, c.sigma, c.m)
 		for _, meth := range cfg.methods {
-			runs, err := nytRunMethod(ctx, c, meth, cfg, w)
+			runs, err := runMethod(ctx, c, meth, cfg, w)
 			if err != nil {
 				return nil, fmt.Errorf("repro: %s on %s: %w", meth, c.name, err)
 			}
@@ -331,7 +331,7 @@ func nytRunAll(ctx context.Context, cases []*nytCase, cfg nytConfig, w io.Writer
 	res.t2 = time.Since(t0)
 	t0 = time.Now()
 	for _, c := range cases {
-		ts, err := nytRunTStar(ctx, c, cfg, w)
+		ts, err := runTStar(ctx, c, cfg, w)
 		if err != nil {
 			return nil, fmt.Errorf("repro: t* study on %s: %w", c.name, err)
 		}
@@ -340,7 +340,7 @@ func nytRunAll(ctx context.Context, cases []*nytCase, cfg nytConfig, w io.Writer
 	res.ts = time.Since(t0)
 	t0 = time.Now()
 	if cfg.fig2.x != nil {
-		fr, nTrain, err := nytRunFig2(ctx, cfg.fig2, w)
+		fr, nTrain, err := runFig2(ctx, cfg.fig2, w)
 		if err != nil {
 			return nil, fmt.Errorf("repro: Figure 2: %w", err)
 		}
@@ -350,32 +350,32 @@ func nytRunAll(ctx context.Context, cases []*nytCase, cfg nytConfig, w io.Writer
 	return res, nil
 }
 
-// nytRunMethod runs one method on one data set for every repetition, or
+// runMethod runs one method on one data set for every repetition, or
 // records why it was not run.
-func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w io.Writer) ([]nytRun, error) {
+func runMethod(ctx context.Context, c *table2Case, meth string, cfg config, w io.Writer) ([]table2Run, error) {
 	n, d := c.xTrain.Dims()
 	nTest, _ := c.xTest.Dims()
-	base := nytRun{dataset: c.name, method: meth, n: n, nTest: nTest, d: d, sigma: c.sigma}
-	if meth == nytNKRLS || meth == nytNYTRO {
+	base := table2Run{dataset: c.name, method: meth, n: n, nTest: nTest, d: d, sigma: c.sigma}
+	if meth == methodNKRLS || meth == methodNYTRO {
 		base.m = c.m
 	}
 	reps := cfg.reps
-	exact := meth == nytKOLS || meth == nytKRLS || meth == nytES
-	if meth == nytKOLS {
+	exact := meth == methodKOLS || meth == methodKRLS || meth == methodES
+	if meth == methodKOLS {
 		reps = 1 // no hold-out split and no centers: nothing to vary
 	}
 	if exact && n > cfg.exact.checkAbove {
-		est, memGB, calib, err := nytEstimate(ctx, c, meth, cfg.exact.calibN)
+		est, memGB, calib, err := estimateRun(ctx, c, meth, cfg.exact.calibN)
 		if err != nil {
 			return nil, err
 		}
-		limit := cfg.exact.memShare * nytPhysMemGB()
+		limit := cfg.exact.memShare * physMemGB()
 		fmt.Fprintf(w, "  %-14s estimate for n = %d: %s per run, %.1f GB (from a %d-row run of %s)\n",
-			meth, n, nytDur(est), memGB, cfg.exact.calibN, nytDur(calib))
+			meth, n, fmtDur(est), memGB, cfg.exact.calibN, fmtDur(calib))
 		var why string
 		switch {
 		case est > cfg.exact.budget:
-			why = fmt.Sprintf("estimated %s per run (over the %s limit)", nytDur(est), nytDur(cfg.exact.budget))
+			why = fmt.Sprintf("estimated %s per run (over the %s limit)", fmtDur(est), fmtDur(cfg.exact.budget))
 		case memGB > limit:
 			why = fmt.Sprintf("needs about %.1f GB (over %.0f%% of memory, %.1f GB)", memGB, 100*cfg.exact.memShare, limit)
 		}
@@ -384,21 +384,21 @@ func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w
 			r.status, r.estimate, r.memGB = "not run", est, memGB
 			r.testRMSE, r.valRMSE = math.NaN(), math.NaN()
 			r.note = fmt.Sprintf("not run: %s; extrapolated from a %d-row calibration run (%s), pure Go, %d cores",
-				why, cfg.exact.calibN, nytDur(calib), runtime.GOMAXPROCS(0))
+				why, cfg.exact.calibN, fmtDur(calib), runtime.GOMAXPROCS(0))
 			fmt.Fprintf(w, "  %-14s not run: %s\n", meth, why)
-			return []nytRun{r}, nil
+			return []table2Run{r}, nil
 		}
 		if time.Duration(reps)*est > cfg.exact.budget*3/2 {
 			reps = 1
-			base.note = fmt.Sprintf("1 repetition only: estimated %s per run", nytDur(est))
+			base.note = fmt.Sprintf("1 repetition only: estimated %s per run", fmtDur(est))
 		}
 	}
-	var out []nytRun
+	var out []table2Run
 	for s := 1; s <= reps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fit, err := nytFit(ctx, meth, c.xTrain, c.yTrain, c.sigma, c.m, uint64(s), 0)
+		fit, err := fitMethod(ctx, meth, c.xTrain, c.yTrain, c.sigma, c.m, uint64(s), 0)
 		if err != nil {
 			return nil, err
 		}
@@ -411,34 +411,34 @@ func nytRunMethod(ctx context.Context, c *nytCase, meth string, cfg nytConfig, w
 		r.testRMSE = credlab.RMSE(pred, c.yTest)
 		r.valRMSE, r.lambda, r.iter, r.rank, r.timing = fit.ValRMSE, fit.Lambda, fit.Iter, fit.Rank, fit.Timing
 		r.steps = len(fit.Path)
-		if meth == nytKOLS {
+		if meth == methodKOLS {
 			r.note = "deterministic (no hold-out, no seed): run once"
 		}
 		if s == 1 {
 			r.path = fit.Path
 		}
 		fmt.Fprintf(w, "  %-14s seed %d: test RMSE %.4f, %s, rank %d, %.2f s\n",
-			meth, s, r.testRMSE, nytParamString(r), r.rank, fit.Timing.Total().Seconds())
+			meth, s, r.testRMSE, paramString(r), r.rank, fit.Timing.Total().Seconds())
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// nytEstimate times meth on a calibN-row subsample of c (seed 1) and
+// estimateRun times meth on a calibN-row subsample of c (seed 1) and
 // extrapolates the time and memory of one run on all rows: kernel
 // evaluations scale as n^2; the solve as n^3 for KRLS (tridiagonal
 // reduction) and KOLS (pivoted Cholesky of a nearly full-rank K) and as
 // n^2 per step times MaxIter for EarlyStopping. Memory-bound steps on
 // matrices larger than the caches make these lower bounds.
-func nytEstimate(ctx context.Context, c *nytCase, meth string, calibN int) (est time.Duration, memGB float64, calib time.Duration, err error) {
+func estimateRun(ctx context.Context, c *table2Case, meth string, calibN int) (est time.Duration, memGB float64, calib time.Duration, err error) {
 	n, _ := c.xTrain.Dims()
 	calibN = min(calibN, n)
-	xs, ys, err := nytSubsample(c.xTrain, c.yTrain, calibN, 1)
+	xs, ys, err := subsample(c.xTrain, c.yTrain, calibN, 1)
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	t0 := time.Now()
-	fit, err := nytFit(ctx, meth, xs, ys, c.sigma, c.m, 1, 0)
+	fit, err := fitMethod(ctx, meth, xs, ys, c.sigma, c.m, 1, 0)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -449,13 +449,13 @@ func nytEstimate(ctx context.Context, c *nytCase, meth string, calibN int) (est 
 	nv := math.Round(0.2 * float64(n))
 	nt := float64(n) - nv
 	switch meth {
-	case nytKRLS:
+	case methodKRLS:
 		sec += (tm.Solve + tm.Select).Seconds() * f * f * f
 		memGB = 8 * (float64(n)*nt + nt*nt + nv*nt) / 1e9 // [K_tt; K_vt], Q, K_vt Q
-	case nytKOLS:
+	case methodKOLS:
 		sec += tm.Solve.Seconds() * f * f * f
 		memGB = 8 * 2 * float64(n) * float64(n) / 1e9 // K (holding its rank-r factor) and L^T L, r ~ n
-	case nytES:
+	case methodES:
 		steps := max(len(fit.Path), 1)
 		sec += (tm.Solve + tm.Select).Seconds() * f * f * 500 / float64(steps)
 		memGB = 8 * float64(n) * nt / 1e9
@@ -463,35 +463,35 @@ func nytEstimate(ctx context.Context, c *nytCase, meth string, calibN int) (est 
 	return time.Duration(sec * float64(time.Second)), memGB, calib, nil
 }
 
-// nytRunFig2 times NKRLS and NYTRO (all 500 steps) on cpuSmall for each m
+// runFig2 times NKRLS and NYTRO (all 500 steps) on cpuSmall for each m
 // and repetition. Repetition s draws the nTrain training rows with seed s
 // and uses seed s for the hold-out split and the centers.
-func nytRunFig2(ctx context.Context, fc nytFig2Config, w io.Writer) ([]nytFig2Run, int, error) {
+func runFig2(ctx context.Context, fc fig2Config, w io.Writer) ([]fig2Run, int, error) {
 	n, d := fc.x.Dims()
 	nTrain := min(fc.nTrain, n)
 	fmt.Fprintf(w, "\ncpuSmall (Figure 2): n = %d of %d rows, d = %d, sigma = %g on [0, 1]-scaled features, m = %v, %d repetition(s)\n",
 		nTrain, n, d, fc.sigma, fc.ms, fc.reps)
-	var out []nytFig2Run
+	var out []fig2Run
 	for s := 1; s <= fc.reps; s++ {
-		x, y, err := nytSubsample(fc.x, fc.y, nTrain, uint64(s))
+		x, y, err := subsample(fc.x, fc.y, nTrain, uint64(s))
 		if err != nil {
 			return nil, 0, err
 		}
-		nytMinMax(0, 1, x)
+		minMax(0, 1, x)
 		for _, m := range fc.ms {
-			for _, meth := range []string{nytNKRLS, nytNYTRO} {
+			for _, meth := range []string{methodNKRLS, methodNYTRO} {
 				if err := ctx.Err(); err != nil {
 					return nil, 0, err
 				}
 				steps := 0
-				if meth == nytNYTRO {
+				if meth == methodNYTRO {
 					steps = 500 // all of them, for the time
 				}
-				fit, err := nytFit(ctx, meth, x, y, fc.sigma, m, uint64(s), steps)
+				fit, err := fitMethod(ctx, meth, x, y, fc.sigma, m, uint64(s), steps)
 				if err != nil {
 					return nil, 0, fmt.Errorf("%s, m = %d, seed %d: %w", meth, m, s, err)
 				}
-				r := nytFig2Run{m: m, method: meth, seed: s, rank: fit.Rank, steps: len(fit.Path), timing: fit.Timing}
+				r := fig2Run{m: m, method: meth, seed: s, rank: fit.Rank, steps: len(fit.Path), timing: fit.Timing}
 				fmt.Fprintf(w, "  seed %d m %4d %-5s rank %4d: %.2f s (kernel and factor %.2f s, solve %.2f s, select %.2f s)\n",
 					s, m, meth, r.rank, r.timing.Total().Seconds(), r.timing.Kernel.Seconds(), r.timing.Solve.Seconds(), r.timing.Select.Seconds())
 				out = append(out, r)
@@ -501,8 +501,8 @@ func nytRunFig2(ctx context.Context, fc nytFig2Config, w io.Writer) ([]nytFig2Ru
 	return out, nTrain, nil
 }
 
-// nytPhysMemGB returns the machine's memory in GB from /proc/meminfo, or 8.
-func nytPhysMemGB() float64 {
+// physMemGB returns the machine's memory in GB from /proc/meminfo, or 8.
+func physMemGB() float64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 8
@@ -520,8 +520,8 @@ func nytPhysMemGB() float64 {
 	return 8
 }
 
-// nytDur formats a duration for tables: seconds, minutes or hours.
-func nytDur(d time.Duration) string {
+// fmtDur formats a duration for tables: seconds, minutes or hours.
+func fmtDur(d time.Duration) string {
 	switch s := d.Seconds(); {
 	case s < 120:
 		return fmt.Sprintf("%.1f s", s)
@@ -532,12 +532,12 @@ func nytDur(d time.Duration) string {
 	}
 }
 
-// nytParamString describes the selected parameter of one run.
-func nytParamString(r nytRun) string {
+// paramString describes the selected parameter of one run.
+func paramString(r table2Run) string {
 	switch r.method {
-	case nytKRLS, nytNKRLS:
+	case methodKRLS, methodNKRLS:
 		return fmt.Sprintf("lambda %.3g", r.lambda)
-	case nytES, nytNYTRO:
+	case methodES, methodNYTRO:
 		return fmt.Sprintf("t* %d of %d steps", r.iter, r.steps)
 	}
 	return "no parameter"

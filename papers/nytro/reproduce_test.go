@@ -17,8 +17,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// nytSynthSplit is a small binary problem with 0/1 labels, like COIL 2000.
-func nytSynthSplit(nTrain, nTest, d int, seed uint64) *staged.TrainTest {
+// synthSplit is a small binary problem with 0/1 labels, like COIL 2000.
+func synthSplit(nTrain, nTest, d int, seed uint64) *staged.TrainTest {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	gen := func(n int) (*mat.Dense, []float64) {
 		x := mat.NewDense(n, d, nil)
@@ -42,34 +42,34 @@ func nytSynthSplit(nTrain, nTest, d int, seed uint64) *staged.TrainTest {
 	return s
 }
 
-// TestNYTROTinyRun runs the whole pipeline on synthetic in-memory data: a
+// TestTinyRun runs the whole pipeline on synthetic in-memory data: a
 // small "InsuranceCompany" on which every method runs, an "Adult" above
 // the exact-method threshold whose exact methods are estimated and
 // skipped, and a small Figure 2.
-func TestNYTROTinyRun(t *testing.T) {
-	cfg := nytDefaults(false)
+func TestTinyRun(t *testing.T) {
+	cfg := defaultConfig(false)
 	cfg.command = "test"
 	cfg.reps = 2
-	cfg.exact = nytExactPolicy{checkAbove: 130, calibN: 60, budget: time.Nanosecond, memShare: 0.6}
-	cfg.tstar = nytTStarConfig{steps: 300, esMaxRows: 130, esReps: 1}
-	ins, err := nytPrepare("InsuranceCompany", nytSynthSplit(120, 50, 4, 1), 3, 30, 0)
+	cfg.exact = exactPolicy{checkAbove: 130, calibN: 60, budget: time.Nanosecond, memShare: 0.6}
+	cfg.tstar = tstarConfig{steps: 300, esMaxRows: 130, esReps: 1}
+	ins, err := prepare("InsuranceCompany", synthSplit(120, 50, 4, 1), 3, 30, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	adult, err := nytPrepare("Adult", nytSynthSplit(150, 40, 3, 2), 2, 20, 0)
+	adult, err := prepare("Adult", synthSplit(150, 40, 3, 2), 2, 20, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx := nytSynthSplit(200, 1, 4, 3)
-	cfg.fig2 = nytFig2Config{x: fx.XTrain, y: fx.YTrain, nTrain: 160, sigma: 0.5, ms: []int{10, 20, 40}, reps: 2}
+	fx := synthSplit(200, 1, 4, 3)
+	cfg.fig2 = fig2Config{x: fx.XTrain, y: fx.YTrain, nTrain: 160, sigma: 0.5, ms: []int{10, 20, 40}, reps: 2}
 
 	var log bytes.Buffer
-	res, err := nytRunAll(context.Background(), []*nytCase{ins, adult}, cfg, &log)
+	res, err := runAll(context.Background(), []*table2Case{ins, adult}, cfg, &log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	if err := nytWrite(out, res, &log); err != nil {
+	if err := writeResults(out, res, &log); err != nil {
 		t.Fatal(err)
 	}
 
@@ -96,7 +96,7 @@ func TestNYTROTinyRun(t *testing.T) {
 			t.Errorf("%s %s: test RMSE %q", r[col["dataset"]], r[col["method"]], r[col["test_rmse"]])
 		}
 		// KOLS interpolates; the others must beat predicting 0 (RMSE 1).
-		if r[col["method"]] != nytKOLS && rmse >= 1 {
+		if r[col["method"]] != methodKOLS && rmse >= 1 {
 			t.Errorf("%s %s: test RMSE %v, not better than 0", r[col["dataset"]], r[col["method"]], rmse)
 		}
 	}
@@ -109,7 +109,7 @@ func TestNYTROTinyRun(t *testing.T) {
 		t.Errorf("fig2.csv has %d rows, want %d", got, want)
 	}
 	for _, r := range fig[1:] {
-		if r[1] == nytNYTRO && r[4] != "500" {
+		if r[1] == methodNYTRO && r[4] != "500" {
 			t.Errorf("NYTRO ran %s steps in Figure 2, want all 500", r[4])
 		}
 	}
@@ -136,9 +136,9 @@ func TestNYTROTinyRun(t *testing.T) {
 	}
 }
 
-func TestNYTROPrepare(t *testing.T) {
-	s := nytSynthSplit(300, 20, 2, 4)
-	c, err := nytPrepare("x", s, 1, 1000, 100)
+func TestPrepare(t *testing.T) {
+	s := synthSplit(300, 20, 2, 4)
+	c, err := prepare("x", s, 1, 1000, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,49 +153,49 @@ func TestNYTROPrepare(t *testing.T) {
 	if c.xTrain.At(0, 0) < -1 || c.xTrain.At(0, 0) > 1 {
 		t.Errorf("scaled value %v outside [-1, 1]", c.xTrain.At(0, 0))
 	}
-	if _, err := nytPlusMinusOne([]float64{0, 1, 2}); err == nil {
+	if _, err := plusMinusOne([]float64{0, 1, 2}); err == nil {
 		t.Error("label 2 accepted")
 	}
-	if _, err := nytPlusMinusOne([]float64{0, -1}); err == nil {
+	if _, err := plusMinusOne([]float64{0, -1}); err == nil {
 		t.Error("labels 0 and -1 mixed accepted")
 	}
-	y, err := nytPlusMinusOne([]float64{-1, 1, 1})
+	y, err := plusMinusOne([]float64{-1, 1, 1})
 	if err != nil || y[0] != -1 || y[1] != 1 {
 		t.Errorf("-1/+1 labels changed: %v %v", y, err)
 	}
 
 	a := mat.NewDense(3, 2, []float64{0, 5, 5, 5, 10, 5})
 	b := mat.NewDense(1, 2, []float64{20, 7})
-	nytMinMax(-1, 1, a, b)
+	minMax(-1, 1, a, b)
 	if a.At(0, 0) != -1 || a.At(1, 0) != 0 || a.At(2, 0) != 1 || b.At(0, 0) != 3 || a.At(0, 1) != 0 || b.At(0, 1) != 0 {
 		t.Errorf("min-max scaling: %v %v", mat.Formatted(a), mat.Formatted(b))
 	}
 }
 
-func TestNYTROSlope(t *testing.T) {
+func TestSlope(t *testing.T) {
 	x := []float64{100, 200, 400, 800}
 	y := make([]float64, len(x))
 	for i, v := range x {
 		y[i] = 3e-6 * v * v
 	}
-	if b := nytSlope(x, y); math.Abs(b-2) > 1e-12 {
+	if b := slope(x, y); math.Abs(b-2) > 1e-12 {
 		t.Errorf("slope %v, want 2", b)
 	}
-	if b := nytSlope(x[:1], y[:1]); !math.IsNaN(b) {
+	if b := slope(x[:1], y[:1]); !math.IsNaN(b) {
 		t.Errorf("slope of one point %v, want NaN", b)
 	}
-	if m, sd := nytMeanSD([]float64{1, 3}); m != 2 || math.Abs(sd-math.Sqrt2) > 1e-15 {
+	if m, sd := meanSD([]float64{1, 3}); m != 2 || math.Abs(sd-math.Sqrt2) > 1e-15 {
 		t.Errorf("mean, sd = %v, %v", m, sd)
 	}
 }
 
-// TestNYTROStagedData runs the real reproduction when NYTRO_REPRO_OUT
+// TestStagedData runs the real reproduction when NYTRO_REPRO_OUT
 // names an output directory (NYTRO_REPRO_QUICK=1 for quick mode, and
 // CREDLAB_DATA for the data, default ../shared/data from the repository
 // root), for example
 //
 //	NYTRO_REPRO_OUT=/tmp/nytro NYTRO_REPRO_QUICK=1 go test -run StagedData -timeout 3h ./papers/nytro/
-func TestNYTROStagedData(t *testing.T) {
+func TestStagedData(t *testing.T) {
 	out := os.Getenv("NYTRO_REPRO_OUT")
 	if out == "" {
 		t.Skip("set NYTRO_REPRO_OUT to run the NYTRO reproduction on the staged data")
@@ -209,9 +209,9 @@ func TestNYTROStagedData(t *testing.T) {
 	}
 }
 
-// TestNYTROStopRules checks the stopping rules of the t* study on short
+// TestStopRules checks the stopping rules of the t* study on short
 // validation paths (iterations are 1-based).
-func TestNYTROStopRules(t *testing.T) {
+func TestStopRules(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		val       []float64
@@ -225,10 +225,10 @@ func TestNYTROStopRules(t *testing.T) {
 		{"slow tail, finer rule", []float64{10, 5, 4.999, 4.99, 4.9}, 0.05, 1e-4, 5, 5},
 		{"flat", []float64{1, 1, 1}, 0.05, 1e-3, 1, 1},
 	} {
-		if got := nytStopRatio(c.val, c.th); got != c.ratio {
+		if got := stopRatio(c.val, c.th); got != c.ratio {
 			t.Errorf("%s: ratio rule %d, want %d", c.name, got, c.ratio)
 		}
-		if got := nytStopRelative(c.val, c.eps); got != c.rl {
+		if got := stopRelative(c.val, c.eps); got != c.rl {
 			t.Errorf("%s: relative rule %d, want %d", c.name, got, c.rl)
 		}
 	}

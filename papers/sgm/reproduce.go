@@ -34,14 +34,14 @@ import (
 // reproductions-sgm.md to outDir and progress to w. quick shrinks the
 // sizes so that the run takes about a minute.
 func Reproduce(ctx context.Context, dataDir, outDir string, quick bool, w io.Writer) error {
-	cfg := sgmrDefaults(quick)
+	cfg := defaultConfig(quick)
 	cfg.DataDir = dataDir
 	cfg.Command = report.Command("go run ./cmd/credlab", quick, "sgm", "-data", dataDir, "-out", outDir)
-	return sgmrRun(ctx, outDir, cfg, w)
+	return reproduce(ctx, outDir, cfg, w)
 }
 
-// sgmrConfig sizes the reproduction.
-type sgmrConfig struct {
+// config sizes the reproduction.
+type config struct {
 	Quick      bool
 	M          int     // sample size of Fig. 1
 	Sigma      float64 // Gaussian kernel bandwidth
@@ -61,8 +61,8 @@ type sgmrConfig struct {
 	LoadBreast func(dir string) (*mat.Dense, []float64, error)
 }
 
-func sgmrDefaults(quick bool) sgmrConfig {
-	c := sgmrConfig{Quick: quick, M: 100, Sigma: 0.2, Noise: 1, Population: 2000, Trials: 50,
+func defaultConfig(quick bool) config {
+	c := config{Quick: quick, M: 100, Sigma: 0.2, Noise: 1, Population: 2000, Trials: 50,
 		MaxPasses: 10000, Points: 25, Splits: 10, TestShare: 0.3, BCMaxPass: 10000, BCPoints: 21,
 		LoadBreast: staged.BreastCancer}
 	if quick {
@@ -72,10 +72,10 @@ func sgmrDefaults(quick bool) sgmrConfig {
 	return c
 }
 
-// sgmrBC is the mean classification error of one variant on the breast
+// breastCurve is the mean classification error of one variant on the breast
 // cancer data, per recorded pass.
-type sgmrBC struct {
-	Variant         sgmVariant
+type breastCurve struct {
+	Variant         variant
 	B               int
 	Eta             float64
 	Passes          []float64
@@ -83,31 +83,31 @@ type sgmrBC struct {
 	TrainSD, TestSD []float64
 }
 
-func sgmrRun(ctx context.Context, outDir string, cfg sgmrConfig, w io.Writer) error {
+func reproduce(ctx context.Context, outDir string, cfg config, w io.Writer) error {
 	start := time.Now()
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "SGM reproduction (Lin & Rosasco 2016), quick=%v\n", cfg.Quick)
 	t0 := time.Now()
-	curves, popTime, rank, err := sgmrFig1(ctx, cfg, w)
+	curves, popTime, rank, err := runFig1(ctx, cfg, w)
 	if err != nil {
 		return err
 	}
 	fig1Time := time.Since(t0)
-	if err := sgmrWriteFig1(filepath.Join(outDir, "fig1_decomposition.csv"), curves); err != nil {
+	if err := writeFig1(filepath.Join(outDir, "fig1_decomposition.csv"), curves); err != nil {
 		return err
 	}
 	t0 = time.Now()
-	bc, bcInfo, err := sgmrFig2(ctx, cfg, w)
+	bc, bcInfo, err := runFig2(ctx, cfg, w)
 	if err != nil {
 		return err
 	}
 	fig2Time := time.Since(t0)
-	if err := sgmrWriteFig2(filepath.Join(outDir, "fig2_breast_cancer.csv"), bc); err != nil {
+	if err := writeFig2(filepath.Join(outDir, "fig2_breast_cancer.csv"), bc); err != nil {
 		return err
 	}
-	md := sgmrMarkdown(cfg, curves, bc, bcInfo, popTime, rank, fig1Time, fig2Time, time.Since(start))
+	md := markdown(cfg, curves, bc, bcInfo, popTime, rank, fig1Time, fig2Time, time.Since(start))
 	if err := os.WriteFile(filepath.Join(outDir, "reproductions-sgm.md"), []byte(md), 0o644); err != nil {
 		return err
 	}
@@ -115,18 +115,18 @@ func sgmrRun(ctx context.Context, outDir string, cfg sgmrConfig, w io.Writer) er
 	return nil
 }
 
-// sgmrFig1 computes the decomposition curves of the three variants.
-func sgmrFig1(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmCurve, time.Duration, int, error) {
+// runFig1 computes the decomposition curves of the three variants.
+func runFig1(ctx context.Context, cfg config, w io.Writer) ([]curve, time.Duration, int, error) {
 	spec := DecompositionSpec{M: cfg.M, Population: cfg.Population, Sigma: cfg.Sigma, Noise: cfg.Noise, Trials: cfg.Trials,
-		Passes: passGridLog(cfg.MaxPasses, cfg.Points), Presets: sgmPresets, Seed: cfg.Seed}
-	curves, rank, popTime, err := decomposeSGM(ctx, spec, w)
+		Passes: passGridLog(cfg.MaxPasses, cfg.Points), Presets: presets, Seed: cfg.Seed}
+	curves, rank, popTime, err := decompose(ctx, spec, w)
 	return curves, popTime, rank, err
 }
 
-// sgmPresets are the paper's three runs.
-var sgmPresets = []string{"minibatch", "simple", "batch"}
+// presets are the paper's three runs.
+var presets = []string{"minibatch", "simple", "batch"}
 
-func sgmrArgMin(v []float64) int {
+func argMin(v []float64) int {
 	b := 0
 	for i, x := range v {
 		if x < v[b] {
@@ -136,17 +136,17 @@ func sgmrArgMin(v []float64) int {
 	return b
 }
 
-func sgmrMin(v []float64) float64 { return v[sgmrArgMin(v)] }
+func minOf(v []float64) float64 { return v[argMin(v)] }
 
-// sgmrUShape reports whether the curve falls by at least 10% from its
+// uShape reports whether the curve falls by at least 10% from its
 // first value to an interior minimum and rises by at least 10% after it.
-func sgmrUShape(v []float64) bool {
-	i := sgmrArgMin(v)
+func uShape(v []float64) bool {
+	i := argMin(v)
 	return i > 0 && i < len(v)-1 && v[0] > 1.1*v[i] && v[len(v)-1] > 1.1*v[i]
 }
 
-// sgmrCompShare returns max_t CompVar_t / Total_t.
-func sgmrCompShare(c sgmCurve) float64 {
+// compShare returns max_t CompVar_t / Total_t.
+func compShare(c curve) float64 {
 	s := 0.0
 	for i := range c.Total {
 		s = math.Max(s, c.CompVar[i]/c.Total[i])
@@ -154,7 +154,7 @@ func sgmrCompShare(c sgmCurve) float64 {
 	return s
 }
 
-func sgmrWriteFig1(path string, curves []sgmCurve) error {
+func writeFig1(path string, curves []curve) error {
 	rows := [][]string{{"variant", "b", "eta", "passes", "total", "bias", "sample_variance", "computational_variance", "batch_gd_total"}}
 	for _, c := range curves {
 		for i := range c.Passes {
@@ -165,31 +165,31 @@ func sgmrWriteFig1(path string, curves []sgmCurve) error {
 	return report.WriteCSV(path, rows)
 }
 
-// sgmrBCInfo describes the breast cancer setup for the report.
-type sgmrBCInfo struct {
+// breastInfo describes the breast cancer setup for the report.
+type breastInfo struct {
 	N, D, Train, Test int
 	Sigma             float64 // median of the split's training distances, averaged
 }
 
-// sgmrFig2 runs the three variants on seeded splits of the breast cancer
+// runFig2 runs the three variants on seeded splits of the breast cancer
 // data: features standardised on the training rows, labels +1 (benign) and
 // -1 (malignant), a Gaussian kernel whose sigma is the median pairwise
 // distance of the training rows, and the classification error of sign(f).
-func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrBCInfo, error) {
+func runFig2(ctx context.Context, cfg config, w io.Writer) ([]breastCurve, breastInfo, error) {
 	x, y, err := cfg.LoadBreast(cfg.DataDir)
 	if err != nil {
-		return nil, sgmrBCInfo{}, err
+		return nil, breastInfo{}, err
 	}
 	n, d := x.Dims()
 	nTest := int(math.Round(cfg.TestShare * float64(n)))
-	info := sgmrBCInfo{N: n, D: d, Train: n - nTest, Test: nTest}
-	spec := PassSpec{Presets: sgmPresets, Passes: passGridLog(cfg.BCMaxPass, cfg.BCPoints), Splits: cfg.Splits, TestShare: cfg.TestShare, Seed: cfg.Seed}
+	info := breastInfo{N: n, D: d, Train: n - nTest, Test: nTest}
+	spec := PassSpec{Presets: presets, Passes: passGridLog(cfg.BCMaxPass, cfg.BCPoints), Splits: cfg.Splits, TestShare: cfg.TestShare, Seed: cfg.Seed}
 	runs, err := passErrors(ctx, x, y, spec, w)
 	if err != nil {
 		return nil, info, err
 	}
-	out := make([]sgmrBC, len(sgmPresets))
-	for vi, name := range sgmPresets {
+	out := make([]breastCurve, len(presets))
+	for vi, name := range presets {
 		var tr, te [][]float64
 		for _, r := range runs {
 			if r.Variant.Name != name {
@@ -218,7 +218,7 @@ func sgmrFig2(ctx context.Context, cfg sgmrConfig, w io.Writer) ([]sgmrBC, sgmrB
 	return out, info, nil
 }
 
-func sgmrWriteFig2(path string, bc []sgmrBC) error {
+func writeFig2(path string, bc []breastCurve) error {
 	rows := [][]string{{"variant", "b", "eta", "passes", "train_error", "train_error_sd", "test_error", "test_error_sd"}}
 	for _, c := range bc {
 		for i := range c.Passes {
@@ -229,7 +229,7 @@ func sgmrWriteFig2(path string, bc []sgmrBC) error {
 	return report.WriteCSV(path, rows)
 }
 
-func sgmrMarkdown(cfg sgmrConfig, curves []sgmCurve, bc []sgmrBC, info sgmrBCInfo, popTime time.Duration, rank int, fig1, fig2, total time.Duration) string {
+func markdown(cfg config, curves []curve, bc []breastCurve, info breastInfo, popTime time.Duration, rank int, fig1, fig2, total time.Duration) string {
 	var sb strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
 	p("## Lin & Rosasco (2016), multi-pass SGM: section 4\n\n")
@@ -246,7 +246,7 @@ func sgmrMarkdown(cfg sgmrConfig, curves []sgmCurve, bc []sgmrBC, info sgmrBCInf
 	p("%d trials, each a new sample and a new index sequence J; all squared norms are in L^2(rho_hat). ", cfg.Trials)
 	p("Total = E_J ||omega_t - f_rho||^2, bias = ||mu_t - f_rho||^2 (population iteration, eq. 13), sample variance = ||nu_t - mu_t||^2 (nu_t the sample iteration, eq. 14), computational variance = E_J ||omega_t - nu_t||^2. ")
 	p("For batch GD omega_t = nu_t, so its total is ||nu_t - f_rho||^2 and its computational variance 0 (Fig. 1c). CSV: `fig1_decomposition.csv`.\n\n")
-	show := sgmrShowIdx(curves[0].Passes)
+	show := showIdx(curves[0].Passes)
 	for _, c := range curves {
 		p("**%s** (b = %d, eta = %.4g)\n\n", c.Variant.Preset, c.B, c.Eta)
 		p("| passes |")
@@ -268,15 +268,15 @@ func sgmrMarkdown(cfg sgmrConfig, curves []sgmCurve, bc []sgmrBC, info sgmrBCInf
 			}
 			p("\n")
 		}
-		i := sgmrArgMin(c.Total)
+		i := argMin(c.Total)
 		p("\nMinimum total error %.4f at %g passes (bias %.4f, sample variance %.4f); U-shaped: %v; largest computational share of the total: %.1f%%.\n\n",
-			c.Total[i], c.Passes[i], c.Bias[i], c.SampleVar[i], sgmrUShape(c.Total), 100*sgmrCompShare(c))
+			c.Total[i], c.Passes[i], c.Bias[i], c.SampleVar[i], uShape(c.Total), 100*compShare(c))
 	}
 	p("Checks: ")
 	allU, maxComp := true, 0.0
 	for _, c := range curves {
-		allU = allU && sgmrUShape(c.Total)
-		maxComp = math.Max(maxComp, sgmrCompShare(c))
+		allU = allU && uShape(c.Total)
+		maxComp = math.Max(maxComp, compShare(c))
 	}
 	p("total error U-shaped for all three runs: **%v**; computational variance at most **%.1f%%** of the total error (the paper: \"negligible\"). ", allU, 100*maxComp)
 	p("As in the paper, the bias falls and the sample variance grows with the passes, and the three runs nearly coincide when plotted against passes, since eta per pass is 1/8 in all three.\n\n")
@@ -286,7 +286,7 @@ func sgmrMarkdown(cfg sgmrConfig, curves []sgmCurve, bc []sgmrBC, info sgmrBCInf
 	p("features standardised on the training rows; Gaussian kernel with sigma the median distance between training rows (credlab.MedianDistance, on up to 256 of them) (%.2f on average; the paper does not give its kernel); ", info.Sigma)
 	p("the paper's step sizes (eta = 1/(8m), 1/(8 sqrt(m)), 1/8). Error of sign(f) against passes, mean over the splits. CSV: `fig2_breast_cancer.csv`.\n\n")
 	p("| variant | b | eta |")
-	showBC := sgmrShowIdx(bc[0].Passes)
+	showBC := showIdx(bc[0].Passes)
 	for _, i := range showBC {
 		p(" train / test @ %g |", bc[0].Passes[i])
 	}
@@ -304,12 +304,12 @@ func sgmrMarkdown(cfg sgmrConfig, curves []sgmCurve, bc []sgmrBC, info sgmrBCInf
 	}
 	p("\nBest mean test error:")
 	for _, c := range bc {
-		i := sgmrArgMin(c.Test)
+		i := argMin(c.Test)
 		p(" %s %.3f at %g passes;", c.Variant.Name, c.Test[i], c.Passes[i])
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range bc {
-		lo, hi = math.Min(lo, sgmrMin(c.Test)), math.Max(hi, sgmrMin(c.Test))
+		lo, hi = math.Min(lo, minOf(c.Test)), math.Max(hi, minOf(c.Test))
 	}
 	if hi-lo <= 0.01 {
 		p(" the best test errors lie within %.1f points of each other: the three variants perform alike, as in the paper's Fig. 2.\n", 100*(hi-lo))
@@ -319,8 +319,8 @@ func sgmrMarkdown(cfg sgmrConfig, curves []sgmCurve, bc []sgmrBC, info sgmrBCInf
 	return sb.String()
 }
 
-// sgmrShowIdx picks about 7 indices of a pass grid for the tables.
-func sgmrShowIdx(passes []float64) []int {
+// showIdx picks about 7 indices of a pass grid for the tables.
+func showIdx(passes []float64) []int {
 	var out []int
 	for _, want := range []float64{1, 3, 10, 30, 100, 300, 1000, 3000, 10000} {
 		for i, p := range passes {

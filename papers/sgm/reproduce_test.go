@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// sgmrSynthBreast is a separable-ish stand-in for the breast cancer data.
-func sgmrSynthBreast(string) (*mat.Dense, []float64, error) {
+// synthBreast is a separable-ish stand-in for the breast cancer data.
+func synthBreast(string) (*mat.Dense, []float64, error) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	x := mat.NewDense(80, 4, nil)
 	y := make([]float64, 80)
@@ -28,14 +28,14 @@ func sgmrSynthBreast(string) (*mat.Dense, []float64, error) {
 	return x, y, nil
 }
 
-func TestSGMReproductionSmall(t *testing.T) {
-	cfg := sgmrDefaults(true)
+func TestReproductionSmall(t *testing.T) {
+	cfg := defaultConfig(true)
 	cfg.M, cfg.Population, cfg.Trials, cfg.MaxPasses, cfg.Points = 36, 150, 3, 300, 9
 	cfg.Splits, cfg.BCMaxPass, cfg.BCPoints = 2, 40, 5
-	cfg.LoadBreast = sgmrSynthBreast
+	cfg.LoadBreast = synthBreast
 	cfg.Command = "test"
 	out := t.TempDir()
-	if err := sgmrRun(context.Background(), out, cfg, io.Discard); err != nil {
+	if err := reproduce(context.Background(), out, cfg, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	rows := papertest.ReadCSV(t, filepath.Join(out, "fig1_decomposition.csv"))
@@ -68,8 +68,8 @@ func TestSGMReproductionSmall(t *testing.T) {
 	papertest.CheckReport(t, filepath.Join(out, "reproductions-sgm.md"), "Figure 1", "Figure 2", "sigma = 0.2", "computational variance", "U-shaped")
 }
 
-func TestSGMReproductionHelpers(t *testing.T) {
-	if !sgmrUShape([]float64{3, 2, 1, 2, 3}) || sgmrUShape([]float64{3, 2, 1}) || sgmrUShape([]float64{1, 1.05, 2}) {
+func TestReproductionHelpers(t *testing.T) {
+	if !uShape([]float64{3, 2, 1, 2, 3}) || uShape([]float64{3, 2, 1}) || uShape([]float64{1, 1.05, 2}) {
 		t.Error("U-shape check")
 	}
 }

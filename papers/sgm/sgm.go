@@ -98,7 +98,7 @@ func ErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) {
 	if passes[0] < 1 {
 		return none, &credlab.ParamError{Name: "Passes", Value: passes[0], Want: "positive numbers of passes"}
 	}
-	curves, _, _, err := decomposeSGM(context.Background(), spec, io.Discard)
+	curves, _, _, err := decompose(context.Background(), spec, io.Discard)
 	if err != nil {
 		return none, err
 	}
@@ -125,17 +125,17 @@ func ErrorDecomposition(spec DecompositionSpec) (dataframe.DataFrame, error) {
 		series.New(btot, series.Float, "batch_total")), nil
 }
 
-// sgmVariant is one SGM preset by name.
-type sgmVariant struct {
+// variant is one SGM preset by name.
+type variant struct {
 	Name   string
 	Preset credlab.SGMPreset
 }
 
-// sgmCurve is one variant's error decomposition (Figure 1) averaged over
+// curve is one variant's error decomposition (Figure 1) averaged over
 // the trials, at the recorded passes: Nominal as requested, Passes those of
 // the iterate that completes them.
-type sgmCurve struct {
-	Variant                                  sgmVariant
+type curve struct {
+	Variant                                  variant
 	B                                        int
 	Eta                                      float64
 	Nominal                                  []int
@@ -144,14 +144,14 @@ type sgmCurve struct {
 	Time                                     time.Duration
 }
 
-// decomposeSGM is the engine of ErrorDecomposition and the
+// decompose is the engine of ErrorDecomposition and the
 // reproduction's Figure 1; spec has its defaults. It returns one curve per
 // preset, the population's rank and the time spent diagonalizing it.
-func decomposeSGM(ctx context.Context, spec DecompositionSpec, w io.Writer) ([]sgmCurve, int, time.Duration, error) {
+func decompose(ctx context.Context, spec DecompositionSpec, w io.Writer) ([]curve, int, time.Duration, error) {
 	passes := append([]int(nil), spec.Passes...)
 	sort.Ints(passes)
 	k := credlab.GaussianKernel{Sigma: spec.Sigma}
-	xp, fp := sgmPoints(spec.Population, spec.Seed, 0x706f70)
+	xp, fp := populationPoints(spec.Population, spec.Seed, 0x706f70)
 	t0 := time.Now()
 	pop, err := credlab.NewSGMPopulation(k, xp, fp)
 	if err != nil {
@@ -159,7 +159,7 @@ func decomposeSGM(ctx context.Context, spec DecompositionSpec, w io.Writer) ([]s
 	}
 	popTime := time.Since(t0)
 	fmt.Fprintf(w, "fig1: population of %d points diagonalised in %.1f s (rank %d)\n", spec.Population, popTime.Seconds(), pop.Rank())
-	var curves []sgmCurve
+	var curves []curve
 	for pi, name := range spec.Presets {
 		p, err := credlab.ParseSGMPreset(name)
 		if err != nil {
@@ -167,12 +167,12 @@ func decomposeSGM(ctx context.Context, spec DecompositionSpec, w io.Writer) ([]s
 		}
 		t0 := time.Now()
 		nominal, iters := passIters(passes, spec.M, batchOf(p, spec.M))
-		c := sgmCurve{Variant: sgmVariant{Name: name, Preset: p}, Nominal: nominal}
+		c := curve{Variant: variant{Name: name, Preset: p}, Nominal: nominal}
 		n := len(iters)
 		c.Total, c.Bias, c.SampleVar, c.CompVar, c.BatchGD = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		tn := float64(spec.Trials)
 		for t := 0; t < spec.Trials; t++ {
-			x, y := sgmSample(spec.M, spec.Noise, spec.Seed+uint64(t))
+			x, y := sample(spec.M, spec.Noise, spec.Seed+uint64(t))
 			dec, err := pop.Decompose(ctx, x, y, credlab.SGMDecompositionConfig{
 				SGM: credlab.SGMConfig{Preset: p, Seed: 1000000*uint64(pi+1) + 1000*spec.Seed + uint64(t)}, Iters: iters})
 			if err != nil {
@@ -322,7 +322,7 @@ func PassErrors(df dataframe.DataFrame, spec PassSpec) (dataframe.DataFrame, err
 // passRun is one variant's classification errors on one split (Figure 2)
 // at the recorded passes.
 type passRun struct {
-	Variant     sgmVariant
+	Variant     variant
 	B           int
 	Eta         float64
 	Split       int
@@ -397,7 +397,7 @@ func passErrors(ctx context.Context, x *mat.Dense, y []float64, spec PassSpec, w
 			if err != nil {
 				return nil, err
 			}
-			r := passRun{Variant: sgmVariant{Name: name, Preset: pr}, B: fit.Batch, Eta: fit.StepSize, Split: s, Sigma: sigma, Nominal: nominal}
+			r := passRun{Variant: variant{Name: name, Preset: pr}, B: fit.Batch, Eta: fit.StepSize, Split: s, Sigma: sigma, Nominal: nominal}
 			for _, it := range iters {
 				a := fit.Iterates[it]
 				r.Train = append(r.Train, classError(kt, a, yt))
