@@ -1,6 +1,3 @@
-// Package papertest holds the helpers the tests of the papers' packages
-// share: reading the CSV files and the report a reproduction wrote, and
-// comparing floats.
 package papertest
 
 import (

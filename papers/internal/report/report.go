@@ -1,7 +1,3 @@
-// Package report holds what the papers' reproductions share in writing
-// their results: the command line that regenerates a reproduction, CSV
-// files, the number formats of their columns and the mean and standard
-// deviation of repeated runs.
 package report
 
 import (

@@ -1,8 +1,3 @@
-// Package staged reads the papers' data sets as the project stages them in
-// its data directory (../shared/data; see its README): the file formats
-// (known.go), the registry of named sets (Sets) and row subsets of a data
-// set (Rows). The papers' packages read their data through it, and package
-// papers turns a set into data frames (papers.LoadStaged).
 package staged
 
 import (
