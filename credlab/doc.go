@@ -5,7 +5,7 @@
 // their regularization paths. The CRED paper's baselines and distribution
 // regression, on bags of points, are in the sub-packages credlab/baselines
 // and credlab/distreg. The frames package wraps it for gota data frames;
-// the papers package runs the papers' experiments.
+// the packages under papers (one per paper) run the papers' experiments.
 //
 // # Map
 //

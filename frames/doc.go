@@ -3,8 +3,8 @@
 // data files into them and converts them to gonum matrices. The algorithms
 // are credlab's; figures of these frames are in viz (viz.SweepCurves,
 // viz.SweepHeatmap, viz.SelectionFigure, viz.SeriesOf) and the papers'
-// experiments in the papers package. frames does not import viz or a
-// plotting library.
+// experiments in the packages under papers. frames does not import viz or
+// a plotting library.
 //
 // # Map
 //

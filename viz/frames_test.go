@@ -8,7 +8,7 @@ import (
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
-	"github.com/credlab/credlab/papers"
+	"github.com/credlab/credlab/papers/cred"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -118,7 +118,7 @@ func TestSeriesOf(t *testing.T) {
 }
 
 func TestSelectionFigure(t *testing.T) {
-	pool, _ := papers.CREDToyPool(5000, 0.1, 2)
+	pool, _ := cred.ToyPool(5000, 0.1, 2)
 	chosen, err := frames.Select(pool, 50, frames.SelectSpec{Exclude: []string{"y"}, FeatureMap: "raw", Seed: 3})
 	if err != nil {
 		t.Fatal(err)

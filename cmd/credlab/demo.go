@@ -15,7 +15,7 @@ import (
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
-	"github.com/credlab/credlab/papers"
+	"github.com/credlab/credlab/papers/cred"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
 	"gonum.org/v1/gonum/mat"
@@ -67,7 +67,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p.step("CRED against uniform labeling")
-	fmt.Fprintf(stdout, "1. CRED against uniform labeling (papers.LabelingBenchmark)\n\n")
+	fmt.Fprintf(stdout, "1. CRED against uniform labeling (cred.LabelingBenchmark)\n\n")
 	fmt.Fprintf(stdout, "Pool of %d rows with 12 sparse features, feature j present in a share 2^-(j/1.5) of the rows\n", *pool)
 	fmt.Fprintf(stdout, "(rare features are the hard part). A linear target, one noisy label per row; %d rows labeled\n", *labels)
 	fmt.Fprintf(stdout, "by CRED (leverage-score sampling, importance-weighted ridge) and uniformly (ridge: KRR).\n")
@@ -77,7 +77,7 @@ func demo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rep.add("CRED against uniform labeling",
 		fmt.Sprintf("Pool of %d rows with 12 sparse features (feature j present in a share 2<sup>-j/1.5</sup> of the rows). "+
 			"%d rows labeled by CRED (leverage-score sampling and importance-weighted ridge regression) or uniformly (ridge regression, KRR). "+
-			"Test RMSE against the noiseless target, best over lambda, mean over %d repetitions (papers.LabelingBenchmark). "+
+			"Test RMSE against the noiseless target, best over lambda, mean over %d repetitions (cred.LabelingBenchmark). "+
 			"CRED's advantage shows when the noise is small: uniform draws miss the rare features.", *pool, *labels, *reps),
 		credTable, credFig)
 
@@ -164,8 +164,8 @@ func credPart(ctx context.Context, pool, labels, reps int, seed uint64) (*table,
 	}
 	train, test := sparsePool(pool, seed), sparsePool(pool/2, seed+1)
 	noiseVars := []float64{1e-6, 1e-4, 1e-2, 1}
-	bench, err := papers.LabelingBenchmark(train, test, papers.BenchmarkSpec{
-		Ns: []int{labels}, NoiseVars: noiseVars, Reps: reps, Methods: []string{papers.BenchCRED, papers.BenchKRR},
+	bench, err := cred.LabelingBenchmark(train, test, cred.BenchmarkSpec{
+		Ns: []int{labels}, NoiseVars: noiseVars, Reps: reps, Methods: []string{cred.BenchCRED, cred.BenchKRR},
 		Labelings: 3, Seed: seed})
 	if err != nil {
 		return nil, nil, fmt.Errorf("demo: labeling benchmark: %w", err)

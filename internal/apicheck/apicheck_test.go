@@ -16,7 +16,8 @@ import (
 )
 
 func TestNotebookSafeAPI(t *testing.T) {
-	for _, dir := range []string{"credlab", "credlab/baselines", "credlab/distreg", "frames", "viz", "papers", "fastblas"} {
+	for _, dir := range []string{"credlab", "credlab/baselines", "credlab/distreg", "frames", "viz",
+		"papers", "papers/cred", "papers/distreg", "papers/nytro", "papers/sgm", "fastblas"} {
 		path := filepath.Join("..", "..", dir)
 		if _, err := os.Stat(path); err != nil {
 			continue

@@ -27,7 +27,8 @@ func TestNotebookDeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := []string{"credlab", "credlab/baselines", "credlab/distreg", "frames", "viz", "papers"}
+	pkgs := []string{"credlab", "credlab/baselines", "credlab/distreg", "frames", "viz",
+		"papers", "papers/cred", "papers/distreg", "papers/nytro", "papers/sgm"}
 	args := []string{"list", "-deps"}
 	for _, p := range pkgs {
 		args = append(args, "github.com/credlab/credlab/"+p)
@@ -54,34 +55,40 @@ const module = "github.com/credlab/credlab"
 
 // layer returns the layer of a package of the module, given by its path
 // inside the module: 0 for the commands (cmd, bench, examples), then
-// papers, viz, frames (with frames/parquet), the sub-packages of credlab
-// (credlab/baselines, credlab/distreg), credlab, and last fastblas and
-// internal.
+// papers (its registry of reproductions and the staged data sets), the
+// papers' packages (papers/cred, papers/distreg, papers/nytro,
+// papers/sgm), what they share (papers/internal/...), viz, frames (with
+// frames/parquet), the sub-packages of credlab (credlab/baselines,
+// credlab/distreg), credlab, and last fastblas and internal.
 func layer(rel string) int {
 	under := func(p string) bool { return rel == p || strings.HasPrefix(rel, p+"/") }
 	switch {
 	case under("cmd"), under("bench"), under("examples"):
 		return 0
-	case under("papers"):
+	case rel == "papers":
 		return 1
-	case under("viz"):
-		return 2
-	case under("frames"):
+	case under("papers/internal"):
 		return 3
-	case strings.HasPrefix(rel, "credlab/"):
+	case under("papers"):
+		return 2
+	case under("viz"):
 		return 4
-	case rel == "credlab":
+	case under("frames"):
 		return 5
-	case under("fastblas"), under("internal"):
+	case strings.HasPrefix(rel, "credlab/"):
 		return 6
+	case rel == "credlab":
+		return 7
+	case under("fastblas"), under("internal"):
+		return 8
 	}
 	return -1
 }
 
 // TestLayering lists each package's imports with `go list` and refuses an
 // import of a package of a higher layer (see layer): the library's code
-// depends downwards only, cmd -> papers -> viz -> frames -> credlab/* ->
-// credlab -> fastblas and internal.
+// depends downwards only, cmd -> papers -> papers/* -> papers/internal/*
+// -> viz -> frames -> credlab/* -> credlab -> fastblas and internal.
 func TestLayering(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {

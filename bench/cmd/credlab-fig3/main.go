@@ -1,5 +1,5 @@
 // Command credlab-fig3 runs the engine of the CRED reproduction's Figure 3
-// (papers.CREDBudgets) on USPS and Fashion-MNIST with the paper's CRED
+// (cred.Budgets) on USPS and Fashion-MNIST with the paper's CRED
 // (with replacement), CRED-draws, CRED with distinct labels, GSx and KRR
 // by default, and prints the median test RMSE over the repetitions of
 // each cell, one "dataset|task|method|n|noise RMSE" line per cell
@@ -20,11 +20,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/credlab/credlab/papers"
+	"github.com/credlab/credlab/papers/cred"
 )
 
 func main() {
-	def := papers.CREDBudgetDefaults(true)
+	def := cred.BudgetDefaults(true)
 	data := flag.String("data", "../shared/data", "directory of the staged datasets")
 	size := flag.String("size", "quick", "quick or full: the sizes of the quick or the full reproduction")
 	sets := flag.String("sets", strings.Join(def.Sets, ","), "comma-separated data sets: usps, fashion")
@@ -42,7 +42,7 @@ func run(data, size, sets, methods, ns string, seed uint64) error {
 	if size != "quick" && size != "full" {
 		return fmt.Errorf("-size %q: want quick or full", size)
 	}
-	spec := papers.CREDBudgetDefaults(size == "quick")
+	spec := cred.BudgetDefaults(size == "quick")
 	spec.Sets = strings.Split(sets, ",")
 	spec.Methods = strings.Split(methods, ",")
 	spec.Seed = seed
@@ -56,7 +56,7 @@ func run(data, size, sets, methods, ns string, seed uint64) error {
 			spec.Ns = append(spec.Ns, n)
 		}
 	}
-	med, err := papers.CREDBudgets(context.Background(), data, spec, os.Stderr)
+	med, err := cred.Budgets(context.Background(), data, spec, os.Stderr)
 	if err != nil {
 		return err
 	}
