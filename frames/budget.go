@@ -13,8 +13,10 @@ import (
 // BudgetSpec says how Budget scores a pool before any label is bought.
 // Features, Exclude, Kernel, Sigma, FeatureMap, M, Widths, LambdaQ, Seed,
 // OneHot, Scale and DropNA act as in SelectSpec (the columns are
-// standardized by default); FeatureMap "" is the exact kernel, whatever
-// the pool's size.
+// standardized by default): FeatureMap "" is the exact kernel up to
+// ExactScoreRows rows and LargePoolM Nyström features beyond, for the
+// scores and the effective dimension curve alike, so that no N x N matrix
+// is formed (BudgetReport.Notes says so); "exact" forces the exact kernel.
 type BudgetSpec struct {
 	Features, Exclude []string
 	Kernel            string
@@ -67,6 +69,9 @@ type BudgetReport struct {
 
 	Lambdas, DeffValues, ScoreValues []float64
 	LearningCurves                   []credlab.LearningCurve
+	// Notes say how the numbers were computed when the pool's size chose
+	// an approximation.
+	Notes []string
 }
 
 // Budget returns the budget diagnostics of pool: the effective dimension
@@ -108,11 +113,15 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if lams == nil {
 		lams = credlab.LogGrid(1e-9, 1, 19)
 	}
+	_, _, note := scoreMap(spec.FeatureMap, spec.M, p)
 	deff, err := credlab.EffectiveDimensions(ctx, c.Kernel, c.Features, p.x, lams)
 	if err != nil {
 		return nil, err
 	}
 	r := &BudgetReport{Lambdas: lams, DeffValues: deff, ScoreValues: s}
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
 	r.Summary = dataframe.New(
 		series.New([]int{sum.N}, series.Int, "rows"),
 		series.New([]float64{sum.Deff}, series.Float, "d_eff"),

@@ -93,8 +93,9 @@ type SelectSpec struct {
 	// features), or "bless" for approximate scores of the kernel itself
 	// (credlab.ApproxLeverageScores with a dictionary of M rows, default
 	// 400: O(N M (d + M)) time, no N x N matrix), or "exact". Default "":
-	// exact scores up to ExactScoreRows rows, "bless" beyond, so that no
-	// N x N matrix is built for a large pool unless asked.
+	// exact scores up to ExactScoreRows rows, and beyond, LargePoolM(N)
+	// Nyström features (M, when positive, their number), so that no N x N
+	// matrix is built for a large pool unless asked; Report says so.
 	Kernel     string
 	Sigma      float64
 	FeatureMap string
@@ -322,7 +323,10 @@ func selectorOf(ctx context.Context, spec SelectSpec, what string, p *prepared, 
 		return batchSelectorOf(ctx, spec, m, p, prev)
 	}
 	var approx *credlab.BLESSConfig
-	fm := scoreMap(spec.FeatureMap, what, p)
+	fm, m, note := scoreMap(spec.FeatureMap, spec.M, p)
+	if note != "" && spec.Report != nil {
+		spec.Report(note)
+	}
 	if strings.EqualFold(fm, "bless") {
 		if spec.M < 0 {
 			return nil, &credlab.ParamError{Name: what + ".M", Value: spec.M, Want: "a positive BLESS dictionary size (or zero for 400)"}
@@ -330,7 +334,7 @@ func selectorOf(ctx context.Context, spec SelectSpec, what string, p *prepared, 
 		approx, fm = &credlab.BLESSConfig{Dict: spec.M, Seed: spec.Seed}, ""
 	}
 	// Reuse the fitting runner for the kernel and feature map defaults.
-	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: fm, M: spec.M, Widths: spec.Widths, Seed: spec.Seed}
+	s := Spec{Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: fm, M: m, Widths: spec.Widths, Seed: spec.Seed}
 	mi := &methodInfo{name: "cred", feature: fm != ""}
 	r := &runner{mi: mi, s: s, x: p.x, spec: what}
 	if err := r.resolve(); err != nil {

@@ -98,7 +98,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		for _, c := range r.LearningCurves {
 			curves = append(curves, map[string]any{"method": c.Method, "a": jnum(c.A), "b": jnum(c.B), "labels": c.Project, "rmse": jnums(c.Projected)})
 		}
-		if err := writeJSON(stdout, map[string]any{"command": "budget", "pool": *pool, "out": *out, "summary": frameRecords(r.Summary)[0], "learning_curves": curves}); err != nil {
+		if err := writeJSON(stdout, map[string]any{"command": "budget", "pool": *pool, "out": *out, "summary": frameRecords(r.Summary)[0], "learning_curves": curves, "notes": append([]string{}, r.Notes...)}); err != nil {
 			return err
 		}
 		p.done(fmt.Sprintf("budget: %d rows of %s, written to %s", df.Nrow(), *pool, *out))
@@ -108,6 +108,9 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	get := func(c string) float64 { v, _ := frames.Column(s, c); return v[0] }
 	fmt.Fprintf(stdout, "rows %d  d_eff %.4g  top-1%% share %.3f  TV from uniform %.3f  max/mean %.3g  CRED variance gain %.3gx\n",
 		int(get("rows")), get("d_eff"), get("top1_share"), get("tv"), get("max_over_mean"), get("variance_gain"))
+	for _, n := range r.Notes {
+		fmt.Fprintln(stdout, "note: "+n)
+	}
 	for _, c := range r.LearningCurves {
 		fmt.Fprintf(stdout, "%-8s RMSE ~ %.3g n^-%.3f:", c.Method, c.A, c.B)
 		for i, n := range c.Project {
