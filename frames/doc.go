@@ -114,6 +114,13 @@
 // solvers read. credlab checks it once more at its boundary and nowhere
 // after. docs/data-path.md walks it from the command to the solver.
 //
+// Names: a Spec (Spec, SelectSpec, BudgetSpec, SimulateSpec, BagSpec)
+// says what a job on a frame computes, the columns it reads included; an
+// Options struct (CSVOptions, LoadOptions, PredictOptions, ...) says how a
+// file is read or a model applied. The algorithms' settings underneath are
+// credlab's Config structs. A zero field means the documented default in
+// all three.
+//
 // In a gophernotes notebook, import this package together with gota's
 // dataframe and series packages and the project's packages in one import
 // block; the API uses no generics and needs no gonum mat import.
