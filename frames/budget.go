@@ -113,7 +113,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if lams == nil {
 		lams = credlab.LogGrid(1e-9, 1, 19)
 	}
-	_, _, note := scoreMap(spec.FeatureMap, spec.M, p)
+	_, _, note := scoreMap(spec.FeatureMap, spec.M, len(p.rows))
 	deff, err := credlab.EffectiveDimensions(ctx, c.Kernel, c.Features, p.x, lams)
 	if err != nil {
 		return nil, err

@@ -26,12 +26,11 @@ func LargePoolM(n int) int {
 	return max(400, min(2000, int(math.Sqrt(2e11/float64(max(n, 1))))))
 }
 
-// scoreMap resolves the feature map and its size of CRED's scores:
-// "exact" is the kernel matrix, "" is exact for pools of at most
+// scoreMap resolves the feature map and its size of CRED's scores on a
+// pool of n rows: "exact" is the kernel matrix, "" is exact for pools of at most
 // ExactScoreRows rows and LargePoolM Nyström features beyond (m, when
 // positive, their number), with a note saying so.
-func scoreMap(fm string, m int, p *prepared) (string, int, string) {
-	n := len(p.rows)
+func scoreMap(fm string, m, n int) (string, int, string) {
 	switch {
 	case strings.EqualFold(fm, "exact"):
 		return "", m, ""

@@ -323,7 +323,7 @@ func selectorOf(ctx context.Context, spec SelectSpec, what string, p *prepared, 
 		return batchSelectorOf(ctx, spec, m, p, prev)
 	}
 	var approx *credlab.BLESSConfig
-	fm, m, note := scoreMap(spec.FeatureMap, spec.M, p)
+	fm, m, note := scoreMap(spec.FeatureMap, spec.M, len(p.rows))
 	if note != "" && spec.Report != nil {
 		spec.Report(note)
 	}

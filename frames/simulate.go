@@ -102,9 +102,9 @@ type SimulateResult struct {
 // records its test RMSE, and selects the next batch with the method,
 // using the fitted kernel and noise n lambda (credlab.BatchSelector, rows
 // labeled so far count as chosen). "uniform" adds random rows; "cred"
-// continues a CRED ranking design without replacement on Nyström features
-// (credlab.CREDSelector), its first batch its own. The table is not
-// modified.
+// continues a CRED ranking design without replacement scored as Select
+// scores by default (credlab.CREDSelector), its first batch its own. The
+// table is not modified.
 func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec) (*SimulateResult, error) {
 	if spec.Target == "" {
 		return nil, &credlab.ParamError{Name: "SimulateSpec.Target", Value: "", Want: "the label column"}
@@ -362,7 +362,7 @@ func (r *simRun) next(ctx context.Context, bi int, budgets []int, spec SimulateS
 		r.labeled = append([]int(nil), r.perm[:budgets[0]]...)
 		switch {
 		case r.method == "cred":
-			sel, err := simulateCRED(ctx, xp, budgets[0], r.seed, spec.M, nil)
+			sel, err := simulateCRED(ctx, xp, budgets[0], r.seed, nil)
 			if err != nil {
 				return err
 			}
@@ -383,7 +383,7 @@ func (r *simRun) next(ctx context.Context, bi int, budgets []int, spec SimulateS
 	case "uniform":
 		r.labeled = append(r.labeled, r.perm[b:next]...)
 	case "cred":
-		sel, err := simulateCRED(ctx, xp, next-b, r.seed, spec.M, r.sel)
+		sel, err := simulateCRED(ctx, xp, next-b, r.seed, r.sel)
 		if err != nil {
 			return err
 		}
@@ -442,26 +442,27 @@ func auditRows(a []float64) []float64 {
 }
 
 // simulateCRED continues (or starts) CRED's ranking design without
-// replacement on Nyström features of the median-heuristic Gaussian kernel.
-func simulateCRED(ctx context.Context, xp *mat.Dense, add int, seed uint64, m int, prev *credlab.Selection) (*credlab.Selection, error) {
-	n, _ := xp.Dims()
-	if m == 0 {
-		m = credlab.DefaultBatchM
-	}
-	m = min(m, n)
-	var fm credlab.FeatureMap
+// replacement, scored as Select scores a pool by default (scoreMap):
+// the median-distance Gaussian kernel, exactly up to ExactScoreRows rows,
+// on LargePoolM Nyström features beyond.
+func simulateCRED(ctx context.Context, xp *mat.Dense, add int, seed uint64, prev *credlab.Selection) (*credlab.Selection, error) {
+	c := credlab.CREDSelector{Design: credlab.WithoutReplacement, Previous: prev}
 	if prev == nil {
-		idx, err := credlab.NystromCenters(xp, m, nil, seed)
-		if err != nil {
-			return nil, err
+		n, _ := xp.Dims()
+		k := credlab.GaussianKernel{Sigma: credlab.MedianDistance(xp)}
+		if fm, m, _ := scoreMap("", 0, n); fm == "" {
+			c.Kernel = k
+		} else {
+			idx, err := credlab.NystromCenters(xp, m, nil, seed)
+			if err != nil {
+				return nil, err
+			}
+			if c.Features, err = credlab.NewNystrom(k, xp, idx, 0); err != nil {
+				return nil, err
+			}
 		}
-		ny, err := credlab.NewNystrom(credlab.GaussianKernel{Sigma: credlab.MedianDistance(xp)}, xp, idx, 0)
-		if err != nil {
-			return nil, err
-		}
-		fm = ny
 	}
-	return credlab.CREDSelector{Features: fm, Design: credlab.WithoutReplacement, Previous: prev}.Select(ctx, xp, add, seed)
+	return c.Select(ctx, xp, add, seed)
 }
 
 // simulateFrames builds the result frames.
