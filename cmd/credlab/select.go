@@ -169,7 +169,7 @@ func newScoreFlags(fs *flag.FlagSet) scoreFlags {
 		kernel:   fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear"),
 		sigma:    fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)"),
 		features: fs.String("features", "auto", "leverage scores from the exact kernel matrix (exact), approximated by BLESS without it (bless), or from random Fourier features (rf) or Nyström features (nystrom); auto: exact up to 5,000 rows, beyond it Nyström features, 2000 up to 50,000 rows and fewer for larger pools (about 2e11 flops)"),
-		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom), or BLESS dictionary size (-features bless; default 400)"),
+		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom; with -features auto, the Nyström features beyond 5,000 rows, default 2000 up to 50,000 rows), or BLESS dictionary size (-features bless; default 400)"),
 	}
 }
 
@@ -185,9 +185,15 @@ func (sf scoreFlags) check(cmd string) (string, int, error) {
 	if !(*sf.sigma >= 0) || math.IsInf(*sf.sigma, 0) {
 		return "", 0, usagef("%s: flag -sigma must be positive, or 0 for the median heuristic (got %g)", cmd, *sf.sigma)
 	}
+	given := 0 // -m when set on the command line
+	sf.fs.Visit(func(f *flag.Flag) {
+		if f.Name == "m" {
+			given = *sf.m
+		}
+	})
 	switch strings.ToLower(*sf.features) {
 	case "auto":
-		return "", 0, nil
+		return "", given, nil // the Nyström features beyond 5,000 rows
 	case "exact":
 		return "exact", 0, nil
 	case "rf", "fourier":
@@ -195,13 +201,7 @@ func (sf scoreFlags) check(cmd string) (string, int, error) {
 	case "nystrom":
 		return "nystrom", *sf.m, nil
 	case "bless":
-		m := 0 // frames' default dictionary
-		sf.fs.Visit(func(f *flag.Flag) {
-			if f.Name == "m" {
-				m = *sf.m
-			}
-		})
-		return "bless", m, nil
+		return "bless", given, nil // 0: frames' default dictionary
 	}
 	return "", 0, usagef("%s: flag -features %q: choose auto, exact, bless, rf or nystrom", cmd, *sf.features)
 }

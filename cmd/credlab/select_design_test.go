@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,3 +95,34 @@ func TestSelectBLESSFlag(t *testing.T) {
 		}
 	}
 }
+
+// Beyond frames.ExactScoreRows pool rows, select and budget with -features
+// auto score on Nyström features: frames.LargePoolM of them, or -m when
+// given, and say so.
+func TestLargePoolFeatures(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b\n")
+	for i := 0; i <= frames.ExactScoreRows; i++ {
+		b.WriteString(strings.Join([]string{ftoa(math.Sin(float64(i) * 0.37)), ftoa(math.Cos(float64(i) * 1.3))}, ",") + "\n")
+	}
+	pool := filepath.Join(dir, "pool.csv")
+	if err := os.WriteFile(pool, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"select", "-budget", "10", "-out", filepath.Join(dir, "s.csv")}, "on 2000 Nyström features"},
+		{[]string{"select", "-budget", "10", "-m", "30", "-out", filepath.Join(dir, "s.csv")}, "on 30 Nyström features"},
+		{[]string{"budget", "-m", "40", "-out", filepath.Join(dir, "b")}, "on 40 Nyström features"},
+	} {
+		stdout, errs, code := runBin(t, append(c.args, "-pool", pool)...)
+		if code != 0 || !strings.Contains(stdout+errs, c.want) {
+			t.Errorf("%v: exit %d, output lacks %q:\n%s%s", c.args, code, c.want, stdout, errs)
+		}
+	}
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
