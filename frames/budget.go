@@ -69,8 +69,10 @@ type BudgetReport struct {
 
 	Lambdas, DeffValues, ScoreValues []float64
 	LearningCurves                   []credlab.LearningCurve
-	// Notes say how the numbers were computed when the pool's size chose
-	// an approximation.
+	// Notes are the scoring's lines for the user, as SelectSpec.Report
+	// receives them: how the numbers were computed when the pool's size
+	// chose an approximation, and warnings ("warning: ...") about the
+	// settings, such as a sigma far from the median distance.
 	Notes []string
 }
 
@@ -94,8 +96,9 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err != nil {
 		return nil, err
 	}
+	var notes []string
 	sel, err := selectorOf(ctx, SelectSpec{Method: "cred", Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M,
-		Widths: spec.Widths, LambdaQ: spec.LambdaQ, Seed: spec.Seed}, "BudgetSpec", p, nil)
+		Widths: spec.Widths, LambdaQ: spec.LambdaQ, Seed: spec.Seed, Report: func(line string) { notes = append(notes, line) }}, "BudgetSpec", p, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -113,15 +116,11 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if lams == nil {
 		lams = credlab.LogGrid(1e-9, 1, 19)
 	}
-	_, _, note := scoreMap(spec.FeatureMap, spec.M, len(p.rows))
 	deff, err := credlab.EffectiveDimensions(ctx, c.Kernel, c.Features, p.x, lams)
 	if err != nil {
 		return nil, err
 	}
-	r := &BudgetReport{Lambdas: lams, DeffValues: deff, ScoreValues: s}
-	if note != "" {
-		r.Notes = append(r.Notes, note)
-	}
+	r := &BudgetReport{Lambdas: lams, DeffValues: deff, ScoreValues: s, Notes: notes}
 	r.Summary = dataframe.New(
 		series.New([]int{sum.N}, series.Int, "rows"),
 		series.New([]float64{sum.Deff}, series.Float, "d_eff"),

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/credlab/credlab/frames"
 	"github.com/credlab/credlab/viz"
@@ -109,7 +110,11 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "rows %d  d_eff %.4g  top-1%% share %.3f  TV from uniform %.3f  max/mean %.3g  CRED variance gain %.3gx\n",
 		int(get("rows")), get("d_eff"), get("top1_share"), get("tv"), get("max_over_mean"), get("variance_gain"))
 	for _, n := range r.Notes {
-		fmt.Fprintln(stdout, "note: "+n)
+		if w, ok := strings.CutPrefix(n, "warning: "); ok {
+			fmt.Fprintln(stderr, "credlab: warning: "+w) // warnings remain under -quiet
+		} else {
+			fmt.Fprintln(stdout, "note: "+n)
+		}
 	}
 	for _, c := range r.LearningCurves {
 		fmt.Fprintf(stdout, "%-8s RMSE ~ %.3g n^-%.3f:", c.Method, c.A, c.B)

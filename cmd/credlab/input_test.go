@@ -110,6 +110,7 @@ func TestBadInputTable(t *testing.T) {
 		{"degenerate sigma in fit", fit(bom, "-sigma", "1000"), 0, []string{"warning: sigma 1000 (Spec.Sigma, flag -sigma) is far above the median distance"}},
 		{"degenerate sigma in fit, in the JSON", fit(bom, "-sigma", "1000", "-json"), 0, []string{`"warnings": [`, `"sigma 1000 (Spec.Sigma, flag -sigma) is far above`}},
 		{"degenerate sigma in select, quiet", []string{"select", "-pool", bom, "-budget", "5", "-sigma", "1e-4", "-exclude", "y", "-out", out, "-quiet"}, 0, []string{"credlab: warning: sigma 0.0001 (SelectSpec.Sigma, flag -sigma) is far below"}},
+		{"degenerate sigma in budget, quiet", []string{"budget", "-pool", bom, "-exclude", "y", "-sigma", "1e-4", "-out", out, "-quiet"}, 0, []string{"credlab: warning: sigma 0.0001 (BudgetSpec.Sigma, flag -sigma) is far below"}},
 		{"ARFF", []string{"fit", "-data", "testdata/tiny.arff", "-target", "y", "-out", out}, 0, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
