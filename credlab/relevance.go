@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -306,25 +307,23 @@ func (p *looProblem) eval(th, grad []float64) float64 {
 		}
 	}
 	hr := p.kernel()
-	p.a.Copy(p.k)
-	ar := p.a.RawMatrix()
-	for i := 0; i < n; i++ {
-		ar.Data[i*ar.Stride+i] += float64(n) * lam / p.weight(i)
-	}
-	var ch mat.Cholesky
-	if ok := ch.Factorize(mat.NewSymDense(n, ar.Data)); !ok {
-		return math.Inf(1)
-	}
-	var inv mat.SymDense
-	if err := ch.InverseTo(&inv); err != nil {
-		return math.Inf(1)
-	}
+	// A^-1 in p.ai: Potrf and Potri on the upper triangle, with no
+	// condition estimate (it cost more than the factorization; lambda's
+	// bound keeps cond(A) below 1e12), then mirrored.
+	p.ai.Copy(p.k)
 	ai := p.ai.RawMatrix()
-	ir := inv.RawSymmetric()
-	for i := 0; i < n; i++ { // inv holds the upper triangle
-		for j := i; j < n; j++ {
-			v := ir.Data[i*ir.Stride+j]
-			ai.Data[i*ai.Stride+j], ai.Data[j*ai.Stride+i] = v, v
+	for i := 0; i < n; i++ {
+		ai.Data[i*ai.Stride+i] += float64(n) * lam / p.weight(i)
+	}
+	sym := blas64.Symmetric{N: n, Stride: ai.Stride, Data: ai.Data, Uplo: blas.Upper}
+	if t, ok := lapack64.Potrf(sym); !ok {
+		return math.Inf(1)
+	} else if _, ok := lapack64.Potri(t); !ok {
+		return math.Inf(1)
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			ai.Data[j*ai.Stride+i] = ai.Data[i*ai.Stride+j]
 		}
 	}
 	c := make([]float64, n)
@@ -353,7 +352,7 @@ func (p *looProblem) eval(th, grad []float64) float64 {
 	}
 	u := make([]float64, n)
 	blas64.Gemv(blas.NoTrans, 1, ai, vec(a), 0, vec(u))
-	bm := p.a // A is no longer needed: B in its storage
+	bm := p.a // B in the spare n x n buffer
 	br := bm.RawMatrix()
 	for i := 0; i < n; i++ {
 		row, src := br.Data[i*br.Stride:i*br.Stride+n], ai.Data[i*ai.Stride:i*ai.Stride+n]
