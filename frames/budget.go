@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -69,6 +70,11 @@ type BudgetReport struct {
 
 	Lambdas, DeffValues, ScoreValues []float64
 	LearningCurves                   []credlab.LearningCurve
+	// Scoring says how the scores and d_eff were computed: "exact
+	// kernel", "2000 Nyström features" (an underestimate of d_eff as it
+	// nears 2000), "BLESS scores, 400-row dictionary" or "explicit
+	// features"; figures put it in their titles.
+	Scoring string
 	// Notes are the scoring's lines for the user, as SelectSpec.Report
 	// receives them: how the numbers were computed when the pool's size
 	// chose an approximation, and warnings ("warning: ...") about the
@@ -120,7 +126,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err != nil {
 		return nil, err
 	}
-	r := &BudgetReport{Lambdas: lams, DeffValues: deff, ScoreValues: s, Notes: notes}
+	r := &BudgetReport{Lambdas: lams, DeffValues: deff, ScoreValues: s, Scoring: scoringOf(c), Notes: notes}
 	r.Summary = dataframe.New(
 		series.New([]int{sum.N}, series.Int, "rows"),
 		series.New([]float64{sum.Deff}, series.Float, "d_eff"),
@@ -218,4 +224,19 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	r.Curves = dataframe.New(series.New(method, series.String, "method"), series.New(kind, series.String, "kind"),
 		series.New(labels, series.Int, "labels"), series.New(rmse, series.Float, "rmse"))
 	return r, nil
+}
+
+// scoringOf names how c scores the pool, for BudgetReport.Scoring.
+func scoringOf(c credlab.CREDSelector) string {
+	switch f := c.Features.(type) {
+	case nil:
+		if c.Approx != nil {
+			return fmt.Sprintf("BLESS scores, %d-row dictionary", cmp.Or(c.Approx.Dict, 400))
+		}
+		return "exact kernel"
+	case *credlab.Nystrom:
+		r, _ := f.L.Dims()
+		return fmt.Sprintf("%d Nyström features", r)
+	}
+	return "explicit features"
 }

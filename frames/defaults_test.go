@@ -44,6 +44,9 @@ func TestSelectScoresBySize(t *testing.T) {
 		if !slices.Equal(bdef.DeffValues, bnamed.DeffValues) || !slices.Equal(bdef.ScoreValues, bnamed.ScoreValues) || (len(bdef.Notes) == 1) != (c.m > 0) {
 			t.Errorf("%d rows: the default budget differs from FeatureMap %q, or notes %q", c.n, c.same, bdef.Notes)
 		}
+		if want := c.m > 0; strings.HasSuffix(bdef.Scoring, " Nyström features") != want || (bdef.Scoring == "exact kernel") == want {
+			t.Errorf("%d rows: Scoring %q", c.n, bdef.Scoring)
+		}
 	}
 }
 

@@ -78,9 +78,10 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	on := viz.Options{Data: filepath.Base(*pool) + ", " + r.Scoring}
 	figs := map[string]func() (*viz.Figure, error){
-		"effective_dimension.svg": func() (*viz.Figure, error) { return viz.EffectiveDimension(r.Lambdas, r.DeffValues, viz.Options{}) },
-		"score_concentration.svg": func() (*viz.Figure, error) { return viz.ScoreConcentration(r.ScoreValues, viz.Options{}) },
+		"effective_dimension.svg": func() (*viz.Figure, error) { return viz.EffectiveDimension(r.Lambdas, r.DeffValues, on) },
+		"score_concentration.svg": func() (*viz.Figure, error) { return viz.ScoreConcentration(r.ScoreValues, on) },
 	}
 	if r.LearningCurves != nil {
 		figs["learning_curves.svg"] = func() (*viz.Figure, error) { return viz.ProjectedLearningCurves(r.LearningCurves, viz.Options{}) }
