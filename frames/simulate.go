@@ -179,7 +179,7 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 				row.method = run.method
 			} else {
 				var err error
-				if row, err = run.fit(ctx, b, clock.share(len(runs)-k)); err != nil {
+				if row, err = run.fit(ctx, b, clock.share(fitsLeft(runs, k, bi == 0))); err != nil {
 					return nil, fmt.Errorf("frames: simulate %s, seed %d: fit on %d labels: %w", run.method, run.seed, b, err)
 				}
 				if bi == 0 && run.random {
@@ -221,14 +221,32 @@ type simClock struct {
 // left returns the time left in the budget.
 func (c simClock) left() time.Duration { return c.budget - time.Since(c.start) }
 
-// share returns a fit's search budget when fits more fits remain in the
+// share returns a fit's search budget when fits fits remain in the
 // batch: an even share of the time left, at most credlab.DefaultTimeBudget
 // and at least a second; negative (no bound) without a budget.
 func (c simClock) share(fits int) time.Duration {
 	if c.budget <= 0 {
 		return -1
 	}
-	return min(max(c.left()/time.Duration(fits), time.Second), credlab.DefaultTimeBudget)
+	return min(max(c.left()/time.Duration(max(fits, 1)), time.Second), credlab.DefaultTimeBudget)
+}
+
+// fitsLeft counts the fits from runs[k] on in a batch: in the first
+// (first true), the random runs after the first of their seed share its
+// fit and do not count.
+func fitsLeft(runs []*simRun, k int, first bool) int {
+	n := 0
+	seen := map[uint64]bool{}
+	for j, r := range runs {
+		shares := first && r.random && seen[r.seed]
+		if first && r.random {
+			seen[r.seed] = true
+		}
+		if j >= k && !shares {
+			n++
+		}
+	}
+	return n
 }
 
 // say sends a progress line with the time used and left.

@@ -291,3 +291,17 @@ func TestSelectAudit(t *testing.T) {
 		t.Errorf("Audit -1: %v, columns %v", err, s.Names())
 	}
 }
+
+func TestFitsLeft(t *testing.T) {
+	// seed 1: uniform, lcmd (random first batch), cred (its own); seed 2: uniform, lcmd.
+	runs := []*simRun{{seed: 1, random: true}, {seed: 1, random: true}, {seed: 1}, {seed: 2, random: true}, {seed: 2, random: true}}
+	for _, c := range []struct {
+		k     int
+		first bool
+		want  int
+	}{{0, true, 3}, {1, true, 2}, {2, true, 2}, {3, true, 1}, {4, true, 0}, {0, false, 5}, {3, false, 2}} {
+		if got := fitsLeft(runs, c.k, c.first); got != c.want {
+			t.Errorf("fitsLeft(k=%d, first=%v) = %d, want %d", c.k, c.first, got, c.want)
+		}
+	}
+}
