@@ -13,7 +13,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -22,29 +21,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// benchEntropyBags returns n bags of N points of rotated 2-D Gaussians
-// labelled with the entropy of the first coordinate (the entropy-learning
-// task of Szabó et al. 2016).
-func benchEntropyBags(n, N int, seed uint64) *Bags {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	a := [4]float64{rng.Float64(), rng.Float64(), rng.Float64(), rng.Float64()}
-	bags := &Bags{Y: make([]float64, n)}
-	for j := 0; j < n; j++ {
-		ang := math.Pi * rng.Float64()
-		c, s := math.Cos(ang), math.Sin(ang)
-		l := [4]float64{c*a[0] - s*a[2], c*a[1] - s*a[3], s*a[0] + c*a[2], s*a[1] + c*a[3]}
-		x := mat.NewDense(N, 2, nil)
-		for i := 0; i < N; i++ {
-			z0, z1 := rng.NormFloat64(), rng.NormFloat64()
-			x.Set(i, 0, l[0]*z0+l[1]*z1)
-			x.Set(i, 1, l[2]*z0+l[3]*z1)
-		}
-		bags.X = append(bags.X, x)
-		bags.Y[j] = 0.5 * math.Log(2*math.Pi*math.E*(l[0]*l[0]+l[1]*l[1]))
-	}
-	return bags
-}
 
 var (
 	benchBagOnce  sync.Once
@@ -56,7 +32,7 @@ const benchBagSigma = 0.5
 
 func benchBagSetup(b *testing.B) {
 	benchBagOnce.Do(func() {
-		benchBags = benchEntropyBags(1000, 100, 1)
+		benchBags, _ = NewEntropyProblem(1).Bags(1000, 100, 1)
 		var err error
 		benchBagExact, err = EmbeddingGram(context.Background(), credlab.GaussianKernel{Sigma: benchBagSigma}, benchBags, nil)
 		if err != nil {
@@ -95,7 +71,7 @@ func benchKRRFromGram(g *mat.Dense, y []float64) float64 {
 
 func BenchmarkBagGram(b *testing.B) {
 	b.Run("exact/n=1000/N=100", func(b *testing.B) {
-		bags := benchEntropyBags(1000, 100, 1)
+		bags, _ := NewEntropyProblem(1).Bags(1000, 100, 1)
 		var g *mat.Dense
 		var err error
 		for i := 0; i < b.N; i++ {

@@ -33,6 +33,10 @@
 //     step on the cached Gram of n_a training and validation bags).
 //   - checks.go: credlab's shape, memory and parameter checks, with its
 //     messages.
+//   - entropy.go: EntropyProblem, the synthetic task of the papers (bags of
+//     rotated 2-D Gaussians labeled with the entropy of their first
+//     coordinate), used by the examples, the benchmarks and the
+//     reproduction in papers/distreg.
 //
 // Costs: the Gram matrix dominates with exact embeddings, O(n^2 N^2 d) for
 // n bags of N points, O(n^2) memory; with D mean features, O(n N D d +

@@ -31,7 +31,7 @@ func EntropyBags(bags, points int, problem, seed uint64) (dataframe.DataFrame, e
 	if bags <= 0 || points <= 0 {
 		return dataframe.DataFrame{}, fmt.Errorf("papers: EntropyBags needs positive bags and points (got %d and %d)", bags, points)
 	}
-	b, angles := newEntropyProblem(problem).Bags(bags, points, seed)
+	b, angles := distreg.NewEntropyProblem(problem).Bags(bags, points, seed)
 	rows := bags * points
 	id := make([]int, 0, rows)
 	x1, x2 := make([]float64, 0, rows), make([]float64, 0, rows)
@@ -132,7 +132,7 @@ func EntropyBenchmark(spec EntropySpec) (dataframe.DataFrame, error) {
 	var Ns, ns, reps, iters []int
 	var rmse, lambda, secs []float64
 	for rep := 0; rep < spec.Reps; rep++ {
-		prob := newEntropyProblem(spec.Seed + uint64(rep))
+		prob := distreg.NewEntropyProblem(spec.Seed + uint64(rep))
 		for _, N := range spec.Points {
 			for _, n := range spec.Bags {
 				rs, err := fitEntropy(ctx, prob, entropyRun{N: N, NT: n, Test: spec.Test, Rep: rep, Noise: spec.Noise, Sigma: spec.Sigma,
@@ -172,7 +172,7 @@ type entropyRun struct {
 // noise from seed+3) and Test exact test bags (seed+2), fits each method on
 // the exact mean embeddings with the validation half (hold-out seed) and
 // scores it on the test bags.
-func fitEntropy(ctx context.Context, prob entropyProblem, er entropyRun) ([]result, error) {
+func fitEntropy(ctx context.Context, prob distreg.EntropyProblem, er entropyRun) ([]result, error) {
 	nAll := 2 * er.NT
 	seed := er.Seed
 	train, angles := prob.Bags(nAll, er.N, seed+1)

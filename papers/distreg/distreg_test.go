@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/credlab/credlab/credlab/distreg"
 	"github.com/credlab/credlab/frames"
 	"github.com/credlab/credlab/papers/internal/papertest"
 )
@@ -16,7 +17,7 @@ func TestEntropy(t *testing.T) {
 	if bags.Nrow() != 120 || strings.Join(bags.Names(), ",") != "bag,x1,x2,y,angle" {
 		t.Fatalf("bags %d x %v", bags.Nrow(), bags.Names())
 	}
-	p := newEntropyProblem(1)
+	p := distreg.NewEntropyProblem(1)
 	a, y := bags.Col("angle").Float(), bags.Col("y").Float()
 	if !papertest.Near(y[31], p.Entropy(a[31])) {
 		t.Errorf("label %v, entropy %v", y[31], p.Entropy(a[31]))

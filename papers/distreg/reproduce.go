@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/credlab/credlab/credlab/distreg"
 	"github.com/credlab/credlab/papers/internal/report"
 )
 
@@ -91,7 +92,7 @@ func (s curveSpec) String() string {
 // for x ~ P = N(0, M_P), x' ~ Q = N(0, M_Q). KRLS with it is two-stage KRR
 // with N = infinity.
 type popKernel struct {
-	p entropyProblem
+	p distreg.EntropyProblem
 	s float64
 }
 
@@ -127,7 +128,7 @@ func reproduce(ctx context.Context, outDir string, cfg config, w io.Writer) erro
 	fmt.Fprintf(w, "distribution regression reproduction (supervised entropy learning), quick=%v\n", cfg.Quick)
 	var vsN, vsn []result
 	for rep := 0; rep < cfg.Reps; rep++ {
-		prob := newEntropyProblem(uint64(rep))
+		prob := distreg.NewEntropyProblem(uint64(rep))
 		for _, se := range cfg.Series {
 			for _, N := range cfg.Ns {
 				rs, err := fitEntropy(ctx, prob, entropyRun{Exp: "N", N: N, NT: se.NT, Test: cfg.Test, Noise: se.Noise, Sigma: cfg.InnerSigma, Rep: rep,

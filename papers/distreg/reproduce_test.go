@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/credlab/credlab/credlab/distreg"
 	"github.com/credlab/credlab/papers/internal/papertest"
 )
 
 func TestDataGenerator(t *testing.T) {
-	p := newEntropyProblem(3)
+	p := distreg.NewEntropyProblem(3)
 	b, angles := p.Bags(40, 400, 7)
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)
