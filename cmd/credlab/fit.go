@@ -85,11 +85,20 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var test dataframe.DataFrame
 	if *testPath != "" {
-		if test, err = lf.load("test", *testPath); err != nil {
+		if test, err = lf.loadWidth("test", *testPath, libsvmWidth(df.Names())); err != nil {
 			return err
 		}
 		if err := hasColumn(test, *testPath, "target", mf.target); err != nil {
 			return err
+		}
+		// Every feature the fit will use, before the fit: FitContext
+		// reports the errors of FeatureColumns itself.
+		if feats, err := frames.FeatureColumns(df, spec); err == nil {
+			for _, c := range feats {
+				if !hasName(test, c) {
+					return fmt.Errorf("fit: -test %s has no column %q, a feature of the fit on -data %s; its columns are %s", *testPath, c, *data, quoteList(test.Names(), 20))
+				}
+			}
 		}
 	}
 	p := newProgress(stderr, *quiet, 0)

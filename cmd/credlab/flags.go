@@ -59,6 +59,15 @@ func (l *loadFlags) apply(stderr io.Writer, quiet bool) error {
 // load reads the data file named by flag flagName, naming the flag and
 // file in a missing-file error.
 func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
+	return l.loadWidth(flagName, path, 0)
+}
+
+// loadWidth is load with the number of features of a LIBSVM file: a file
+// read beside another (a test file beside the training file, data beside
+// a model) takes that file's width, since LIBSVM leaves out zeros and a
+// file may lack the last features of the other (a9a.t stops at 122 of
+// 123); 0 infers it. Other formats ignore it.
+func (l *loadFlags) loadWidth(flagName, path string, libsvmDim int) (dataframe.DataFrame, error) {
 	if _, err := os.Stat(path); err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("-%s %s: %w", flagName, path, errors.Unwrap(err))
 	}
@@ -66,13 +75,26 @@ func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
 		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
 	}
 	stop := l.progress.ticker("reading " + path)
-	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader, Whitespace: l.whitespace}})
+	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, Dim: libsvmDim, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader, Whitespace: l.whitespace}})
 	stop()
 	l.progress.clear()
 	if err != nil {
 		return df, fmt.Errorf("-%s %s: %w", flagName, path, err)
 	}
 	return df, nil
+}
+
+// libsvmWidth returns the largest k of the columns named x<k>, as a LIBSVM
+// file names its features (0 when there is none), the width loadWidth
+// gives a file read beside them.
+func libsvmWidth(names []string) int {
+	d := 0
+	for _, n := range names {
+		if k, err := strconv.Atoi(strings.TrimPrefix(n, "x")); err == nil && strings.HasPrefix(n, "x") && k > d {
+			d = k
+		}
+	}
+	return d
 }
 
 // hasColumn checks that df has the column named by a flag; otherwise it

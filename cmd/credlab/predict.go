@@ -41,7 +41,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("-model %s: %w", *modelPath, err)
 	}
-	df, err := lf.load("data", *data)
+	df, err := lf.loadWidth("data", *data, libsvmWidth(model.Features))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLIBSVMTestWidth checks that a LIBSVM test or prediction file whose
+// last feature is absent from every row (zero, as LIBSVM leaves zeros
+// out) is read with the training file's width, by fit -test and predict.
+func TestLIBSVMTestWidth(t *testing.T) {
+	dir := t.TempDir()
+	var train, test strings.Builder
+	for i := 0; i < 60; i++ {
+		a, b := float64(i%7)/7, float64(i%5)/5
+		fmt.Fprintf(&train, "%g 1:%g 2:%g", a+b, a, b)
+		if i%3 == 0 {
+			fmt.Fprintf(&train, " 3:1")
+		}
+		train.WriteString("\n")
+		if i < 20 {
+			fmt.Fprintf(&test, "%g 1:%g 2:%g\n", b+a, b, a)
+		}
+	}
+	tr := writeFile(t, dir, "train.svm", train.String())
+	te := writeFile(t, dir, "test.svm", test.String())
+	model := filepath.Join(dir, "m.json")
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"fit", "-data", tr, "-target", "y", "-out", model, "-method", "krls", "-test", te, "-quiet"}, &out, &errb); err != nil {
+		t.Fatalf("fit -test: %v", err)
+	}
+	if !strings.Contains(out.String(), "test "+te+": RMSE") {
+		t.Errorf("fit -test printed no test scores: %q", out.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"predict", "-model", model, "-data", te, "-out", filepath.Join(dir, "p.csv")}, &out, &errb); err != nil {
+		t.Fatalf("predict: %v", err)
+	}
+	// A CSV test file without a feature column fails before the fit.
+	csvTrain := writeFile(t, dir, "d.csv", csvTable(40, "a,b,y", nil))
+	csvTest := writeFile(t, dir, "t.csv", "a,y\n0.1,0.2\n0.3,0.4\n")
+	err := run(context.Background(), []string{"fit", "-data", csvTrain, "-target", "y", "-out", filepath.Join(dir, "m2.json"), "-test", csvTest, "-quiet"}, &out, &errb)
+	msg, code := explain(err)
+	if code != exitFailure || !strings.Contains(msg, `-test `+csvTest+` has no column "b", a feature of the fit`) {
+		t.Errorf("exit %d %q, want the -test column error", code, msg)
+	}
+	if strings.Contains(errb.String(), "fitting") {
+		t.Errorf("the fit ran before the -test check: %q", errb.String())
+	}
+}
