@@ -52,6 +52,9 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if *target == "" && *columns == "" {
+		spec.Exclude = labelColumns(stderr, "budget", &lf, *pool, df, spec.Exclude, *quiet)
+	}
 	if *pilot != "" {
 		pf, err := loadOutputCSV("pilot", *pilot)
 		if err != nil {

@@ -52,3 +52,26 @@ func TestLIBSVMTestWidth(t *testing.T) {
 		t.Errorf("the fit ran before the -test check: %q", errb.String())
 	}
 }
+
+// TestLIBSVMLabelNotFeature checks that select and budget leave a LIBSVM
+// pool's label out of the features without -target, and say so.
+func TestLIBSVMLabelNotFeature(t *testing.T) {
+	dir := t.TempDir()
+	var pool strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&pool, "%d 1:%g 2:%g\n", i%2, float64(i%7)/7, float64(i%5)/5)
+	}
+	p := writeFile(t, dir, "pool.svm", pool.String())
+	for _, args := range [][]string{
+		{"select", "-pool", p, "-budget", "5", "-out", filepath.Join(dir, "s.csv")},
+		{"budget", "-pool", p, "-out", filepath.Join(dir, "b")},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), args, &out, &errb); err != nil {
+			t.Fatalf("%s: %v", args[0], err)
+		}
+		if !strings.Contains(errb.String(), "credlab: "+args[0]+": the LIBSVM file's label column y is not a feature") || strings.Contains(errb.String(), "scored as a feature") {
+			t.Errorf("%s: stderr %q", args[0], errb.String())
+		}
+	}
+}

@@ -105,7 +105,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		spec.Exclude = splitList(*exclude)
 	}
 	if *target == "" && *columns == "" {
-		warnLabelLike(stderr, "select", df, append(spec.Exclude, "row", "prob", "weight", "batch", "count", "audit"))
+		spec.Exclude = labelColumns(stderr, "select", &lf, *pool, df, spec.Exclude, *quiet)
 	}
 	p = newProgress(stderr, *quiet, 0)
 	stop := p.ticker("selecting")
