@@ -14,6 +14,8 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // SimulateSpec says how Simulate runs the labeling loop on a fully labeled
@@ -84,9 +86,12 @@ type SimulateResult struct {
 	// of a later budget.
 	Curves dataframe.DataFrame
 	// Ratios has one row per method and budget: "method", "labels",
-	// "rmse" (geometric mean over repetitions) and "ratio", the geometric
+	// "rmse" (geometric mean over repetitions), "ratio", the geometric
 	// mean over repetitions of the method's test RMSE over uniform
-	// labeling's (NaN without "uniform" among the methods).
+	// labeling's (NaN without "uniform" among the methods), and
+	// "ratio_lo", "ratio_hi", its 90% interval over the repetitions
+	// (Student's t on the log ratios, paired by seed; NaN with one): a
+	// method is ahead of uniform labeling only where ratio_hi < 1.
 	Ratios dataframe.DataFrame
 	// OutOfTime reports that the time budget stopped the loop before the
 	// final budget; Warnings say where, in words.
@@ -510,40 +515,54 @@ func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateRe
 		m string
 		b int
 	}
-	logR, logQ, cnt := map[key]float64{}, map[key]float64{}, map[key]int{}
+	logR, logQ := map[key][]float64{}, map[key][]float64{}
 	for _, r := range rows {
 		k := key{r.method, r.labels}
-		logR[k] += math.Log(r.rmse)
-		u, ok := uni[[2]int{int(r.seed), r.labels}]
-		if ok {
-			logQ[k] += math.Log(r.rmse / u)
-		} else {
-			logQ[k] = math.NaN()
+		logR[k] = append(logR[k], math.Log(r.rmse))
+		q := math.NaN()
+		if u, ok := uni[[2]int{int(r.seed), r.labels}]; ok {
+			q = math.Log(r.rmse / u)
 		}
-		cnt[k]++
+		logQ[k] = append(logQ[k], q)
 	}
 	var rm []string
 	var rb []int
-	var rr, rq []float64
+	var rr, rq, lo, hi []float64
 	sorted := append([]int(nil), budgets...)
 	sort.Ints(sorted)
 	for _, m := range methods {
 		for _, b := range sorted {
 			k := key{m, b}
-			if cnt[k] == 0 {
+			if len(logR[k]) == 0 {
 				continue
 			}
 			rm, rb = append(rm, m), append(rb, b)
-			rr = append(rr, math.Exp(logR[k]/float64(cnt[k])))
-			rq = append(rq, math.Exp(logQ[k]/float64(cnt[k])))
+			rr = append(rr, math.Exp(stat.Mean(logR[k], nil)))
+			q, l, h := ratioInterval(logQ[k])
+			rq, lo, hi = append(rq, q), append(lo, l), append(hi, h)
 		}
 	}
 	ratios := dataframe.New(series.New(rm, series.String, "method"), series.New(rb, series.Int, "labels"),
-		series.New(rr, series.Float, "rmse"), series.New(rq, series.Float, "ratio"))
+		series.New(rr, series.Float, "rmse"), series.New(rq, series.Float, "ratio"),
+		series.New(lo, series.Float, "ratio_lo"), series.New(hi, series.Float, "ratio_hi"))
 	if curves.Err != nil || ratios.Err != nil {
 		return nil, fmt.Errorf("frames: simulate: building the result: %v %v", curves.Err, ratios.Err)
 	}
 	return &SimulateResult{Curves: curves, Ratios: ratios}, nil
+}
+
+// ratioInterval returns the geometric mean of the ratios whose logs are
+// logQ, one per repetition, and its 90% interval: exp(mean +- t_{0.95,k-1}
+// sd / sqrt(k)) over k repetitions (Student's t on the log ratios, paired
+// by seed); NaN bounds with one repetition, all NaN when one is NaN.
+func ratioInterval(logQ []float64) (ratio, lo, hi float64) {
+	if len(logQ) == 1 {
+		return math.Exp(logQ[0]), math.NaN(), math.NaN()
+	}
+	k := float64(len(logQ))
+	m, sd := stat.MeanStdDev(logQ, nil)
+	h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: k - 1}.Quantile(0.95) * sd / math.Sqrt(k)
+	return math.Exp(m), math.Exp(m - h), math.Exp(m + h)
 }
 
 // rowsOf is credlab.GatherRows on indices known to be rows of x.

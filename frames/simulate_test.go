@@ -305,3 +305,25 @@ func TestFitsLeft(t *testing.T) {
 		}
 	}
 }
+
+func TestRatioInterval(t *testing.T) {
+	// Three seeds' ratios 0.9, 1.0, 1.1: the log ratios' mean m and sample
+	// standard deviation s, t_{0.95, 2} = 2.919986.
+	l := []float64{math.Log(0.9), 0, math.Log(1.1)}
+	m := (l[0] + l[1] + l[2]) / 3
+	s := math.Sqrt(((l[0]-m)*(l[0]-m) + (l[1]-m)*(l[1]-m) + (l[2]-m)*(l[2]-m)) / 2)
+	h := 2.919986 * s / math.Sqrt(3)
+	r, lo, hi := ratioInterval(l)
+	for _, c := range [][2]float64{{r, math.Exp(m)}, {lo, math.Exp(m - h)}, {hi, math.Exp(m + h)}} {
+		if math.Abs(c[0]-c[1]) > 1e-6 {
+			t.Errorf("ratioInterval(0.9, 1, 1.1) = %v, %v, %v; want %v, %v, %v", r, lo, hi, math.Exp(m), math.Exp(m-h), math.Exp(m+h))
+			break
+		}
+	}
+	if r, lo, hi := ratioInterval([]float64{math.Log(0.8)}); math.Abs(r-0.8) > 1e-15 || !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Errorf("one repetition: %v, %v, %v; want 0.8, NaN, NaN", r, lo, hi)
+	}
+	if r, lo, _ := ratioInterval([]float64{0, math.NaN()}); !math.IsNaN(r) || !math.IsNaN(lo) {
+		t.Errorf("a NaN log ratio gave %v, %v", r, lo)
+	}
+}

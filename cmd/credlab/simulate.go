@@ -98,6 +98,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintln(stderr, "credlab: warning: "+w) // warnings remain under -quiet
 	}
 	writeRatioTable(stdout, r)
+	writeRatioIntervals(stdout, r)
 	writeCoverage(stdout, r)
 	writeProjection(stdout, r)
 	p.done(fmt.Sprintf("simulate: %d rows of %s, written to %s", df.Nrow(), *data, *out))
@@ -164,6 +165,52 @@ func writeRatioTable(w io.Writer, r *frames.SimulateResult) {
 			fmt.Fprintf(w, " %7.3f", v)
 		}
 		fmt.Fprintln(w)
+	}
+}
+
+// writeRatioIntervals prints, with two or more repetitions, each ratio's
+// 90% interval over them and where a method is ahead of (or behind)
+// uniform labeling with that confidence.
+func writeRatioIntervals(w io.Writer, r *frames.SimulateResult) {
+	meth := r.Ratios.Col("method").Records()
+	labels, _ := frames.Column(r.Ratios, "labels")
+	lo, _ := frames.Column(r.Ratios, "ratio_lo")
+	hi, _ := frames.Column(r.Ratios, "ratio_hi")
+	var ahead, behind []string
+	var lines []string
+	last := ""
+	for i, m := range meth {
+		if m == "uniform" || math.IsNaN(lo[i]) || lo[i] == hi[i] { // lo == hi: the same rows as uniform's (the shared first batch)
+			continue
+		}
+		if m != last {
+			lines = append(lines, fmt.Sprintf("%-10s", m))
+			last = m
+		}
+		lines[len(lines)-1] += fmt.Sprintf("  %d: %.3f-%.3f", int(labels[i]), lo[i], hi[i])
+		switch {
+		case hi[i] < 1:
+			ahead = append(ahead, fmt.Sprintf("%s at %d", m, int(labels[i])))
+		case lo[i] > 1:
+			behind = append(behind, fmt.Sprintf("%s at %d", m, int(labels[i])))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "90% intervals of the ratios over the repetitions (Student's t on the log ratios, paired by seed):")
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+	say := func(what string, list []string) {
+		if len(list) > 0 {
+			fmt.Fprintf(w, "%s uniform labeling with 90%% confidence: %s\n", what, strings.Join(list, ", "))
+		}
+	}
+	say("ahead of", ahead)
+	say("behind", behind)
+	if len(ahead)+len(behind) == 0 {
+		fmt.Fprintln(w, "no method is resolved from uniform labeling with 90% confidence: more -seeds narrow the intervals")
 	}
 }
 
