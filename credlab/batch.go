@@ -29,9 +29,10 @@ const (
 	// given the labeled and chosen rows (greedy determinant maximisation,
 	// a pivoted Cholesky of the posterior kernel plus noise).
 	MethodMaxDet = "maxdet"
-	// MethodBAIT greedily takes the row whose label most reduces the
-	// pool's summed posterior variance (BAIT's forward step, without its
-	// backward pass).
+	// MethodBAIT is BAIT's forward-backward greedy: a forward pass takes
+	// twice the batch, each time the row whose label most reduces the
+	// pool's summed posterior variance, and a backward pass then removes,
+	// one at a time, the row whose removal least increases it.
 	MethodBAIT = "bait"
 	// MethodMaxDist greedily takes the row farthest in feature space from
 	// every labeled and chosen row.
@@ -332,7 +333,9 @@ func batchSelection(prev *Selection, start, startBatch, idx []int) *Selection {
 // S <- S - u u^T/c with u = S psi_j and c = noise + d_j, and the posterior
 // variances d_i = psi_i^T S psi_i by d_i -= (psi_i.u)^2/c. BAIT's score is
 // psi_i^T S G S psi_i / (d_i + noise), G = Psi^T Psi over the pool, updated
-// by the rank-two change of S G S. Each step costs O(N m + m^2).
+// by the rank-two change of S G S; its forward pass takes 2 budget rows (at
+// most the unlabeled ones) and baitBackward keeps budget of them. Each
+// forward step costs O(N m + m^2).
 func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int, noise float64, method string) ([]int, error) {
 	n, m := phi.Dims()
 	psi := mat.DenseCopyOf(phi)
@@ -402,7 +405,11 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 	u, w, gu := make([]float64, m), make([]float64, m), make([]float64, m)
 	t, tw := make([]float64, n), make([]float64, n)
 	sv := blas64.General{Rows: m, Cols: m, Stride: m, Data: s.RawMatrix().Data}
-	for len(idx) < budget {
+	forward := budget
+	if method == MethodBAIT { // BAIT's forward pass takes twice the batch
+		forward = min(2*budget, n-len(start))
+	}
+	for len(idx) < forward {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -437,6 +444,49 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 			d[i] -= t[i] * t[i] / c
 		}
 		blas64.Ger(-1/c, blas64.Vector{N: m, Inc: 1, Data: u}, blas64.Vector{N: m, Inc: 1, Data: u}, sv)
+	}
+	if method == MethodBAIT {
+		return baitBackward(ctx, psi, g, s, idx, d, q, budget, noise)
+	}
+	return idx, nil
+}
+
+// baitBackward is BAIT's backward pass: from the forward pass's rows idx,
+// with S, d and q at the end of it, it removes one at a time the row whose
+// removal least increases the pool's summed posterior variance tr(S G),
+// q_j / (noise - d_j), until budget rows remain, downdating S by
+// S <- S + u u^T/c with u = S psi_j and c = noise - d_j, and the rows'
+// d_i and q_i as the forward pass updates them with the signs changed.
+// Each removal costs O(|idx| m + m^2).
+func baitBackward(ctx context.Context, psi, g, s *mat.Dense, idx []int, d, q []float64, budget int, noise float64) ([]int, error) {
+	_, m := psi.Dims()
+	sv, gv := s.RawMatrix(), g.RawMatrix()
+	u, w, gu := make([]float64, m), make([]float64, m), make([]float64, m)
+	vec := func(x []float64) blas64.Vector { return blas64.Vector{N: m, Inc: 1, Data: x} }
+	idx = append([]int(nil), idx...)
+	for len(idx) > budget {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		best, bv := -1, math.Inf(1)
+		for k, j := range idx {
+			if v := q[j] / math.Max(noise-d[j], 1e-300); v < bv {
+				best, bv = k, v
+			}
+		}
+		j := idx[best]
+		idx = append(idx[:best], idx[best+1:]...)
+		c := math.Max(noise-d[j], 1e-300)
+		blas64.Gemv(blas.NoTrans, 1, sv, vec(psi.RawRowView(j)), 0, vec(u))
+		blas64.Gemv(blas.NoTrans, 1, gv, vec(u), 0, vec(gu))
+		blas64.Gemv(blas.NoTrans, 1, sv, vec(gu), 0, vec(w))
+		ugu := vecmath.Dot(u, gu)
+		for _, i := range idx {
+			t, tw := vecmath.Dot(psi.RawRowView(i), u), vecmath.Dot(psi.RawRowView(i), w)
+			q[i] += (ugu*t/c + 2*tw) * t / c
+			d[i] += t * t / c
+		}
+		blas64.Ger(1/c, vec(u), vec(u), sv)
 	}
 	return idx, nil
 }

@@ -65,7 +65,8 @@ func posteriorCov(phi *mat.Dense, s []int, noise float64) *mat.Dense {
 }
 
 // referenceBatch recomputes every greedy choice from scratch: posterior
-// covariances for MaxDiag, MaxDet and BAIT, explicit distances for MaxDist
+// covariances for MaxDiag, MaxDet and BAIT (whose backward pass removes the
+// row that leaves the smallest trace), explicit distances for MaxDist
 // and LCMD.
 func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, method string) []int {
 	n, _ := phi.Dims()
@@ -76,7 +77,11 @@ func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, meth
 	s := append([]int(nil), start...)
 	var idx []int
 	c0 := posteriorCov(phi, start, noise)
-	for len(idx) < budget {
+	forward := budget
+	if method == MethodBAIT {
+		forward = min(2*budget, n-len(start))
+	}
+	for len(idx) < forward {
 		best, bv := -1, math.Inf(-1)
 		var c *mat.Dense
 		if method == MethodMaxDet || method == MethodBAIT {
@@ -146,6 +151,18 @@ func referenceBatch(phi *mat.Dense, start []int, budget int, noise float64, meth
 		chosen[best] = true
 		idx = append(idx, best)
 		s = append(s, best)
+	}
+	// BAIT's backward pass: remove the row whose removal leaves the least
+	// summed posterior variance over the pool.
+	for len(idx) > budget {
+		best, bv := -1, math.Inf(1)
+		for k := range idx {
+			rest := append(append(append([]int(nil), start...), idx[:k]...), idx[k+1:]...)
+			if v := mat.Trace(posteriorCov(phi, rest, noise)); v < bv {
+				best, bv = k, v
+			}
+		}
+		idx = append(idx[:best], idx[best+1:]...)
 	}
 	return idx
 }
