@@ -140,9 +140,10 @@ func resolveAudit(df dataframe.DataFrame, w io.Writer) string {
 }
 
 // warnFlat warns when a CRED selection's probabilities are nearly uniform:
-// the scores carry no information, usually because the columns have very
-// different scales or sigma does not suit the data.
-func warnFlat(w io.Writer, chosen dataframe.DataFrame, method string) {
+// the scores carry no information, because sigma does not suit the data,
+// lambda_q is below what the pool resolves (every row's score near 1), or
+// unstandardized columns have very different scales.
+func warnFlat(w io.Writer, chosen dataframe.DataFrame, method string, standardized bool) {
 	if !strings.EqualFold(method, "cred") && method != "" {
 		return
 	}
@@ -158,7 +159,11 @@ func warnFlat(w io.Writer, chosen dataframe.DataFrame, method string) {
 		return // a batch method's rows, which the default continues with
 	}
 	if lo > 0 && hi/lo < 1.01 {
-		fmt.Fprintf(w, "credlab: warning: scores are flat (every chosen row has probability %.3g to within 1%%, as uniform sampling): standardize (-standardize), or change -sigma (0 picks the median distance between rows)\n", lo)
+		hint := "a larger -lambda (lambda_q: with a pool small next to its effective dimension every row scores near 1), or another -sigma (0 picks the median distance between rows)"
+		if !standardized {
+			hint = "standardize (-standardize), or " + hint
+		}
+		fmt.Fprintf(w, "credlab: warning: scores are flat (every chosen row has probability %.3g to within 1%%, as uniform sampling, which is then as good): try %s\n", lo, hint)
 	}
 }
 

@@ -116,7 +116,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("select %s: %w", *pool, lf.locate(err, *pool, df))
 	}
 	p.clear()
-	warnFlat(stderr, chosen, *method)
+	warnFlat(stderr, chosen, *method, *standardize)
 	if *target != "" {
 		chosen = emptyTarget(chosen, *target)
 	}
