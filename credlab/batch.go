@@ -446,49 +446,96 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 		blas64.Ger(-1/c, blas64.Vector{N: m, Inc: 1, Data: u}, blas64.Vector{N: m, Inc: 1, Data: u}, sv)
 	}
 	if method == MethodBAIT {
-		return baitBackward(ctx, psi, g, s, idx, d, q, budget, noise)
+		return baitBackward(ctx, psi, g, idx, budget, noise)
 	}
 	return idx, nil
 }
 
-// baitBackward is BAIT's backward pass: from the forward pass's rows idx,
-// with S, d and q at the end of it, it removes one at a time the row whose
-// removal least increases the pool's summed posterior variance tr(S G),
-// q_j / (noise - d_j), until budget rows remain, downdating S by
-// S <- S + u u^T/c with u = S psi_j and c = noise - d_j, and the rows'
-// d_i and q_i as the forward pass updates them with the signs changed.
-// Each removal costs O(|idx| m + m^2).
-func baitBackward(ctx context.Context, psi, g, s *mat.Dense, idx []int, d, q []float64, budget int, noise float64) ([]int, error) {
-	_, m := psi.Dims()
-	sv, gv := s.RawMatrix(), g.RawMatrix()
-	u, w, gu := make([]float64, m), make([]float64, m), make([]float64, m)
-	vec := func(x []float64) blas64.Vector { return blas64.Vector{N: m, Inc: 1, Data: x} }
-	idx = append([]int(nil), idx...)
-	for len(idx) > budget {
+// baitBackward is BAIT's backward pass: from the forward pass's k rows
+// idx it removes, one at a time, the row whose removal least increases
+// the pool's summed posterior variance tr(S G), until budget rows remain.
+// It works in the kernel space of the kept rows, where no difference of
+// nearly equal numbers arises at small noise: with C = Psi_K Psi_K^T +
+// noise I, W = C^-1 and H = Psi_K G Psi_K^T, tr(S G) = tr(G) - tr(W H),
+// and removing row j raises it by (W H W)_jj / W_jj. A removal updates
+// W <- W - W_.j W_j. / W_jj and Z = W H <- Z - W_.j Z_j. / W_jj on the kept
+// rows, O(k^2); setting up costs O(k^2 m + k m^2 + k^3).
+func baitBackward(ctx context.Context, psi, g *mat.Dense, idx []int, budget int, noise float64) ([]int, error) {
+	k := len(idx)
+	if k <= budget {
+		return idx, nil
+	}
+	pk := gatherRows(psi, idx)
+	w := mat.NewDense(k, k, nil)
+	wr := w.RawMatrix()
+	blas64.Syrk(blas.NoTrans, 1, pk.RawMatrix(), 0, blas64.Symmetric{N: k, Stride: k, Data: wr.Data, Uplo: blas.Upper})
+	for i := 0; i < k; i++ {
+		wr.Data[i*k+i] += noise
+	}
+	sym := blas64.Symmetric{N: k, Stride: k, Data: wr.Data, Uplo: blas.Upper}
+	if t, ok := lapack64.Potrf(sym); !ok {
+		return nil, &NumericalError{Method: "batch selection", Op: "BAIT's backward pass: the chosen rows' kernel matrix is not positive definite"}
+	} else if _, ok := lapack64.Potri(t); !ok {
+		return nil, &NumericalError{Method: "batch selection", Op: "BAIT's backward pass: inverting the chosen rows' kernel matrix"}
+	}
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			wr.Data[j*k+i] = wr.Data[i*k+j]
+		}
+	}
+	var pg, h, z mat.Dense
+	pg.Mul(pk, g)
+	h.Mul(&pg, pk.T())
+	z.Mul(w, &h)
+	zr := z.RawMatrix()
+	alive := make([]bool, k)
+	for i := range alive {
+		alive[i] = true
+	}
+	for left := k; left > budget; left-- {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		best, bv := -1, math.Inf(1)
-		for k, j := range idx {
-			if v := q[j] / math.Max(noise-d[j], 1e-300); v < bv {
-				best, bv = k, v
+		for i := 0; i < k; i++ {
+			if !alive[i] {
+				continue
+			}
+			mii := 0.0 // (Z W)_ii over the kept rows
+			for l := 0; l < k; l++ {
+				if alive[l] {
+					mii += zr.Data[i*k+l] * wr.Data[l*k+i]
+				}
+			}
+			if v := mii / wr.Data[i*k+i]; v < bv {
+				best, bv = i, v
 			}
 		}
-		j := idx[best]
-		idx = append(idx[:best], idx[best+1:]...)
-		c := math.Max(noise-d[j], 1e-300)
-		blas64.Gemv(blas.NoTrans, 1, sv, vec(psi.RawRowView(j)), 0, vec(u))
-		blas64.Gemv(blas.NoTrans, 1, gv, vec(u), 0, vec(gu))
-		blas64.Gemv(blas.NoTrans, 1, sv, vec(gu), 0, vec(w))
-		ugu := vecmath.Dot(u, gu)
-		for _, i := range idx {
-			t, tw := vecmath.Dot(psi.RawRowView(i), u), vecmath.Dot(psi.RawRowView(i), w)
-			q[i] += (ugu*t/c + 2*tw) * t / c
-			d[i] += t * t / c
+		j := best
+		alive[j] = false
+		wjj := wr.Data[j*k+j]
+		for r := 0; r < k; r++ {
+			if !alive[r] {
+				continue
+			}
+			a := wr.Data[r*k+j] / wjj
+			wrow, zrow := wr.Data[r*k:r*k+k], zr.Data[r*k:r*k+k]
+			wj, zj := wr.Data[j*k:j*k+k], zr.Data[j*k:j*k+k]
+			for l := 0; l < k; l++ {
+				if alive[l] {
+					wrow[l] -= a * wj[l]
+					zrow[l] -= a * zj[l]
+				}
+			}
 		}
-		blas64.Ger(1/c, vec(u), vec(u), sv)
 	}
-	return idx, nil
+	kept := make([]int, 0, budget)
+	for i, j := range idx {
+		if alive[i] {
+			kept = append(kept, j)
+		}
+	}
+	return kept, nil
 }
 
 // distanceGreedy runs MaxDist, KMeansPP or LCMD on the features phi with

@@ -172,7 +172,7 @@ func TestBatchSelectorAgainstReference(t *testing.T) {
 	x, _, _ := batchPool(t, 70, 3, 25, 3)
 	for _, method := range []string{MethodMaxDiag, MethodMaxDet, MethodBAIT, MethodMaxDist, MethodLCMD, MethodHerding} {
 		for _, labeled := range [][]int{{4, 17, 30}, {1, 2, 3, 5, 8, 13, 21, 34, 55, 60, 61, 62}} {
-			for _, noise := range []float64{1e-3, 0.1} {
+			for _, noise := range []float64{1e-8, 1e-3, 0.1} {
 				want := referenceBatch(phi, labeled, 12, noise, method)
 				prev := &Selection{Index: labeled}
 				sel, err := BatchSelector{Method: method, Features: rf, Noise: noise, Previous: prev}.Select(context.Background(), x, 12, 1)
