@@ -156,7 +156,7 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 		test, poolRows := perm[:nTest], perm[nTest:]
 		split := &simSplit{xt: gatherX(p.x, test), yt: gatherFloats(p.y, test), xp: gatherX(p.x, poolRows), yp: gatherFloats(p.y, poolRows)}
 		for _, m := range methods {
-			runs = append(runs, &simRun{method: m, seed: seed, split: split})
+			runs = append(runs, &simRun{method: m, seed: seed, split: split, random: randomFirst(m, spec.OneShot)})
 		}
 	}
 	var rows []simRow
@@ -234,6 +234,13 @@ func (c simClock) share(fits int) time.Duration {
 		return -1
 	}
 	return min(max(c.left()/time.Duration(max(fits, 1)), time.Second), credlab.DefaultTimeBudget)
+}
+
+// randomFirst says whether a method's first batch is the seed's random
+// one, the same for each such method: every method's but CRED's (its own
+// design) and, with OneShot, the batch methods' (their own choice).
+func randomFirst(method string, oneShot bool) bool {
+	return method != "cred" && !(oneShot && method != "uniform")
 }
 
 // fitsLeft counts the fits from runs[k] on in a batch: in the first
@@ -390,14 +397,14 @@ func (r *simRun) next(ctx context.Context, bi int, budgets []int, spec SimulateS
 				return err
 			}
 			r.sel, r.labeled, r.w = sel, sel.Index, sel.Weight
-		case spec.OneShot && r.method != "uniform":
+		case !r.random:
 			s, err := credlab.BatchSelector{Method: r.method, M: min(spec.M, n), Audit: share}.Select(ctx, xp, budgets[0], r.seed)
 			if err != nil {
 				return err
 			}
 			r.labeled, r.audit = s.Index, s.Audit
-		default:
-			timed, r.random = false, true
+		default: // r.random
+			timed = false
 		}
 		return nil
 	}

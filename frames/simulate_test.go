@@ -294,7 +294,13 @@ func TestSelectAudit(t *testing.T) {
 
 func TestFitsLeft(t *testing.T) {
 	// seed 1: uniform, lcmd (random first batch), cred (its own); seed 2: uniform, lcmd.
-	runs := []*simRun{{seed: 1, random: true}, {seed: 1, random: true}, {seed: 1}, {seed: 2, random: true}, {seed: 2, random: true}}
+	var runs []*simRun
+	for _, r := range []struct {
+		m    string
+		seed uint64
+	}{{"uniform", 1}, {"lcmd", 1}, {"cred", 1}, {"uniform", 2}, {"lcmd", 2}} {
+		runs = append(runs, &simRun{method: r.m, seed: r.seed, random: randomFirst(r.m, false)})
+	}
 	for _, c := range []struct {
 		k     int
 		first bool
@@ -302,6 +308,15 @@ func TestFitsLeft(t *testing.T) {
 	}{{0, true, 3}, {1, true, 2}, {2, true, 2}, {3, true, 1}, {4, true, 0}, {0, false, 5}, {3, false, 2}} {
 		if got := fitsLeft(runs, c.k, c.first); got != c.want {
 			t.Errorf("fitsLeft(k=%d, first=%v) = %d, want %d", c.k, c.first, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		m       string
+		oneShot bool
+		want    bool
+	}{{"uniform", false, true}, {"uniform", true, true}, {"lcmd", false, true}, {"lcmd", true, false}, {"cred", false, false}, {"cred", true, false}} {
+		if got := randomFirst(c.m, c.oneShot); got != c.want {
+			t.Errorf("randomFirst(%s, %v) = %v", c.m, c.oneShot, got)
 		}
 	}
 }
