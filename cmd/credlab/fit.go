@@ -85,17 +85,19 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var test dataframe.DataFrame
 	if *testPath != "" {
-		if test, err = lf.loadWidth("test", *testPath, libsvmWidth(df.Names())); err != nil {
+		if test, err = lf.load("test", *testPath); err != nil {
 			return err
 		}
 		if err := hasColumn(test, *testPath, "target", mf.target); err != nil {
 			return err
 		}
-		// Every feature the fit will use, before the fit: FitContext
-		// reports the errors of FeatureColumns itself.
+		// Every feature the fit will use, before the fit (FitContext
+		// reports the errors of FeatureColumns itself): a column the fit
+		// leaves out as constant need not be there.
 		if feats, err := frames.FeatureColumns(df, spec); err == nil {
+			test = lf.padLIBSVM(test, *testPath, feats)
 			for _, c := range feats {
-				if !hasName(test, c) {
+				if !hasName(test, c) && !constantColumn(df, c) {
 					return fmt.Errorf("fit: -test %s has no column %q, a feature of the fit on -data %s; its columns are %s", *testPath, c, *data, quoteList(test.Names(), 20))
 				}
 			}
@@ -145,4 +147,19 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	p.done(fmt.Sprintf("fit: %s on %d rows of %s, model written to %s", model.Spec.Method, model.Rows, *data, *out))
 	return nil
+}
+
+// constantColumn reports whether column c of df is numeric with one value
+// in every row, a column the fit leaves out.
+func constantColumn(df dataframe.DataFrame, c string) bool {
+	v, err := frames.Column(df, c)
+	if err != nil || len(v) == 0 {
+		return false
+	}
+	for _, x := range v[1:] {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
 }

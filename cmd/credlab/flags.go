@@ -15,6 +15,7 @@ import (
 	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
 	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
 )
 
 // loadFlags are the data-reading flags of every command that reads data.
@@ -59,15 +60,6 @@ func (l *loadFlags) apply(stderr io.Writer, quiet bool) error {
 // load reads the data file named by flag flagName, naming the flag and
 // file in a missing-file error.
 func (l *loadFlags) load(flagName, path string) (dataframe.DataFrame, error) {
-	return l.loadWidth(flagName, path, 0)
-}
-
-// loadWidth is load with the number of features of a LIBSVM file: a file
-// read beside another (a test file beside the training file, data beside
-// a model) takes that file's width, since LIBSVM leaves out zeros and a
-// file may lack the last features of the other (a9a.t stops at 122 of
-// 123); 0 infers it. Other formats ignore it.
-func (l *loadFlags) loadWidth(flagName, path string, libsvmDim int) (dataframe.DataFrame, error) {
 	if _, err := os.Stat(path); err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("-%s %s: %w", flagName, path, errors.Unwrap(err))
 	}
@@ -75,7 +67,7 @@ func (l *loadFlags) loadWidth(flagName, path string, libsvmDim int) (dataframe.D
 		return dataframe.DataFrame{}, usagef("-%s %s: the name does not tell the format: give -format %s", flagName, path, strings.Join(frames.Formats, "|"))
 	}
 	stop := l.progress.ticker("reading " + path)
-	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, Dim: libsvmDim, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader, Whitespace: l.whitespace}})
+	df, err := frames.LoadData(path, frames.LoadOptions{Format: l.format, Labels: l.labels, CSV: frames.CSVOptions{BadAsMissing: l.badAsMissing, NoHeader: l.noHeader, KeepHeader: l.keepHeader, Whitespace: l.whitespace}})
 	stop()
 	l.progress.clear()
 	if err != nil {
@@ -84,17 +76,26 @@ func (l *loadFlags) loadWidth(flagName, path string, libsvmDim int) (dataframe.D
 	return df, nil
 }
 
-// libsvmWidth returns the largest k of the columns named x<k>, as a LIBSVM
-// file names its features (0 when there is none), the width loadWidth
-// gives a file read beside them.
-func libsvmWidth(names []string) int {
-	d := 0
-	for _, n := range names {
-		if k, err := strconv.Atoi(strings.TrimPrefix(n, "x")); err == nil && strings.HasPrefix(n, "x") && k > d {
-			d = k
-		}
+// padLIBSVM adds to df, read from path, a zero column for each column of
+// need it lacks that a LIBSVM file names its features by (x<k>), when the
+// file is LIBSVM: the format leaves zeros out, so a test or prediction
+// file may lack features of the training file (a9a.t stops at 122 of
+// 123). Other files are returned as they are.
+func (l *loadFlags) padLIBSVM(df dataframe.DataFrame, path string, need []string) dataframe.DataFrame {
+	f := l.format
+	if f == "" {
+		f = frames.DataFormat(path)
 	}
-	return d
+	if !strings.EqualFold(f, "libsvm") {
+		return df
+	}
+	for _, c := range need {
+		if _, err := strconv.Atoi(strings.TrimPrefix(c, "x")); err != nil || !strings.HasPrefix(c, "x") || hasName(df, c) {
+			continue
+		}
+		df = df.Mutate(series.New(make([]float64, df.Nrow()), series.Float, c))
+	}
+	return df
 }
 
 // hasColumn checks that df has the column named by a flag; otherwise it

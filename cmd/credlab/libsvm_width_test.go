@@ -9,9 +9,11 @@ import (
 	"testing"
 )
 
-// TestLIBSVMTestWidth checks that a LIBSVM test or prediction file whose
-// last feature is absent from every row (zero, as LIBSVM leaves zeros
-// out) is read with the training file's width, by fit -test and predict.
+// TestLIBSVMTestWidth checks that a LIBSVM test or prediction file that
+// lacks features of the training file (zeros, which LIBSVM leaves out) or
+// has more is read against the model's features, by fit -test and
+// predict, and that a test file need not hold a column the fit leaves out
+// as constant.
 func TestLIBSVMTestWidth(t *testing.T) {
 	dir := t.TempDir()
 	var train, test strings.Builder
@@ -21,9 +23,9 @@ func TestLIBSVMTestWidth(t *testing.T) {
 		if i%3 == 0 {
 			fmt.Fprintf(&train, " 3:1")
 		}
-		train.WriteString("\n")
+		train.WriteString(" 4:1\n") // a constant last feature
 		if i < 20 {
-			fmt.Fprintf(&test, "%g 1:%g 2:%g\n", b+a, b, a)
+			fmt.Fprintf(&test, "%g 1:%g 2:%g 5:0.5\n", b+a, b, a) // no 3 or 4, and a 5
 		}
 	}
 	tr := writeFile(t, dir, "train.svm", train.String())
@@ -36,20 +38,24 @@ func TestLIBSVMTestWidth(t *testing.T) {
 	if !strings.Contains(out.String(), "test "+te+": RMSE") {
 		t.Errorf("fit -test printed no test scores: %q", out.String())
 	}
-	out.Reset()
-	if err := run(context.Background(), []string{"predict", "-model", model, "-data", te, "-out", filepath.Join(dir, "p.csv")}, &out, &errb); err != nil {
-		t.Fatalf("predict: %v", err)
+	for _, data := range []string{te, tr} {
+		if err := run(context.Background(), []string{"predict", "-model", model, "-data", data, "-out", filepath.Join(dir, "p.csv")}, &out, &errb); err != nil {
+			t.Fatalf("predict %s: %v", data, err)
+		}
 	}
-	// A CSV test file without a feature column fails before the fit.
-	csvTrain := writeFile(t, dir, "d.csv", csvTable(40, "a,b,y", nil))
-	csvTest := writeFile(t, dir, "t.csv", "a,y\n0.1,0.2\n0.3,0.4\n")
-	err := run(context.Background(), []string{"fit", "-data", csvTrain, "-target", "y", "-out", filepath.Join(dir, "m2.json"), "-test", csvTest, "-quiet"}, &out, &errb)
-	msg, code := explain(err)
-	if code != exitFailure || !strings.Contains(msg, `-test `+csvTest+` has no column "b", a feature of the fit`) {
-		t.Errorf("exit %d %q, want the -test column error", code, msg)
-	}
-	if strings.Contains(errb.String(), "fitting") {
-		t.Errorf("the fit ran before the -test check: %q", errb.String())
+	// CSV: a test file without a feature column fails before the fit; one
+	// without a constant column, which the fit leaves out, is scored.
+	csvTrain := writeFile(t, dir, "d.csv", csvTable(40, "a,b,y,c", func(int) string { return "7" }))
+	for _, c := range []struct {
+		test, want string
+	}{{"a,y,c\n0.1,0.2,7\n0.3,0.4,7\n", `has no column "b", a feature of the fit`}, {"a,b,y\n0.1,0.2,0.3\n0.3,0.4,0.5\n", ""}} {
+		csvTest := writeFile(t, dir, "t.csv", c.test)
+		errb.Reset()
+		err := run(context.Background(), []string{"fit", "-data", csvTrain, "-target", "y", "-method", "krls", "-out", filepath.Join(dir, "m2.json"), "-test", csvTest, "-quiet"}, &out, &errb)
+		msg, code := explain(err)
+		if c.want == "" && err != nil || c.want != "" && (code != exitFailure || !strings.Contains(msg, c.want)) {
+			t.Errorf("test file %q: exit %d %q, want %q", c.test, code, msg, c.want)
+		}
 	}
 }
 

@@ -41,10 +41,11 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("-model %s: %w", *modelPath, err)
 	}
-	df, err := lf.loadWidth("data", *data, libsvmWidth(model.Features))
+	df, err := lf.load("data", *data)
 	if err != nil {
 		return err
 	}
+	df = lf.padLIBSVM(df, *data, model.Features)
 	pred, skipped, err := frames.PredictWith(model, df, frames.PredictOptions{SkipMissing: *missing == "skip"})
 	var ce *frames.ColumnError
 	if errors.As(err, &ce) {
