@@ -13,11 +13,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// DefaultBLESSDict is BLESSConfig.Dict's default dictionary size.
+const DefaultBLESSDict = 400
+
 // BLESSConfig configures ApproxLeverageScores. The zero value means the
 // documented defaults.
 type BLESSConfig struct {
 	// Dict caps the dictionary of rows the scores are computed from,
-	// default 400. Scores are accurate while Dict exceeds a few times the
+	// default DefaultBLESSDict. Scores are accurate while Dict exceeds a few times the
 	// effective dimension at lambda; beyond that they are those of a
 	// rank-Dict approximation (upper bounds on the exact scores).
 	Dict int
@@ -62,13 +65,13 @@ func ApproxLeverageScores(ctx context.Context, k Kernel, x *mat.Dense, lambda fl
 	}
 	dict, block := cfg.Dict, cfg.Block
 	if dict < 0 {
-		return nil, &ParamError{Name: "BLESSConfig.Dict", Value: dict, Want: "a positive dictionary size (or zero for 400)"}
+		return nil, &ParamError{Name: "BLESSConfig.Dict", Value: dict, Want: fmt.Sprintf("a positive dictionary size (or zero for %d)", DefaultBLESSDict)}
 	}
 	if block < 0 {
 		return nil, &ParamError{Name: "BLESSConfig.Block", Value: block, Want: "a positive number of rows (or zero for DefaultBlock)"}
 	}
 	if dict == 0 {
-		dict = 400
+		dict = DefaultBLESSDict
 	}
 	if block == 0 {
 		block = DefaultBlock
@@ -228,7 +231,7 @@ type LeverageCenters struct {
 	// weight, and scores at a smaller lambda oversample isolated rows.
 	Lambda float64
 	// BLESS configures the score approximation; its Dict defaults to
-	// max(400, 2m) and its Seed to the sampler's seed.
+	// max(DefaultBLESSDict, 2m) and its Seed to the sampler's seed.
 	BLESS BLESSConfig
 }
 
@@ -251,7 +254,7 @@ func (c LeverageCenters) SampleCentersContext(ctx context.Context, x *mat.Dense,
 		lambda, cfg.MaxDeff = 1e-9, float64(m)/2
 	}
 	if cfg.Dict == 0 {
-		cfg.Dict = max(400, 2*m)
+		cfg.Dict = max(DefaultBLESSDict, 2*m)
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = seed

@@ -72,8 +72,8 @@ type BudgetReport struct {
 	LearningCurves                   []credlab.LearningCurve
 	// Scoring says how the scores and d_eff were computed: "exact
 	// kernel", "2000 Nyström features" (an underestimate of d_eff as it
-	// nears 2000), "BLESS scores, 400-row dictionary" or "explicit
-	// features"; figures put it in their titles.
+	// nears 2000), "100 random Fourier features", "BLESS scores, 400-row
+	// dictionary" or "explicit features"; figures put it in their titles.
 	Scoring string
 	// Notes are the scoring's lines for the user, as SelectSpec.Report
 	// receives them: how the numbers were computed when the pool's size
@@ -231,12 +231,15 @@ func scoringOf(c credlab.CREDSelector) string {
 	switch f := c.Features.(type) {
 	case nil:
 		if c.Approx != nil {
-			return fmt.Sprintf("BLESS scores, %d-row dictionary", cmp.Or(c.Approx.Dict, 400))
+			return fmt.Sprintf("BLESS scores, %d-row dictionary", cmp.Or(c.Approx.Dict, credlab.DefaultBLESSDict))
 		}
 		return "exact kernel"
 	case *credlab.Nystrom:
 		r, _ := f.L.Dims()
 		return fmt.Sprintf("%d Nyström features", r)
+	case *credlab.RandomFourier:
+		_, r := f.W.Dims()
+		return fmt.Sprintf("%d random Fourier features", r)
 	}
 	return "explicit features"
 }
