@@ -403,7 +403,7 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 		})
 	}
 	u, w, gu := make([]float64, m), make([]float64, m), make([]float64, m)
-	t, tw := make([]float64, n), make([]float64, n)
+	t := make([]float64, n)
 	sv := blas64.General{Rows: m, Cols: m, Stride: m, Data: s.RawMatrix().Data}
 	forward := budget
 	if method == MethodBAIT { // BAIT's forward pass takes twice the batch
@@ -423,25 +423,27 @@ func posteriorGreedy(ctx context.Context, phi *mat.Dense, start []int, budget in
 		idx = append(idx, j)
 		c := noise + max(d[j], 0)
 		blas64.Gemv(blas.NoTrans, 1, sv, blas64.Vector{N: m, Inc: 1, Data: row(j)}, 0, blas64.Vector{N: m, Inc: 1, Data: u})
-		parallel.Chunks(n, 2048, func(lo, hi int) {
-			blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
-				blas64.Vector{N: m, Inc: 1, Data: u}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: t[lo:hi]})
-		})
 		if method == MethodBAIT {
-			// w = S G u, ugu = u^T G u.
+			// w = S G u, ugu = u^T G u; one pass over the rows for
+			// t_i = psi_i.u and psi_i.w.
 			blas64.Gemv(blas.NoTrans, 1, g.RawMatrix(), blas64.Vector{N: m, Inc: 1, Data: u}, 0, blas64.Vector{N: m, Inc: 1, Data: gu})
 			blas64.Gemv(blas.NoTrans, 1, sv, blas64.Vector{N: m, Inc: 1, Data: gu}, 0, blas64.Vector{N: m, Inc: 1, Data: w})
 			ugu := vecmath.Dot(u, gu)
 			parallel.Chunks(n, 2048, func(lo, hi int) {
-				blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
-					blas64.Vector{N: m, Inc: 1, Data: w}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: tw[lo:hi]})
+				for i := lo; i < hi; i++ {
+					ti, twi := vecmath.Dot(row(i), u), vecmath.Dot(row(i), w)
+					q[i] += (ugu*ti/c - 2*twi) * ti / c
+					d[i] -= ti * ti / c
+				}
 			})
-			for i := range q {
-				q[i] += (ugu*t[i]/c - 2*tw[i]) * t[i] / c
+		} else {
+			parallel.Chunks(n, 2048, func(lo, hi int) {
+				blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
+					blas64.Vector{N: m, Inc: 1, Data: u}, 0, blas64.Vector{N: hi - lo, Inc: 1, Data: t[lo:hi]})
+			})
+			for i := range d {
+				d[i] -= t[i] * t[i] / c
 			}
-		}
-		for i := range d {
-			d[i] -= t[i] * t[i] / c
 		}
 		blas64.Ger(-1/c, blas64.Vector{N: m, Inc: 1, Data: u}, blas64.Vector{N: m, Inc: 1, Data: u}, sv)
 	}
