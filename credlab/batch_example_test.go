@@ -24,3 +24,18 @@ func ExampleBatchSelector() {
 	fmt.Println(sel.Index, sel.Batch)
 	// Output: [0 1 7 4] [0 0 1 1]
 }
+
+// Rows 0, 1 and 7 of a pool of ten were labeled. Row 0 stands for itself,
+// row 1 for rows 1 to 4 (4 is as near to 7, and a tie goes to the lower
+// index), row 7 for rows 5 to 9: the weights are 3 (c_i + 1) / 13.
+func ExamplePoolWeights() {
+	pool := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	labeled := mat.NewDense(3, 1, []float64{0, 1, 7})
+	w, err := credlab.PoolWeights(pool, labeled, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.3f\n", w)
+	// Output: [0.462 1.154 1.385]
+}

@@ -85,9 +85,12 @@
 // ProjectLearningCurve);
 // Batch active learning (batch.go): BatchSelector with the methods of
 // Holzmüller et al. (JMLR 2023) in "train + pool" mode, rows already
-// labeled counting as chosen: MaxDiag, MaxDet, BAIT (forward), MaxDist,
-// KMeansPP, LCMD and kernel herding, on Nyström or given features in
-// O(N m B); GreedySelector is its MaxDist on the raw columns.
+// labeled counting as chosen: MaxDiag, MaxDet, BAIT (forward-backward),
+// MaxDist, KMeansPP, LCMD and kernel herding, on Nyström or given
+// features in O(N m B); GreedySelector is its MaxDist on the raw columns.
+// PoolWeights (poolweights.go) weighs the rows such a method chose by
+// their nearest-neighbour shares of the pool, for a fit that stands for
+// the pool.
 // EstimatePoolRMSE (audit.go) estimates a model's pool RMSE with a
 // confidence interval from audit rows of known inclusion probabilities.
 // LeverageScores and FeatureLeverageScores; CREDDistribution turns scores

@@ -32,7 +32,7 @@ type design struct {
 
 // bookkeeping reports whether name is one of Select's columns.
 func bookkeeping(name string) bool {
-	return name == RowColumn || name == ProbColumn || name == WeightColumn || name == BatchColumn || name == CountColumn || name == AuditColumn
+	return name == RowColumn || name == ProbColumn || name == WeightColumn || name == BatchColumn || name == CountColumn || name == AuditColumn || name == PoolWeightColumn
 }
 
 // beamColumns are the columns the Beam module's selections add beside

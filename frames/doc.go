@@ -35,7 +35,9 @@
 //     SelectSpec.Labeled continues a design from rows already labeled)
 //     and returns them with their pool index
 //     ("row"), sampling probability ("prob") and importance weight
-//     ("weight"); label them, and Fit with Spec.Weight = "weight".
+//     ("weight"), and for a batch method or greedy their pool weights
+//     ("pool_weight", credlab.PoolWeights); label them, and Fit with
+//     Spec.Weight = "weight" (or "pool_weight").
 //     Budget(ctx, pool, BudgetSpec) reports, before labeling, the effective
 //     dimension, how concentrated the leverage scores are, CRED's variance
 //     gain over uniform labeling and learning curves projected from a pilot.

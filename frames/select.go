@@ -10,6 +10,7 @@ import (
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Columns Select adds besides RowColumn, ProbColumn and WeightColumn: the
@@ -22,6 +23,11 @@ const (
 	// an audit sample (SelectSpec.Audit): 1/pi for audit rows, 0 for the
 	// rows the method chose; Fit takes it as Spec.Audit.
 	AuditColumn = "audit"
+	// PoolWeightColumn holds each row's weight to the pool when a method
+	// that is not a probability sample (a batch method or greedy) chose
+	// the rows: credlab.PoolWeights of all rows so far, under the kernel
+	// the method selected with. The command fit takes it as Spec.Weight.
+	PoolWeightColumn = "pool_weight"
 )
 
 // auditShare resolves SelectSpec.Audit and SimulateSpec.Audit: 0 is
@@ -153,7 +159,7 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 	if budget <= 0 {
 		return none, &credlab.ParamError{Name: "budget", Value: budget, Want: "a positive number of rows"}
 	}
-	sel, rows, err := selectRows(ctx, pool, budget, spec)
+	sel, rows, poolW, err := selectRows(ctx, pool, budget, spec)
 	if err != nil {
 		return none, err
 	}
@@ -181,6 +187,12 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 		}
 		cols = append(cols, series.New(sel.Audit, series.Float, AuditColumn))
 	}
+	if poolW != nil {
+		if FindColumn(pool, PoolWeightColumn, "pool") == nil {
+			return none, problem(PoolWeightColumn, "", "is the column of pool weights Select adds, but the pool has it already; rename or drop it")
+		}
+		cols = append(cols, series.New(poolW, series.Float, PoolWeightColumn))
+	}
 	out = out.CBind(dataframe.New(cols...))
 	if out.Err != nil {
 		return none, fmt.Errorf("frames: adding the selection columns: %w", out.Err)
@@ -189,34 +201,56 @@ func SelectContext(ctx context.Context, pool dataframe.DataFrame, budget int, sp
 }
 
 // selectRows runs the selector on the pool's design matrix and returns the
-// selection and the pool rows behind the matrix rows.
-func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec SelectSpec) (*credlab.Selection, []int, error) {
+// selection, the pool rows behind the matrix rows and, for a method that
+// is not a probability sample, the rows' pool weights (poolWeights).
+func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec SelectSpec) (s *credlab.Selection, rows []int, poolW []float64, err error) {
 	scale, err := specScale(spec.Scale, "SelectSpec")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	fs := Spec{Features: spec.Features, Exclude: spec.Exclude, OneHot: spec.OneHot, Scale: scale, DropNA: spec.DropNA}
 	p, err := prepare(pool, &fs, "pool")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	prev, err := labeledSelection(spec.Labeled, p.rows, pool.Nrow())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sel := spec.Selector
 	if sel == nil {
 		if sel, err = selectorOf(ctx, spec, "SelectSpec", p, prev); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	} else if prev != nil {
-		return nil, nil, &credlab.ParamError{Name: "SelectSpec.Labeled", Value: "set", Want: "no Labeled rows with a custom Selector: set the selector's Previous instead, or use a Method"}
+		return nil, nil, nil, &credlab.ParamError{Name: "SelectSpec.Labeled", Value: "set", Want: "no Labeled rows with a custom Selector: set the selector's Previous instead, or use a Method"}
 	}
-	s, err := sel.Select(ctx, p.x, budget, spec.Seed)
+	if s, err = sel.Select(ctx, p.x, budget, spec.Seed); err != nil {
+		return nil, nil, nil, err
+	}
+	if poolW, err = poolWeights(sel, p.x, s.Index); err != nil {
+		return nil, nil, nil, err
+	}
+	return s, p.rows, poolW, nil
+}
+
+// poolWeights returns credlab.PoolWeights of the rows idx of the pool x
+// chosen by sel, under the kernel sel selected with, when sel is not a
+// probability sample (a BatchSelector or GreedySelector); nil otherwise.
+func poolWeights(sel credlab.Selector, x *mat.Dense, idx []int) ([]float64, error) {
+	var k credlab.Kernel
+	switch s := sel.(type) {
+	case credlab.BatchSelector:
+		k = s.Kernel
+	case credlab.GreedySelector:
+	default:
+		return nil, nil
+	}
+	xl, err := credlab.GatherRows(x, idx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return s, p.rows, nil
+	return credlab.PoolWeights(x, xl, k)
 }
 
 // designOf parses SelectSpec.Design.
@@ -388,14 +422,24 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 	if err != nil {
 		return nil, err
 	}
-	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed})
+	var w []float64 // the labeled rows' pool weights, as the command fit weighs them
+	if FindColumn(*spec.Labeled, PoolWeightColumn, "pool weight") == nil {
+		if w, err = Column(*spec.Labeled, PoolWeightColumn); err != nil {
+			return nil, fmt.Errorf("frames: labeled rows: %w", err)
+		}
+	}
+	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed, Weights: w})
 	if err != nil {
 		return nil, fmt.Errorf("frames: tuning the kernel on the %d labeled rows: %w", len(y), err)
 	}
 	ch := fit.Choice
 	b.Kernel = ch.Kernel
 	b.Noise = math.Min(math.Max(float64(len(y))*ch.Lambda, 1e-6), 1)
-	report("%s on %s, noise %.3g: tuned on the %d labeled rows (%s, lambda %.3g, cross-validated RMSE %.4g)", m, ch.Kernel, b.Noise, len(y), ch.Method, ch.Lambda, ch.ValRMSE)
+	weighted := ""
+	if w != nil {
+		weighted = ", weighted by their pool weights"
+	}
+	report("%s on %s, noise %.3g: tuned on the %d labeled rows%s (%s, lambda %.3g, cross-validated RMSE %.4g)", m, ch.Kernel, b.Noise, len(y), weighted, ch.Method, ch.Lambda, ch.ValRMSE)
 	return b, nil
 }
 

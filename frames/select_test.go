@@ -165,7 +165,11 @@ func TestSelectBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantNames(t, both, "a", "b", "row", "prob", "weight", "batch")
+		if method == "greedy" { // not a probability sample: pool weights
+			wantNames(t, both, "a", "b", "row", "prob", "weight", "batch", "pool_weight")
+		} else {
+			wantNames(t, both, "a", "b", "row", "prob", "weight", "batch")
+		}
 		r1, _ := first.Col("row").Int()
 		r2, _ := both.Col("row").Int()
 		b, _ := both.Col("batch").Int()

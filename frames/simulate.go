@@ -54,6 +54,13 @@ type SimulateSpec struct {
 	// sample, as SelectSpec.Audit (default DefaultAuditShare, negative for
 	// none); the fit's RMSE estimate then comes from the audit rows.
 	Audit float64
+	// NoPoolWeights fits the rows a batch method chose without weights.
+	// By default they are fitted with their pool weights
+	// (credlab.PoolWeights under the kernel the last batch was selected
+	// with), as the command fit does with the pool_weight column select
+	// writes, so that the fit's criteria and loss stand for the pool.
+	// Uniform and CRED rows keep their own weights.
+	NoPoolWeights bool
 	// TimeBudget bounds the whole simulation: zero means
 	// DefaultSimulateBudget, negative no bound. The loop runs batch by
 	// batch across every repetition and method, so that a stop leaves every
@@ -103,7 +110,8 @@ type SimulateResult struct {
 // labeling loop for each method: it holds out TestShare of the rows for
 // testing, labels a random first batch of the rest (the same for every
 // method), then, for each next batch, fits the default model (credlab.Tune
-// on the standardized features, weighted for "cred") on the labels so far,
+// on the standardized features; "cred" rows weighted by their importance
+// weights, a batch method's by their pool weights) on the labels so far,
 // records its test RMSE, and selects the next batch with the method,
 // using the fitted kernel and noise n lambda (credlab.BatchSelector, rows
 // labeled so far count as chosen). "uniform" adds random rows; "cred"
@@ -184,7 +192,7 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 				row.method = run.method
 			} else {
 				var err error
-				if row, err = run.fit(ctx, b, clock.share(fitsLeft(runs, k, bi == 0))); err != nil {
+				if row, err = run.fit(ctx, b, clock.share(fitsLeft(runs, k, bi == 0)), !spec.NoPoolWeights && (bi > 0 || !run.random)); err != nil {
 					return nil, fmt.Errorf("frames: simulate %s, seed %d: fit on %d labels: %w", run.method, run.seed, b, err)
 				}
 				if bi == 0 && run.random {
@@ -431,11 +439,19 @@ func (r *simRun) next(ctx context.Context, bi int, budgets []int, spec SimulateS
 }
 
 // fit fits the default model on the b rows labeled so far, with a search
-// budget, and measures it on the test rows.
-func (r *simRun) fit(ctx context.Context, b int, budget time.Duration) (simRow, error) {
+// budget (weighted to the pool with poolWeights), and measures it on the
+// test rows.
+func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeights bool) (simRow, error) {
 	sp := r.split
 	xl, yl := gatherX(sp.xp, r.labeled), gatherFloats(sp.yp, r.labeled)
-	fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: r.w, Audit: auditRows(r.audit), Seed: r.seed, TimeBudget: budget})
+	w := r.w
+	if poolWeights && r.method != "uniform" && r.method != "cred" {
+		var err error
+		if w, err = credlab.PoolWeights(sp.xp, xl, r.kernel); err != nil {
+			return simRow{}, err
+		}
+	}
+	fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: w, Audit: auditRows(r.audit), Seed: r.seed, TimeBudget: budget})
 	if err != nil {
 		return simRow{}, err
 	}

@@ -12,6 +12,9 @@ import (
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 func TestSimulate(t *testing.T) {
@@ -130,6 +133,33 @@ func TestSelectBatchMethod(t *testing.T) {
 		t.Errorf("report without labels: %q", lines)
 	}
 	rows, _ := first.Col(RowColumn).Int()
+	// Without labels the kernel has no column scales: the pool weights are
+	// nearest-neighbour shares in the standardized columns.
+	xs := mat.DenseCopyOf(x)
+	for j := 0; j < 2; j++ {
+		col := mat.Col(nil, j, xs)
+		mean, sd := stat.MeanStdDev(col, nil)
+		for i, v := range col {
+			xs.Set(i, j, (v-mean)/sd)
+		}
+	}
+	chosen, err := credlab.GatherRows(xs, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := credlab.PoolWeights(xs, chosen, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Column(first, PoolWeightColumn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Fatalf("pool weights %v, want %v", got, want)
+		}
+	}
 	labels := make([]float64, len(rows))
 	for i, r := range rows {
 		labels[i] = y[r]
@@ -140,8 +170,14 @@ func TestSelectBatchMethod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != 2 || !strings.Contains(lines[1], "tuned on the 30 labeled rows") {
+	if len(lines) != 2 || !strings.Contains(lines[1], "tuned on the 30 labeled rows, weighted by their pool weights") {
 		t.Errorf("report with labels: %q", lines)
+	}
+	if w, err := Column(next, PoolWeightColumn); err != nil || len(w) != 50 || math.Abs(floats.Sum(w)-50) > 1e-9 {
+		t.Errorf("pool weights of the 50 rows: %v, %v", w, err)
+	}
+	if c, err := Select(pool, 30, SelectSpec{Method: "cred", Seed: 1}); err != nil || FindColumn(c, PoolWeightColumn, "") == nil {
+		t.Errorf("a CRED selection has pool weights: %v, columns %v", err, c.Names())
 	}
 	all, _ := next.Col(RowColumn).Int()
 	seen := map[int]bool{}
@@ -340,5 +376,57 @@ func TestRatioInterval(t *testing.T) {
 	}
 	if r, lo, _ := ratioInterval([]float64{0, math.NaN()}); !math.IsNaN(r) || !math.IsNaN(lo) {
 		t.Errorf("a NaN log ratio gave %v, %v", r, lo)
+	}
+}
+
+// TestSimulatePoolWeights checks that a batch method's rows are fitted with
+// their pool weights, and uniform labeling's without.
+func TestSimulatePoolWeights(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(300, 2, 0.1, 4)
+	df, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	spec := SimulateSpec{Target: "y", Methods: []string{"uniform", "lcmd"}, Budgets: []int{20, 40}, M: 40}
+	weighted, err := Simulate(context.Background(), df, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.NoPoolWeights = true
+	plain, err := Simulate(context.Background(), df, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := Column(weighted.Curves, "rmse")
+	p, _ := Column(plain.Curves, "rmse")
+	// Rows: uniform 20, 40, then lcmd 20 (the shared random batch), 40.
+	if w[0] != p[0] || w[1] != p[1] || w[2] != p[2] || w[3] == p[3] {
+		t.Errorf("test RMSE with pool weights %v, without %v: only lcmd at 40 labels should differ", w, p)
+	}
+
+	// One fit against credlab.Tune with credlab.PoolWeights.
+	sp := &simSplit{xt: x, yt: y, xp: x, yp: y}
+	k := credlab.GaussianKernel{Sigma: 1, Scales: []float64{1, 0.5}}
+	r := &simRun{method: "lcmd", seed: 3, split: sp, labeled: []int{0, 5, 9, 14, 20, 33, 41, 57, 60, 71, 80, 99, 120, 150, 200}, kernel: k}
+	row, err := r.fit(context.Background(), 15, -1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xl := gatherX(x, r.labeled)
+	pw, err := credlab.PoolWeights(x, xl, k) // the kernel the rows were selected with
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit, err := credlab.Tune(context.Background(), xl, gatherFloats(y, r.labeled), credlab.TuneConfig{Weights: pw, Seed: 3, TimeBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := fit.Fit.Model.Predict(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := credlab.RMSE(pred, y); row.rmse != want {
+		t.Errorf("weighted fit's test RMSE %g, want %g", row.rmse, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -175,6 +176,20 @@ func TestLabelingLoop(t *testing.T) {
 	_, errs, code = runBin(t, "sweep", "-data", labeled, "-target", "y", "-method", "nytro", "-m", "10,20,400", "-out", filepath.Join(dir, "sweep.csv"))
 	if code != 0 || !strings.Contains(errs, "-m 400 exceeds the 32 training rows; using m = 32") {
 		t.Fatalf("sweep: exit %d\n%s", code, errs)
+	}
+	// The batch loop: a uniform batch, then LCMD after it; the fit takes
+	// the pool weights select wrote.
+	first, next := filepath.Join(dir, "first.csv"), filepath.Join(dir, "next.csv")
+	mustRun(t, "select", "-pool", pool, "-target", "y", "-budget", "30", "-method", "uniform", "-design", "without", "-out", chosen, "-quiet")
+	mustRun(t, "label", "-in", chosen, "-from", pool, "-target", "y", "-out", first)
+	mustRun(t, "select", "-pool", pool, "-labeled", first, "-target", "y", "-budget", "20", "-m", "40", "-out", chosen, "-quiet")
+	if head, recs := readCSV(t, chosen); !slices.Contains(head, "pool_weight") || len(recs) != 50 {
+		t.Fatalf("the batch after labels: header %v, %d rows; want pool_weight and 50 rows", head, len(recs))
+	}
+	mustRun(t, "label", "-in", chosen, "-from", pool, "-target", "y", "-out", next)
+	_, errs, code = runBin(t, "fit", "-data", next, "-target", "y", "-out", model)
+	if code != 0 || !strings.Contains(errs, `pool weights in column "pool_weight"`) {
+		t.Fatalf("fit after a batch method: exit %d, want a note on the pool weights\n%s", code, errs)
 	}
 	// A row index outside the full file is an error, not a silent label.
 	_, errs, code = runBin(t, "label", "-in", chosen, "-from", writeFile(t, dir, "short.csv", csvTable(5, "a,b,y", nil)), "-target", "y", "-out", filepath.Join(dir, "x.csv"))

@@ -91,8 +91,9 @@ func emptyTarget(chosen dataframe.DataFrame, target string) dataframe.DataFrame 
 }
 
 // resolveWeight returns the weight column a fit uses: none for "none", the
-// flag's column when given, and otherwise the weight column of a file
-// written by select (with its row and prob columns), with a note on w.
+// flag's column when given, and otherwise the pool_weight column of a file
+// written by select with a batch method, or else its weight column (with
+// its row and prob columns), with a note on w.
 func resolveWeight(df dataframe.DataFrame, flagValue string, w io.Writer) string {
 	if flagValue == "none" {
 		return ""
@@ -103,6 +104,10 @@ func resolveWeight(df dataframe.DataFrame, flagValue string, w io.Writer) string
 	has := map[string]bool{}
 	for _, n := range df.Names() {
 		has[n] = true
+	}
+	if has[frames.RowColumn] && has[frames.ProbColumn] && has[frames.WeightColumn] && has[frames.PoolWeightColumn] {
+		fmt.Fprintf(w, "credlab: note: the data has select's columns row, prob and pool_weight: fitting with the pool weights in column %q, which make the rows a batch method chose stand for the pool (-weight none fits without them)\n", frames.PoolWeightColumn)
+		return frames.PoolWeightColumn
 	}
 	if has[frames.RowColumn] && has[frames.ProbColumn] && has[frames.WeightColumn] {
 		fmt.Fprintf(w, "credlab: note: the data has select's columns row, prob and weight: fitting with the importance weights in column %q (-weight none fits without them)\n", frames.WeightColumn)

@@ -21,7 +21,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
 	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool with the same flags and -seed: its rows are kept, the next batch continues the design, and -out gets the union with a batch column, the same rows and weights as one select of the total budget")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
-	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight (required)")
+	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight, and for a batch method or greedy pool_weight, each row's share of the pool, which fit weighs the rows by (required)")
 	sf := newScoreFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every column but -target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")

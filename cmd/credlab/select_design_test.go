@@ -26,7 +26,11 @@ func TestSelectBatchesCLI(t *testing.T) {
 		mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "5", "-method", method, "-design", "without",
 			"-exclude", "id", "-lambda", "0.01", "-quiet", "-labeled", one, "-out", two)
 		head, recs := readCSV(t, two)
-		if want := "id,x1,x2,row,prob,weight,batch"; strings.Join(head, ",") != want {
+		want := "id,x1,x2,row,prob,weight,batch"
+		if method == "greedy" {
+			want += ",pool_weight"
+		}
+		if strings.Join(head, ",") != want {
 			t.Fatalf("%s: header %v, want %s", method, head, want)
 		}
 		_, first := readCSV(t, one)

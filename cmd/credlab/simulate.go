@@ -30,6 +30,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := fs.Uint64("seed", 1, "seed of the first repetition")
 	oneShot := fs.Bool("one-shot", false, "each batch method chooses the first batch too, without labels (median-distance kernel), as select -budget N does on an unlabeled pool; default: a random first batch")
 	m := fs.Int("m", 256, "Nyström features the batch methods select on")
+	poolWeights := fs.Bool("pool-weights", true, "fit the rows a batch method chose weighted by their pool weights (nearest-neighbour shares of the pool), as fit does with select's pool_weight column; -pool-weights=false fits them unweighted")
 	audit := fs.Float64("audit", frames.DefaultAuditShare, "share of each batch a batch method draws as an audit sample, as select -audit; the fit's RMSE estimate then comes from the audit rows (0: none)")
 	columns := fs.String("columns", "", "comma-separated feature columns (default: every column but the target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features")
@@ -66,7 +67,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	spec := frames.SimulateSpec{Target: *target, Features: splitList(*columns), Exclude: splitList(*exclude), OneHot: *oneHot, DropNA: *dropNA,
 		Methods: splitList(*methods), Initial: *initial, Batch: *batch, Final: *final, Budgets: budgets,
-		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot, Audit: *audit, TimeBudget: *budget}
+		TestShare: *test, Seeds: *seeds, Seed: *seed, M: *m, OneShot: *oneShot, Audit: *audit, NoPoolWeights: !*poolWeights, TimeBudget: *budget}
 	if *audit == 0 {
 		spec.Audit = -1
 	}
