@@ -31,7 +31,7 @@ func ExampleBatchSelector() {
 func ExamplePoolWeights() {
 	pool := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	labeled := mat.NewDense(3, 1, []float64{0, 1, 7})
-	w, err := credlab.PoolWeights(pool, labeled, nil)
+	w, err := credlab.PoolWeights(context.Background(), pool, labeled, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

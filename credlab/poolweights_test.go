@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -22,7 +23,7 @@ func TestPoolWeightsLine(t *testing.T) {
 		{[]float64{0, 2}, []float64{0.5, 1.5}},                           // 1 is a tie: 2 and 8 rows
 		{[]float64{9, 0, 4}, []float64{12.0 / 13, 12.0 / 13, 15.0 / 13}}, // 3, 3 and 4 rows: 2 goes to 0 (index 1), not 4
 	} {
-		got, err := PoolWeights(pool, mat.NewDense(len(c.labeled), 1, c.labeled), nil)
+		got, err := PoolWeights(context.Background(), pool, mat.NewDense(len(c.labeled), 1, c.labeled), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,13 +38,24 @@ func TestPoolWeightsLine(t *testing.T) {
 
 // TestPoolWeightsBruteForce checks the blocked computation against the
 // nearest labeled row found by explicit distances, with column scales.
+// With 1,000 labeled rows the 3,000 pool rows take two blocks; an offset
+// of 1e7 on every column (raw timestamps, say) must not cost precision.
 func TestPoolWeightsBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	const N, n, d = 700, 40, 3
+	for _, c := range []struct {
+		N, n   int
+		offset float64
+	}{{700, 40, 0}, {3000, 1000, 0}, {700, 40, 1e7}} {
+		testPoolWeightsBruteForce(t, c.N, c.n, c.offset)
+	}
+}
+
+func testPoolWeightsBruteForce(t *testing.T, N, n int, offset float64) {
+	rng := rand.New(rand.NewPCG(1, uint64(N)))
+	const d = 3
 	pool := mat.NewDense(N, d, nil)
 	for i := 0; i < N; i++ {
 		for j := 0; j < d; j++ {
-			pool.Set(i, j, rng.NormFloat64())
+			pool.Set(i, j, offset+rng.NormFloat64())
 		}
 	}
 	labeled := mat.NewDense(n, d, nil)
@@ -57,7 +69,7 @@ func TestPoolWeightsBruteForce(t *testing.T) {
 		if scales != nil {
 			k = MaternKernel{Nu: 1.5, Sigma: 2, Scales: scales}
 		}
-		got, err := PoolWeights(pool, labeled, k)
+		got, err := PoolWeights(context.Background(), pool, labeled, k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,11 +95,11 @@ func TestPoolWeightsBruteForce(t *testing.T) {
 		sum := 0.0
 		for k := range got {
 			if want := float64(n) * (count[k] + 1) / float64(N+n); math.Abs(got[k]-want) > 1e-12 {
-				t.Errorf("scales %v: weight[%d] = %g, want %g", scales, k, got[k], want)
+				t.Errorf("N %d, n %d, offset %g, scales %v: weight[%d] = %g, want %g", N, n, offset, scales, k, got[k], want)
 			}
 			sum += got[k]
 		}
-		if math.Abs(sum-n) > 1e-9 {
+		if math.Abs(sum-float64(n)) > 1e-9 {
 			t.Errorf("scales %v: weights sum to %g, want %d", scales, sum, n)
 		}
 	}
@@ -116,7 +128,7 @@ func TestPoolWeightsBadInput(t *testing.T) {
 			return errors.As(err, &ne) && ne.Name == "labeled"
 		}},
 	} {
-		if _, err := PoolWeights(pool, c.labeled, c.k); !c.check(err) {
+		if _, err := PoolWeights(context.Background(), pool, c.labeled, c.k); !c.check(err) {
 			t.Errorf("%s: error %v", c.name, err)
 		}
 	}
@@ -140,7 +152,7 @@ func BenchmarkPoolWeights(b *testing.B) {
 			k := GaussianKernel{Sigma: 1, Scales: []float64{1, 2, 0.5, 1, 1, 0.1, 3, 1}}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := PoolWeights(pool, labeled, k); err != nil {
+				if _, err := PoolWeights(context.Background(), pool, labeled, k); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -228,21 +228,28 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 	if s, err = sel.Select(ctx, p.x, budget, spec.Seed); err != nil {
 		return nil, nil, nil, err
 	}
-	if poolW, err = poolWeights(sel, p.x, s.Index); err != nil {
+	if poolW, err = poolWeights(ctx, sel, p.x, s.Index); err != nil {
 		return nil, nil, nil, err
 	}
 	return s, p.rows, poolW, nil
 }
 
 // poolWeights returns credlab.PoolWeights of the rows idx of the pool x
-// chosen by sel, under the kernel sel selected with, when sel is not a
-// probability sample (a BatchSelector or GreedySelector); nil otherwise.
-func poolWeights(sel credlab.Selector, x *mat.Dense, idx []int) ([]float64, error) {
+// chosen by sel, under the kernel sel selected with (none for features
+// given in place of a kernel's), when sel is not a probability sample (a
+// BatchSelector or GreedySelector); nil otherwise.
+func poolWeights(ctx context.Context, sel credlab.Selector, x *mat.Dense, idx []int) ([]float64, error) {
 	var k credlab.Kernel
 	switch s := sel.(type) {
 	case credlab.BatchSelector:
-		k = s.Kernel
-	case credlab.GreedySelector:
+		if s.Features == nil {
+			k = s.Kernel
+		}
+	case *credlab.BatchSelector:
+		if s.Features == nil {
+			k = s.Kernel
+		}
+	case credlab.GreedySelector, *credlab.GreedySelector:
 	default:
 		return nil, nil
 	}
@@ -250,7 +257,7 @@ func poolWeights(sel credlab.Selector, x *mat.Dense, idx []int) ([]float64, erro
 	if err != nil {
 		return nil, err
 	}
-	return credlab.PoolWeights(x, xl, k)
+	return credlab.PoolWeights(ctx, x, xl, k)
 }
 
 // designOf parses SelectSpec.Design.
@@ -422,11 +429,9 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 	if err != nil {
 		return nil, err
 	}
-	var w []float64 // the labeled rows' pool weights, as the command fit weighs them
-	if FindColumn(*spec.Labeled, PoolWeightColumn, "pool weight") == nil {
-		if w, err = Column(*spec.Labeled, PoolWeightColumn); err != nil {
-			return nil, fmt.Errorf("frames: labeled rows: %w", err)
-		}
+	w, err := labeledWeights(*spec.Labeled, prev)
+	if err != nil {
+		return nil, err
 	}
 	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed, Weights: w})
 	if err != nil {
@@ -436,11 +441,38 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 	b.Kernel = ch.Kernel
 	b.Noise = math.Min(math.Max(float64(len(y))*ch.Lambda, 1e-6), 1)
 	weighted := ""
-	if w != nil {
+	switch {
+	case w == nil:
+	case FindColumn(*spec.Labeled, PoolWeightColumn, "") == nil:
 		weighted = ", weighted by their pool weights"
+	default:
+		weighted = ", weighted by their importance weights"
 	}
 	report("%s on %s, noise %.3g: tuned on the %d labeled rows%s (%s, lambda %.3g, cross-validated RMSE %.4g)", m, ch.Kernel, b.Noise, len(y), weighted, ch.Method, ch.Lambda, ch.ValRMSE)
 	return b, nil
+}
+
+// labeledWeights returns the weights the command fit gives the labeled
+// rows, which select -labeled tunes the kernel with: their pool weights
+// (PoolWeightColumn) when they have them, otherwise their importance
+// weights unless every one is 1 (nil then).
+func labeledWeights(labeled dataframe.DataFrame, prev *credlab.Selection) ([]float64, error) {
+	if FindColumn(labeled, PoolWeightColumn, "") != nil {
+		if unitWeights(prev) {
+			return nil, nil
+		}
+		return prev.Weight, nil
+	}
+	w, err := Column(labeled, PoolWeightColumn)
+	if err != nil {
+		return nil, fmt.Errorf("frames: labeled rows: %w", err)
+	}
+	for i, v := range w {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, problem(PoolWeightColumn, "pool weight", "has %g in row %d of the labeled rows: pool weights are positive (select writes them; drop the column to tune unweighted)", v, i)
+		}
+	}
+	return w, nil
 }
 
 // labeledTargets returns the labels of spec.Labeled's rows in

@@ -447,7 +447,7 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 	w := r.w
 	if poolWeights && r.method != "uniform" && r.method != "cred" {
 		var err error
-		if w, err = credlab.PoolWeights(sp.xp, xl, r.kernel); err != nil {
+		if w, err = credlab.PoolWeights(ctx, sp.xp, xl, r.kernel); err != nil {
 			return simRow{}, err
 		}
 	}

@@ -147,7 +147,7 @@ func TestSelectBatchMethod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := credlab.PoolWeights(xs, chosen, nil)
+	want, err := credlab.PoolWeights(context.Background(), xs, chosen, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +175,15 @@ func TestSelectBatchMethod(t *testing.T) {
 	}
 	if w, err := Column(next, PoolWeightColumn); err != nil || len(w) != 50 || math.Abs(floats.Sum(w)-50) > 1e-9 {
 		t.Errorf("pool weights of the 50 rows: %v, %v", w, err)
+	}
+	zero := make([]float64, first.Nrow())
+	copy(zero, got)
+	zero[2] = 0
+	bad := labeled.Mutate(series.New(zero, series.Float, PoolWeightColumn))
+	spec.Labeled = &bad
+	var pe *ColumnProblemError
+	if _, err := Select(pool, 20, spec); !errors.As(err, &pe) || pe.Name != PoolWeightColumn || !strings.Contains(err.Error(), "row 2") {
+		t.Errorf("a zero pool weight: %v", err)
 	}
 	if c, err := Select(pool, 30, SelectSpec{Method: "cred", Seed: 1}); err != nil || FindColumn(c, PoolWeightColumn, "") == nil {
 		t.Errorf("a CRED selection has pool weights: %v, columns %v", err, c.Names())
@@ -414,7 +423,7 @@ func TestSimulatePoolWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	xl := gatherX(x, r.labeled)
-	pw, err := credlab.PoolWeights(x, xl, k) // the kernel the rows were selected with
+	pw, err := credlab.PoolWeights(context.Background(), x, xl, k) // the kernel the rows were selected with
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,8 @@ type Spec struct {
 	Target string `json:"target"`
 	// Features names the input columns. Default: every column except
 	// Target, Weight, the columns in Exclude and the bookkeeping columns
-	// Select adds ("row", "prob", "weight", "batch", "count", "audit"; in a
+	// Select adds ("row", "prob", "weight", "batch", "count", "audit",
+	// "pool_weight"; in a
 	// frame with row, prob and weight, also the Beam module's "file",
 	// "line" and "draw"). Features must be numeric
 	// (float, int or bool): a string (categorical) column among them, named

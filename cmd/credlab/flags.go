@@ -124,7 +124,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: cv (the default: 5-fold cross-validation), gcv (generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
 	fs.StringVar(&f.kernel, "kernel", "", "kernel: gaussian, matern52, matern32, laplacian, linear or polynomial (default gaussian; with -method auto, the Gaussian kernel and the Matérn kernels tried)")
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights (default: select's pool_weight column in a file select wrote with a batch method, else its weight column; none: no weights)")
-	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every column but the target, the weight, -exclude and select's row, prob and weight; string columns need -onehot)")
+	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every column but the target, the weight, -exclude and select's bookkeeping columns such as row, prob, weight and pool_weight; string columns need -onehot)")
 	fs.StringVar(&f.exclude, "exclude", "", "comma-separated columns left out of the default features")
 	fs.StringVar(&f.centers, "centers", "", "Nyström centers of nkrls, nytro and -feature-map nystrom: uniform (the default) or leverage (drawn by approximate ridge leverage scores)")
 	fs.StringVar(&f.featureMap, "feature-map", "", "feature map of linear and lineargd: raw, fourier, relu or nystrom (default raw)")

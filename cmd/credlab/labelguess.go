@@ -52,6 +52,6 @@ func labelColumns(w io.Writer, cmd string, lf *loadFlags, path string, df datafr
 		}
 		return append(exclude, "y")
 	}
-	warnLabelLike(w, cmd, df, append(exclude, "row", "prob", "weight", "batch", "count", "audit"))
+	warnLabelLike(w, cmd, df, append(exclude, "row", "prob", "weight", "batch", "count", "audit", "pool_weight"))
 	return exclude
 }
