@@ -90,7 +90,9 @@ type SimulateResult struct {
 	// without one), to set against "rmse"; "proj_1.5x" and "proj_2x", the
 	// RMSE the fit's learning curve projects at 1.5 and 2 times the labels
 	// (credlab.Choice.Curve; NaN without one), to set against the "rmse"
-	// of a later budget.
+	// of a later budget; and "pool_rmse", the fit's RMSE on the pool rows
+	// not labeled, what "est_rmse" estimates (the test rows are a smaller
+	// sample of the same table, so "rmse" is a noisier reference).
 	Curves dataframe.DataFrame
 	// Ratios has one row per method and budget: "method", "labels",
 	// "rmse" (geometric mean over repetitions), "ratio", the geometric
@@ -301,6 +303,8 @@ type simRow struct {
 	// proj15 and proj2 are the RMSE its learning curve projects at 1.5
 	// and 2 times the labels (credlab.Choice.Curve); NaN without one.
 	proj15, proj2 float64
+	// pool is its RMSE on the pool rows not labeled, the target of est.
+	pool float64
 }
 
 // simulateMethods checks and completes the method list.
@@ -459,10 +463,20 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 	if err != nil {
 		return simRow{}, err
 	}
+	rest := unlabeledRows(len(sp.yp), r.labeled)
+	xr, err := credlab.GatherRows(sp.xp, rest)
+	if err != nil {
+		return simRow{}, err
+	}
+	predPool, err := fit.Fit.Model.Predict(xr)
+	if err != nil {
+		return simRow{}, err
+	}
 	ch := fit.Choice
 	r.kernel, r.lambda = ch.Kernel, ch.Lambda
 	row := simRow{seed: r.seed, method: r.method, labels: b, rmse: credlab.RMSE(pred, sp.yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: r.selection,
-		est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN()}
+		est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN(),
+		pool: credlab.RMSE(predPool, gatherFloats(sp.yp, rest))}
 	if e := ch.PoolRMSE; e != nil {
 		row.est, row.estLo, row.estHi = e.RMSE, e.Lo, e.Hi
 	}
@@ -470,6 +484,21 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 		row.proj15, row.proj2 = c.Projected[1], c.Projected[2]
 	}
 	return row, nil
+}
+
+// unlabeledRows returns the rows 0..n-1 not in labeled, in order.
+func unlabeledRows(n int, labeled []int) []int {
+	in := make([]bool, n)
+	for _, i := range labeled {
+		in[i] = true
+	}
+	rest := make([]int, 0, n-len(labeled))
+	for i, l := range in {
+		if !l {
+			rest = append(rest, i)
+		}
+	}
+	return rest
 }
 
 // auditRows returns the audit weights for credlab.TuneConfig.Audit: nil
@@ -515,7 +544,7 @@ func simulateCRED(ctx context.Context, xp *mat.Dense, add int, seed uint64, prev
 func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateResult, error) {
 	var seed, labels []int
 	var method []string
-	var rmse, sigma, lambda, secs, est, estLo, estHi, proj15, proj2 []float64
+	var rmse, sigma, lambda, secs, est, estLo, estHi, proj15, proj2, pool []float64
 	uni := map[[2]int]float64{} // (seed, labels) -> uniform RMSE
 	for _, r := range rows {
 		seed = append(seed, int(r.seed))
@@ -523,7 +552,7 @@ func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateRe
 		labels = append(labels, r.labels)
 		rmse, sigma, lambda, secs = append(rmse, r.rmse), append(sigma, r.sigma), append(lambda, r.lambda), append(secs, r.seconds)
 		est, estLo, estHi = append(est, r.est), append(estLo, r.estLo), append(estHi, r.estHi)
-		proj15, proj2 = append(proj15, r.proj15), append(proj2, r.proj2)
+		proj15, proj2, pool = append(proj15, r.proj15), append(proj2, r.proj2), append(pool, r.pool)
 		if r.method == "uniform" {
 			uni[[2]int{int(r.seed), r.labels}] = r.rmse
 		}
@@ -533,7 +562,8 @@ func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateRe
 		series.New(sigma, series.Float, "sigma"), series.New(lambda, series.Float, "lambda"),
 		series.New(secs, series.Float, "seconds"), series.New(est, series.Float, "est_rmse"),
 		series.New(estLo, series.Float, "est_lo"), series.New(estHi, series.Float, "est_hi"),
-		series.New(proj15, series.Float, "proj_1.5x"), series.New(proj2, series.Float, "proj_2x"))
+		series.New(proj15, series.Float, "proj_1.5x"), series.New(proj2, series.Float, "proj_2x"),
+		series.New(pool, series.Float, "pool_rmse"))
 	type key struct {
 		m string
 		b int

@@ -438,4 +438,14 @@ func TestSimulatePoolWeights(t *testing.T) {
 	if want := credlab.RMSE(pred, y); row.rmse != want {
 		t.Errorf("weighted fit's test RMSE %g, want %g", row.rmse, want)
 	}
+	// pool_rmse: the same predictions on the 285 rows not labeled.
+	var pr, yr []float64
+	for i := range y {
+		if !slices.Contains(r.labeled, i) {
+			pr, yr = append(pr, pred[i]), append(yr, y[i])
+		}
+	}
+	if want := credlab.RMSE(pr, yr); len(pr) != 285 || math.Abs(row.pool-want) > 1e-12*want {
+		t.Errorf("RMSE on the %d unlabeled pool rows %g, want %g", len(pr), row.pool, want)
+	}
 }

@@ -216,14 +216,16 @@ func writeRatioIntervals(w io.Writer, r *frames.SimulateResult) {
 }
 
 // writeCoverage prints, per method, how often the fit's own 90% interval
-// for its RMSE (from the labels alone) held its test RMSE.
+// for its RMSE (from the labels alone) held its RMSE on the pool rows not
+// labeled, which it estimates, and its test RMSE.
 func writeCoverage(w io.Writer, r *frames.SimulateResult) {
 	meth := r.Curves.Col("method").Records()
 	rmse, _ := frames.Column(r.Curves, "rmse")
+	pool, _ := frames.Column(r.Curves, "pool_rmse")
 	lo, _ := frames.Column(r.Curves, "est_lo")
 	hi, _ := frames.Column(r.Curves, "est_hi")
 	var order []string
-	in, all := map[string]int{}, map[string]int{}
+	inPool, inTest, all := map[string]int{}, map[string]int{}, map[string]int{}
 	for i, m := range meth {
 		if math.IsNaN(lo[i]) {
 			continue
@@ -232,18 +234,22 @@ func writeCoverage(w io.Writer, r *frames.SimulateResult) {
 			order = append(order, m)
 		}
 		all[m]++
+		if lo[i] <= pool[i] && pool[i] <= hi[i] {
+			inPool[m]++
+		}
 		if lo[i] <= rmse[i] && rmse[i] <= hi[i] {
-			in[m]++
+			inTest[m]++
 		}
 	}
 	if len(order) == 0 {
 		return
 	}
-	parts := make([]string, len(order))
+	parts, test := make([]string, len(order)), make([]string, len(order))
 	for i, m := range order {
-		parts[i] = fmt.Sprintf("%s %d of %d", m, in[m], all[m])
+		parts[i] = fmt.Sprintf("%s %d of %d", m, inPool[m], all[m])
+		test[i] = fmt.Sprintf("%s %d", m, inTest[m])
 	}
-	fmt.Fprintf(w, "the fit's 90%% interval for its RMSE held the test RMSE: %s (est_rmse, est_lo, est_hi in curves.csv)\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "the fit's 90%% interval for its RMSE held its RMSE on the pool rows not labeled: %s; the test RMSE: %s (est_rmse, est_lo, est_hi, pool_rmse in curves.csv)\n", strings.Join(parts, ", "), strings.Join(test, ", "))
 }
 
 // writeProjection prints, per method, how far the learning curve of the fit

@@ -26,14 +26,14 @@ func TestSimulateCLI(t *testing.T) {
 	}
 	out := filepath.Join(dir, "sim")
 	stdout := mustRun(t, "simulate", "-data", data, "-target", "y", "-methods", "uniform,lcmd,cred", "-budgets", "20,40", "-m", "40", "-seeds", "2", "-quiet", "-out", out)
-	for _, want := range []string{"uniform      1.000   1.000", "lcmd ", "cred ", "test RMSE / uniform", "90% intervals of the ratios over the repetitions", "\ncred        20: ", "interval for its RMSE held the test RMSE: uniform ",
+	for _, want := range []string{"uniform      1.000   1.000", "lcmd ", "cred ", "test RMSE / uniform", "90% intervals of the ratios over the repetitions", "\ncred        20: ", "interval for its RMSE held its RMSE on the pool rows not labeled: uniform ", "; the test RMSE: uniform ",
 		"the fit's learning curve at b labels projected the test RMSE at 2b (projected / measured): uniform median "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 	head, recs := readCSV(t, filepath.Join(out, "curves.csv"))
-	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds,est_rmse,est_lo,est_hi,proj_1.5x,proj_2x" || len(recs) != 12 {
+	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds,est_rmse,est_lo,est_hi,proj_1.5x,proj_2x,pool_rmse" || len(recs) != 12 {
 		t.Errorf("curves.csv: %v, %d rows", head, len(recs))
 	}
 	if head, _ := readCSV(t, filepath.Join(out, "ratios.csv")); strings.Join(head, ",") != "method,labels,rmse,ratio,ratio_lo,ratio_hi" {
