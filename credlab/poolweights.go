@@ -28,9 +28,11 @@ import (
 //
 // The distances come from one matrix product per block of pool rows,
 // after centering the columns on the pool's mean (so that a large offset
-// costs no precision). Cost O(N n d); memory O(n d) for the scaled
-// labeled rows and at most 2^21 values for a block. pool and labeled are
-// not modified. ctx is checked between blocks.
+// costs no precision; rows close together far from the mean can still
+// lose some, and exact ties are guaranteed only for identical rows). Cost
+// O(N n d); memory O(n d) for the scaled labeled rows and blocks of
+// max(1, 2^21/(n+d)) pool rows. pool and labeled are not modified. ctx is
+// checked between blocks.
 func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]float64, error) {
 	if err := CheckMatrix(pool, "pool"); err != nil {
 		return nil, err

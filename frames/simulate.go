@@ -91,7 +91,7 @@ type SimulateResult struct {
 	// RMSE the fit's learning curve projects at 1.5 and 2 times the labels
 	// (credlab.Choice.Curve; NaN without one), to set against the "rmse"
 	// of a later budget; and "pool_rmse", the fit's RMSE on the pool rows
-	// not labeled, what "est_rmse" estimates (the test rows are a smaller
+	// not labeled (NaN when none is left), what "est_rmse" estimates (the test rows are a smaller
 	// sample of the same table, so "rmse" is a noisier reference).
 	Curves dataframe.DataFrame
 	// Ratios has one row per method and budget: "method", "labels",
@@ -303,7 +303,8 @@ type simRow struct {
 	// proj15 and proj2 are the RMSE its learning curve projects at 1.5
 	// and 2 times the labels (credlab.Choice.Curve); NaN without one.
 	proj15, proj2 float64
-	// pool is its RMSE on the pool rows not labeled, the target of est.
+	// pool is its RMSE on the pool rows not labeled, the target of est
+	// (NaN when every pool row is labeled).
 	pool float64
 }
 
@@ -463,20 +464,23 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 	if err != nil {
 		return simRow{}, err
 	}
-	rest := unlabeledRows(len(sp.yp), r.labeled)
-	xr, err := credlab.GatherRows(sp.xp, rest)
-	if err != nil {
-		return simRow{}, err
-	}
-	predPool, err := fit.Fit.Model.Predict(xr)
-	if err != nil {
-		return simRow{}, err
+	poolRMSE := math.NaN() // none when every pool row is labeled
+	if rest := unlabeledRows(len(sp.yp), r.labeled); len(rest) > 0 {
+		xr, err := credlab.GatherRows(sp.xp, rest)
+		if err != nil {
+			return simRow{}, err
+		}
+		p, err := fit.Fit.Model.Predict(xr)
+		if err != nil {
+			return simRow{}, err
+		}
+		poolRMSE = credlab.RMSE(p, gatherFloats(sp.yp, rest))
 	}
 	ch := fit.Choice
 	r.kernel, r.lambda = ch.Kernel, ch.Lambda
 	row := simRow{seed: r.seed, method: r.method, labels: b, rmse: credlab.RMSE(pred, sp.yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: r.selection,
 		est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN(),
-		pool: credlab.RMSE(predPool, gatherFloats(sp.yp, rest))}
+		pool: poolRMSE}
 	if e := ch.PoolRMSE; e != nil {
 		row.est, row.estLo, row.estHi = e.RMSE, e.Lo, e.Hi
 	}
@@ -492,7 +496,7 @@ func unlabeledRows(n int, labeled []int) []int {
 	for _, i := range labeled {
 		in[i] = true
 	}
-	rest := make([]int, 0, n-len(labeled))
+	var rest []int
 	for i, l := range in {
 		if !l {
 			rest = append(rest, i)

@@ -449,3 +449,25 @@ func TestSimulatePoolWeights(t *testing.T) {
 		t.Errorf("RMSE on the %d unlabeled pool rows %g, want %g", len(pr), row.pool, want)
 	}
 }
+
+// A last budget that labels the whole pool leaves no pool row to measure:
+// pool_rmse is NaN there, and the simulation runs to the end.
+func TestSimulateWholePool(t *testing.T) {
+	x, y, _ := credlab.SmoothRegression(100, 2, 0.1, 5)
+	df, err := FromMatrix(x, "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df = df.Mutate(series.New(y, series.Float, "y"))
+	res, err := Simulate(context.Background(), df, SimulateSpec{Target: "y", Methods: []string{"uniform", "lcmd"}, Budgets: []int{20, 80}, M: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, _ := Column(res.Curves, "pool_rmse")
+	labels, _ := Column(res.Curves, "labels")
+	for i := range pool {
+		if (labels[i] == 80) != math.IsNaN(pool[i]) {
+			t.Errorf("row %d, %g labels of 80 pool rows: pool_rmse %g", i, labels[i], pool[i])
+		}
+	}
+}

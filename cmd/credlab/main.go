@@ -82,7 +82,7 @@ Usage:
         DIR/report.html (default ./credlab-demo)
   credlab select -pool FILE -budget N -method cred|uniform -seed S -target COL -out FILE.csv
         choose N rows of a pool to label; adds the columns row, prob and weight
-        (and pool_weight after a batch method), and an empty COL to fill in
+        (and pool_weight after a batch method or greedy), and an empty COL to fill in
   credlab budget -pool FILE.csv -out DIR [-pilot FILE.csv -target COL]
         before labeling: effective dimension, how uneven the leverage scores are,
         CRED's variance gain, and learning curves projected from a pilot batch

@@ -225,7 +225,8 @@ func writeCoverage(w io.Writer, r *frames.SimulateResult) {
 	lo, _ := frames.Column(r.Curves, "est_lo")
 	hi, _ := frames.Column(r.Curves, "est_hi")
 	var order []string
-	inPool, inTest, all := map[string]int{}, map[string]int{}, map[string]int{}
+	// The pool count leaves out fits with every pool row labeled.
+	inPool, allPool, inTest, all := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	for i, m := range meth {
 		if math.IsNaN(lo[i]) {
 			continue
@@ -234,8 +235,11 @@ func writeCoverage(w io.Writer, r *frames.SimulateResult) {
 			order = append(order, m)
 		}
 		all[m]++
-		if lo[i] <= pool[i] && pool[i] <= hi[i] {
-			inPool[m]++
+		if !math.IsNaN(pool[i]) {
+			allPool[m]++
+			if lo[i] <= pool[i] && pool[i] <= hi[i] {
+				inPool[m]++
+			}
 		}
 		if lo[i] <= rmse[i] && rmse[i] <= hi[i] {
 			inTest[m]++
@@ -246,8 +250,8 @@ func writeCoverage(w io.Writer, r *frames.SimulateResult) {
 	}
 	parts, test := make([]string, len(order)), make([]string, len(order))
 	for i, m := range order {
-		parts[i] = fmt.Sprintf("%s %d of %d", m, inPool[m], all[m])
-		test[i] = fmt.Sprintf("%s %d", m, inTest[m])
+		parts[i] = fmt.Sprintf("%s %d of %d", m, inPool[m], allPool[m])
+		test[i] = fmt.Sprintf("%s %d of %d", m, inTest[m], all[m])
 	}
 	fmt.Fprintf(w, "the fit's 90%% interval for its RMSE held its RMSE on the pool rows not labeled: %s; the test RMSE: %s (est_rmse, est_lo, est_hi, pool_rmse in curves.csv)\n", strings.Join(parts, ", "), strings.Join(test, ", "))
 }
