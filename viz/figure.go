@@ -588,7 +588,7 @@ func (linTicks) Ticks(a, b float64) []plot.Tick {
 		if v == 0 {
 			v = 0 // not -0
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', prec, 64)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: groupThousands(strconv.FormatFloat(v, 'f', prec, 64))})
 		if h := v + step/2; h <= b {
 			ticks = append(ticks, plot.Tick{Value: h})
 		}
@@ -597,6 +597,30 @@ func (linTicks) Ticks(a, b float64) []plot.Tick {
 		ticks = append(ticks, plot.Tick{Value: h})
 	}
 	return ticks
+}
+
+// groupThousands puts a comma between each group of three digits of the
+// integer part of a label of five or more digits ("3,400,000"), so that
+// large values read at a glance.
+func groupThousands(label string) string {
+	sign, digits, frac := "", label, ""
+	if strings.HasPrefix(digits, "-") {
+		sign, digits = "-", digits[1:]
+	}
+	if i := strings.IndexByte(digits, '.'); i >= 0 {
+		digits, frac = digits[:i], digits[i:]
+	}
+	if len(digits) < 5 {
+		return label
+	}
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + b.String() + frac
 }
 
 // logTicks marks a log axis: a labeled tick at each power of ten (every
