@@ -682,23 +682,30 @@ func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int
 // position in centers of, its nearest row among centers, by blocked
 // products: ||a-b||^2 = ||a||^2 + ||b||^2 - 2 a.b (ties to the first).
 func nearestOf(phi *mat.Dense, centers []int, minD []float64, owner []int) {
+	nearestRows(phi, gatherRows(phi, centers), minD, owner)
+}
+
+// nearestRows is nearestOf with the centers given as the rows of fc: where
+// minD[i] is larger, it sets minD[i] and owner[i] to row i's squared
+// distance to its nearest row of fc and that row's index.
+func nearestRows(phi, fc *mat.Dense, minD []float64, owner []int) {
 	n, m := phi.Dims()
-	fc := gatherRows(phi, centers)
+	centers, _ := fc.Dims()
 	pr, cr := phi.RawMatrix(), fc.RawMatrix()
-	cn := make([]float64, len(centers))
+	cn := make([]float64, centers)
 	for k := range cn {
 		r := cr.Data[k*cr.Stride : k*cr.Stride+m]
 		cn[k] = vecmath.Dot(r, r)
 	}
 	const blk = 256
 	parallel.Chunks(n, blk, func(lo, hi int) {
-		g := make([]float64, (hi-lo)*len(centers))
+		g := make([]float64, (hi-lo)*centers)
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, blas64.General{Rows: hi - lo, Cols: m, Stride: pr.Stride, Data: pr.Data[lo*pr.Stride:]},
-			cr, 0, blas64.General{Rows: hi - lo, Cols: len(centers), Stride: len(centers), Data: g})
+			cr, 0, blas64.General{Rows: hi - lo, Cols: centers, Stride: centers, Data: g})
 		for i := lo; i < hi; i++ {
 			r := pr.Data[i*pr.Stride : i*pr.Stride+m]
 			ni := vecmath.Dot(r, r)
-			gi := g[(i-lo)*len(centers) : (i-lo+1)*len(centers)]
+			gi := g[(i-lo)*centers : (i-lo+1)*centers]
 			for k, v := range gi {
 				if dv := max(ni+cn[k]-2*v, 0); dv < minD[i] {
 					minD[i], owner[i] = dv, k

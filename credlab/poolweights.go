@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -26,13 +27,13 @@ import (
 // (TuneConfig.Weights) then estimates the pool's error in its criteria
 // and fits it in its loss.
 //
-// The distances come from one matrix product per block of pool rows,
-// after centering the columns on the pool's mean (so that a large offset
-// costs no precision; rows close together far from the mean can still
-// lose some, and exact ties are guaranteed only for identical rows). Cost
-// O(N n d); memory O(n d) for the scaled labeled rows and blocks of
-// max(1, 2^21/(n+d)) pool rows. pool and labeled are not modified. ctx is
-// checked between blocks.
+// The distances come from the blocked products of LCMD's nearest-center
+// search (nearestOf), after centering the columns on the pool's mean (so
+// that a large offset costs no precision; rows close together far from
+// the mean can still lose some, and exact ties are guaranteed only for
+// identical rows). Cost O(N n d); memory O(N d) for the centered and
+// scaled pool and O(256 n) per block of rows. pool and labeled are not
+// modified; ctx is checked before and after the search.
 func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]float64, error) {
 	if err := CheckMatrix(pool, "pool"); err != nil {
 		return nil, err
@@ -57,7 +58,7 @@ func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]flo
 			copy(scales, s)
 		}
 	}
-	if err := checkAllocHint("scaled labeled rows", n, d, "label fewer rows or raise the memory limit"); err != nil {
+	if err := checkAllocHint("scaled pool rows", N+n, d, "select on fewer columns or raise the memory limit"); err != nil {
 		return nil, err
 	}
 	mean := make([]float64, d)
@@ -69,48 +70,32 @@ func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]flo
 	for j := range mean {
 		mean[j] /= float64(N)
 	}
-	// into writes rows lo..lo+rows-1 of x, centered and scaled, into dst.
-	into := func(dst, x *mat.Dense, lo, rows int) {
-		for i := 0; i < rows; i++ {
-			r, src := dst.RawRowView(i), x.RawRowView(lo+i)
-			for j, v := range src {
-				r[j] = (v - mean[j]) * scales[j]
+	scaled := func(x *mat.Dense) *mat.Dense {
+		r, _ := x.Dims()
+		out := mat.NewDense(r, d, nil)
+		for i := 0; i < r; i++ {
+			dst := out.RawRowView(i)
+			for j, v := range x.RawRowView(i) {
+				dst[j] = (v - mean[j]) * scales[j]
 			}
 		}
+		return out
 	}
-	l := mat.NewDense(n, d, nil)
-	into(l, labeled, 0, n)
-	ln := make([]float64, n)
-	for i := range ln {
-		r := l.RawRowView(i)
-		for _, v := range r {
-			ln[i] += v * v
-		}
+	p, l := scaled(pool), scaled(labeled)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	block := max(1, min(N, (1<<21)/(n+d)))
-	p := mat.NewDense(block, d, nil)
-	g := mat.NewDense(block, n, nil)
+	minD, owner := make([]float64, N), make([]int, N)
+	for i := range minD {
+		minD[i] = math.Inf(1)
+	}
+	nearestRows(p, l, minD, owner)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	count := make([]float64, n)
-	for lo := 0; lo < N; lo += block {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		rows := min(block, N-lo)
-		pb := p.Slice(0, rows, 0, d).(*mat.Dense)
-		into(pb, pool, lo, rows)
-		gb := g.Slice(0, rows, 0, n).(*mat.Dense)
-		gb.Mul(pb, l.T())
-		for i := 0; i < rows; i++ {
-			// ||p - l_k||^2 - ||p||^2 = ||l_k||^2 - 2 p.l_k: the same argmin.
-			row := gb.RawRowView(i)
-			best, bk := ln[0]-2*row[0], 0
-			for k := 1; k < n; k++ {
-				if v := ln[k] - 2*row[k]; v < best {
-					best, bk = v, k
-				}
-			}
-			count[bk]++
-		}
+	for _, o := range owner {
+		count[o]++
 	}
 	w := make([]float64, n)
 	for i, c := range count {
