@@ -86,8 +86,10 @@ type SimulateResult struct {
 	// the labeled rows), "sigma" and "lambda" (the fit's choice, which the
 	// next batch selects with), "seconds" (selection time), and "est_rmse",
 	// "est_lo", "est_hi": the fit's own estimate of its RMSE with a 90%
-	// interval, from the labels alone (credlab.Choice.PoolRMSE; NaN
-	// without one), to set against "rmse"; "proj_1.5x" and "proj_2x", the
+	// interval, from the labels alone (credlab.Choice.PoolRMSE, its
+	// interval widened to the RMSE over the unlabeled pool rows by
+	// credlab.RMSEEstimate.OverRows; NaN without one), to set against
+	// "pool_rmse"; "proj_1.5x" and "proj_2x", the
 	// RMSE the fit's learning curve projects at 1.5 and 2 times the labels
 	// (credlab.Choice.Curve; NaN without one), to set against the "rmse"
 	// of a later budget; and "pool_rmse", the fit's RMSE on the pool rows
@@ -465,7 +467,8 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 		return simRow{}, err
 	}
 	poolRMSE := math.NaN() // none when every pool row is labeled
-	if rest := unlabeledRows(len(sp.yp), r.labeled); len(rest) > 0 {
+	rest := unlabeledRows(len(sp.yp), r.labeled)
+	if len(rest) > 0 {
 		xr, err := credlab.GatherRows(sp.xp, rest)
 		if err != nil {
 			return simRow{}, err
@@ -482,7 +485,8 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 		est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN(),
 		pool: poolRMSE}
 	if e := ch.PoolRMSE; e != nil {
-		row.est, row.estLo, row.estHi = e.RMSE, e.Lo, e.Hi
+		o := e.OverRows(len(rest))
+		row.est, row.estLo, row.estHi = o.RMSE, o.Lo, o.Hi
 	}
 	if c := ch.Curve; c != nil {
 		row.proj15, row.proj2 = c.Projected[1], c.Projected[2]

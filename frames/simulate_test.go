@@ -448,6 +448,12 @@ func TestSimulatePoolWeights(t *testing.T) {
 	if want := credlab.RMSE(pr, yr); len(pr) != 285 || math.Abs(row.pool-want) > 1e-12*want {
 		t.Errorf("RMSE on the %d unlabeled pool rows %g, want %g", len(pr), row.pool, want)
 	}
+	// est_lo, est_hi: the fit's interval for the RMSE over those 285 rows.
+	if e := fit.Choice.PoolRMSE; e == nil {
+		t.Error("no pool RMSE estimate")
+	} else if o := e.OverRows(285); row.est != e.RMSE || row.estLo != o.Lo || row.estHi != o.Hi || !(o.Lo < e.Lo) {
+		t.Errorf("estimate %g (%g to %g), want %g (%g to %g) from %+v", row.est, row.estLo, row.estHi, e.RMSE, o.Lo, o.Hi, e)
+	}
 }
 
 // A last budget that labels the whole pool leaves no pool row to measure:
