@@ -195,6 +195,20 @@ func TestTuneRelevance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Below 2000 rows the search runs with and without the scales; the
+	// kernel family is tried, and the model fitted, for the winner alone.
+	cfg := TuneConfig{TimeBudget: -1}
+	isoT, err := newTuner(xtr, ytr, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	won, err := tuneRelevance(ctx, isoT, xtr, ytr, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if won.Choice.Scales == nil || isoT.out.Fit != nil || !strings.Contains(strings.Join(isoT.out.Choice.Stages, "\n"), "coarse:") {
+		t.Errorf("scales %v, the search with one scale fitted: %v; its stages %q", won.Choice.Scales, isoT.out.Fit != nil, isoT.out.Choice.Stages)
+	}
 	rel := ard.Choice.Relevance()
 	if rel == nil {
 		t.Fatalf("no scales learned; stages %q", ard.Choice.Stages)

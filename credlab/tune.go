@@ -287,8 +287,9 @@ var ErrFlatCriterion = errors.New("the criterion cannot choose")
 // exact KRLS with the learned scales and with the best shared scale (both
 // fitted on the subsample) predict up to 2000 held-out rows, and the scales
 // are kept when they lower the validation error by 2%; with fewer rows,
-// the search below runs with and without them and the lower criterion
-// wins. Kept scales multiply the columns (a column scaled to zero is left
+// the search below runs with and without them up to the kernel family,
+// the lower criterion wins by 2%, and the family stage and the final fit
+// run for the winner alone. Kept scales multiply the columns (a column scaled to zero is left
 // out), the search runs on the scaled rows, and the model's kernel carries
 // the scales (GaussianKernel.Scales; Choice.Scales and Choice.Relevance).
 //

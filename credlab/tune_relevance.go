@@ -24,12 +24,12 @@ const (
 // Sizes of the relevance stage: at least minRelevanceRows rows; a held-out
 // validation sample of up to relevanceValRows rows when at least
 // minRelevanceVal rows remain beside the subsample, else both searches run
-// in full and the lower criterion wins; learned scales must lower the
-// validation error by relevanceMargin. Below nestedRelevanceRows rows,
-// where scales learned and scored on the same rows overfit (measured: up
-// to 2x the test RMSE of one scale at 60-200 rows of 10 columns), they
-// must first win a relevanceFolds-fold cross-validation of the learning
-// itself.
+// up to the kernel family and the lower criterion wins; learned scales
+// must lower the validation error (or the criterion) by relevanceMargin.
+// Below nestedRelevanceRows rows, where scales learned and scored on the
+// same rows overfit (measured: up to 2x the test RMSE of one scale at
+// 60-200 rows of 10 columns), they must first win a relevanceFolds-fold
+// cross-validation of the learning itself.
 const (
 	minRelevanceRows    = 40
 	minRelevanceVal     = 1000
@@ -104,21 +104,32 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 			}
 			learned = verdict + "; " + learned
 		}
-		// Few rows: both searches in full, the lower criterion wins.
-		if err := iso.run(ctx); err != nil {
-			return nil, err
-		}
-		ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso)
+		// Few rows: both searches, the lower criterion of the configured
+		// kernel wins; the Matérn kernels are tried for the winner alone.
+		bIso, err := iso.searchKernel(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if !(ard.Choice.Score < (1-relevanceMargin)*iso.out.Choice.Score) {
-			iso.stage("%s: %v", learned, time.Since(t0).Round(time.Millisecond))
-			iso.stage("relevance: one scale kept: criterion %.4g against %.4g with the learned scales", iso.out.Choice.Score, ard.Choice.Score)
-			return iso.out, nil
+		at, err := scaledTuner(x, y, cfg, rf.Scales, iso)
+		if err != nil {
+			return nil, err
 		}
+		bARD, err := at.searchKernel(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !(bARD.score() < (1-relevanceMargin)*bIso.score()) {
+			iso.done = at.done
+			iso.stage("%s: %v", learned, time.Since(t0).Round(time.Millisecond))
+			iso.stage("relevance: one scale kept: criterion %.4g against %.4g with the learned scales", bIso.score(), bARD.score())
+			return iso.out, iso.complete(ctx, bIso)
+		}
+		if err := at.complete(ctx, bARD); err != nil {
+			return nil, err
+		}
+		ard := unscaled(at, x, rf.Scales, "learned")
 		ard.Choice.Stages = append([]string{fmt.Sprintf("%s: %v", learned, time.Since(t0).Round(time.Millisecond)),
-			fmt.Sprintf("relevance: learned scales kept: criterion %.4g against %.4g with one scale", ard.Choice.Score, iso.out.Choice.Score)},
+			fmt.Sprintf("relevance: learned scales kept: criterion %.4g against %.4g with one scale", bARD.score(), bIso.score())},
 			ard.Choice.Stages...)
 		return ard, nil
 	}
@@ -253,13 +264,22 @@ func validateScales(ctx context.Context, x *mat.Dense, y, w []float64, sIdx, vId
 // kernel and the choice mapped back to x's columns.
 // The search continues prev's time budget and progress count.
 func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, how string, prev *tuner) (*TuneFit, error) {
-	n, _ := x.Dims()
-	var kept []int
-	for j, s := range scales {
-		if s > 0 {
-			kept = append(kept, j)
-		}
+	t, err := scaledTuner(x, y, cfg, scales, prev)
+	if err != nil {
+		return nil, err
 	}
+	if err := t.run(ctx); err != nil {
+		return nil, err
+	}
+	return unscaled(t, x, scales, how), nil
+}
+
+// scaledTuner returns a tuner on x's columns multiplied by scales (columns
+// scaled to zero left out) that continues prev's time budget and progress
+// count.
+func scaledTuner(x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, prev *tuner) (*tuner, error) {
+	n, _ := x.Dims()
+	kept := keptColumns(scales)
 	if err := checkAlloc("scaled copy of the rows", n, len(kept)); err != nil {
 		return nil, err
 	}
@@ -279,9 +299,23 @@ func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, 
 		return nil, err
 	}
 	t.start, t.done, t.budget = prev.start, prev.done, prev.budget
-	if err := t.run(ctx); err != nil {
-		return nil, err
+	return t, nil
+}
+
+// keptColumns lists the columns whose scale is positive.
+func keptColumns(scales []float64) []int {
+	var kept []int
+	for j, s := range scales {
+		if s > 0 {
+			kept = append(kept, j)
+		}
 	}
+	return kept
+}
+
+// unscaled returns the fit of scaledTuner's t, run, with the model, the
+// kernel and the choice mapped back to x's columns.
+func unscaled(t *tuner, x *mat.Dense, scales []float64, how string) *TuneFit {
 	out := t.out
 	ch := &out.Choice
 	ch.Scales = append([]float64(nil), scales...)
@@ -291,6 +325,7 @@ func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, 
 	m.Kernel = ch.Kernel
 	c, _ := m.Centers.Dims()
 	_, d := x.Dims()
+	kept := keptColumns(scales)
 	centers := mat.NewDense(c, d, nil)
 	for i := 0; i < c; i++ {
 		src, dst := m.Centers.RawRowView(i), centers.RawRowView(i)
@@ -299,7 +334,7 @@ func tuneScaled(ctx context.Context, x *mat.Dense, y []float64, cfg TuneConfig, 
 		}
 	}
 	m.Centers = centers
-	return out, nil
+	return out
 }
 
 // Relevance returns each column's scale relative to the largest, in

@@ -324,7 +324,20 @@ func (t *tuner) stage(format string, args ...any) {
 	t.stageEnd = now
 }
 
+// run searches sigma, lambda and m (searchKernel), then the kernel family,
+// and fits the choice (complete).
 func (t *tuner) run(ctx context.Context) error {
+	best, err := t.searchKernel(ctx)
+	if err != nil {
+		return err
+	}
+	return t.complete(ctx, best)
+}
+
+// searchKernel runs the search's stages for the configured kernel (the
+// Gaussian one by default): coarse and refine sigmas, the exact path or
+// NKRLS's growing m, leverage-score centers; and returns the best choice.
+func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 	ch := &t.out.Choice
 	nt := len(t.train)
 	init := t.cfg.Sigmas
@@ -372,7 +385,7 @@ func (t *tuner) run(ctx context.Context) error {
 		mc := min(nt, coarseM)
 		ev, err := t.nystromEval(ctx, mc, nil)
 		if err := search("coarse", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", mc)); err != nil {
-			return err
+			return sigmaResult{}, err
 		}
 		init = neighbours(res, b)
 		// The refinement needs more centers than the coarse stage (or, for
@@ -388,7 +401,7 @@ func (t *tuner) run(ctx context.Context) error {
 		} else if (!t.exact && m != mc) || (t.exact && mr > mc) {
 			ev, err := t.nystromEval(ctx, mr, nil)
 			if err := search("refine", ev, err, init, 1, 0, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
-				return err
+				return sigmaResult{}, err
 			}
 			init = neighbours(res, b)
 		}
@@ -398,11 +411,11 @@ func (t *tuner) run(ctx context.Context) error {
 		// One reduction per sigma: walk down from the Nyström choice.
 		ev, err := t.exactEval(1)
 		if err != nil {
-			return err
+			return sigmaResult{}, err
 		}
 		t0 := time.Now()
 		if res, b, walkedOff, err = t.walkDown(ctx, ev, res[b].sigma, "exact"); err != nil {
-			return err
+			return sigmaResult{}, err
 		}
 		t.stage("exact: %d sigmas on the exact KRLS path (down from the Nyström choice by halves while the criterion improves), %d rows, %d lambdas: %v",
 			len(res), ev.rows(), len(t.grid), time.Since(t0).Round(time.Millisecond))
@@ -413,12 +426,12 @@ func (t *tuner) run(ctx context.Context) error {
 		}
 		ev, err := t.exactEval(len(init) + 2*refine)
 		if err := search("exact", ev, err, init, ext, refine, "the exact KRLS path"); err != nil {
-			return err
+			return sigmaResult{}, err
 		}
 	case res == nil:
 		ev, err := t.nystromEval(ctx, m, nil)
 		if err := search("refine", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", m)); err != nil {
-			return err
+			return sigmaResult{}, err
 		}
 	}
 	best := res[b]
@@ -451,7 +464,7 @@ func (t *tuner) run(ctx context.Context) error {
 				// more than 1% on fold 0.
 				s, f0, off, serr := t.screenWalk(ctx, ev, best.sigma)
 				if serr != nil {
-					return serr
+					return sigmaResult{}, serr
 				}
 				if gain := (best.first - f0) / best.first; !(gain > 0.01) {
 					t.stage("grow: m = %d screened out on fold 1 of %d: %.4g at sigma %.4g (the best of a walk down from %.4g) against %.4g at sigma %.4g (%+.2f%%): %v",
@@ -478,14 +491,14 @@ func (t *tuner) run(ctx context.Context) error {
 					walkedOff = walkedOff || off
 				}
 			} else if ok, serr := t.screenedGrowth(ctx, ev, best, m2); serr != nil {
-				return serr
+				return sigmaResult{}, serr
 			} else if !ok {
 				break
 			} else {
 				r, err = t.evalSigma(ctx, ev, best.sigma, "grow", 0)
 			}
 			if err != nil {
-				return err
+				return sigmaResult{}, err
 			}
 			gain := (best.score() - r.score()) / best.score()
 			t.stage("grow: m = %d scores %.4g (%+.2f%%) at sigma %.4g: %v", m2, r.score(), -100*gain, r.sigma, time.Since(t0).Round(time.Millisecond))
@@ -505,7 +518,7 @@ func (t *tuner) run(ctx context.Context) error {
 		ch.Centers = "uniform"
 		var err error
 		if best, err = t.tryLeverageCenters(ctx, best); err != nil {
-			return err
+			return sigmaResult{}, err
 		}
 	}
 	if len(first) > 1 && t.cfg.Sigma == 0 {
@@ -517,8 +530,14 @@ func (t *tuner) run(ctx context.Context) error {
 		}
 	}
 	if err := t.checkChoice(res, best); err != nil {
-		return err
+		return sigmaResult{}, err
 	}
+	return best, nil
+}
+
+// complete tries the Matérn kernels at best's m and centers (default
+// kernel and criterion), then fits the choice on all rows (finish).
+func (t *tuner) complete(ctx context.Context, best sigmaResult) error {
 	if t.cfg.Kernel == "" && t.cfg.Sigma == 0 && t.cv != nil {
 		if t.n < minMaternRows {
 			t.stage("family: the Gaussian kernel kept: Matérn kernels are tried from %d rows", minMaternRows)
