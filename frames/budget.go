@@ -174,6 +174,9 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 		}
 		idx[i], qp[i] = j, q[j]
 	}
+	if err := CheckPoolRows(pool, *spec.Pilot, "pilot", p.d.features, spec.Target); err != nil {
+		return nil, err
+	}
 	if len(idx) < credlab.MinPilot {
 		return nil, &credlab.ParamError{Name: "pilot labels", Value: len(idx), Want: fmt.Sprintf("at least %d pilot labels for a learning curve", credlab.MinPilot)}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/series"
 )
 
 func TestBudget(t *testing.T) {
@@ -52,4 +53,10 @@ func TestBudget(t *testing.T) {
 	}
 	_, err = Budget(ctx, pool, BudgetSpec{Sigma: 0.5, Pilot: &pilot})
 	wantParam("BudgetSpec.Target")(t, err)
+	// A pilot whose rows are not the pool's (here every value of b moved).
+	moved := pilot.Mutate(series.New(append(col(t, pilot, "b")[1:], col(t, pilot, "b")[0]), series.Float, "b"))
+	_, err = Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, Pilot: &moved})
+	if e, ok := asError[*PoolRowsError](t, err); ok && (e.Column != "b" || e.Row != 0) {
+		t.Errorf("pilot with other values of b: %v", err)
+	}
 }

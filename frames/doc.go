@@ -32,7 +32,8 @@
 //     credlab.BatchSelector such as "lcmd", selecting with the kernel tuned
 //     on SelectSpec.Labeled's Target labels; SelectSpec.Design: with
 //     replacement, distinct rows or without replacement;
-//     SelectSpec.Labeled continues a design from rows already labeled)
+//     SelectSpec.Labeled continues a design from rows already labeled,
+//     which must hold their pool rows' values: CheckPoolRows, poolrows.go)
 //     and returns them with their pool index
 //     ("row"), sampling probability ("prob") and importance weight
 //     ("weight"), and for a batch method or greedy their pool weights
@@ -93,7 +94,8 @@
 //
 // No function modifies its input frame. Errors are typed, for errors.As
 // and errors.Is rather than the message, and name the problem: a missing
-// or misspelt column (*ColumnError, with a suggestion), a column that
+// or misspelt column (*ColumnError, with a suggestion), rows said to be
+// a pool's that do not hold its values (*PoolRowsError), a column that
 // cannot serve as asked, such as one listed twice, the target among the
 // features or strings where numbers are needed (*ColumnProblemError), a
 // string feature without OneHot (*StringColumnsError), missing values

@@ -83,7 +83,9 @@ type SelectSpec struct {
 	// old rows first, with a "batch" column. The union is exactly the
 	// one-shot selection of its total size, probabilities and weights
 	// included (credlab.SampleDesign). Without replacement, labeled rows
-	// that another seed or spec chose are an error.
+	// that another seed or spec chose are an error, and so are rows that
+	// lack a feature column or do not hold their pool rows' values
+	// (CheckPoolRows: a file of another pool, or the pool reordered).
 	Labeled *dataframe.DataFrame
 	// Features names the columns the selector sees. Default: every column
 	// except the bookkeeping columns and those in Exclude; as in Spec, a
@@ -216,6 +218,11 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 	prev, err := labeledSelection(spec.Labeled, p.rows, pool.Nrow())
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if spec.Labeled != nil {
+		if err := CheckPoolRows(pool, *spec.Labeled, "labeled rows", p.d.features, spec.Target); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	sel := spec.Selector
 	if sel == nil {

@@ -196,6 +196,19 @@ func TestLabelingLoop(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "not a row of the 5 rows") {
 		t.Errorf("label with a short file: exit %d\n%s", code, errs)
 	}
+	// Nor are the rows of another pool, or of this one reordered: label
+	// and select name the first row that differs, and write nothing.
+	lines := strings.SplitAfter(csvTable(201, "a,b,y", nil), "\n")
+	other := writeFile(t, dir, "other.csv", lines[0]+strings.Join(lines[2:], "")) // the pool's rows, shifted by one
+	for _, args := range [][]string{
+		{"label", "-in", chosen, "-from", other, "-target", "y", "-out", filepath.Join(dir, "x.csv")},
+		{"select", "-pool", other, "-labeled", next, "-target", "y", "-budget", "5", "-out", filepath.Join(dir, "x.csv")},
+	} {
+		_, errs, code = runBin(t, args...)
+		if _, err := os.Stat(filepath.Join(dir, "x.csv")); code != 1 || !strings.Contains(errs, "do not come from this pool") || err == nil {
+			t.Errorf("%s with another pool: exit %d, x.csv written: %v\n%s", args[0], code, err == nil, errs)
+		}
+	}
 }
 
 // TestInterrupt sends SIGINT to a long fit: exit 130, no output file.

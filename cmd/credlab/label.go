@@ -61,6 +61,9 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		labels[i] = y[int(r)]
 	}
+	if err := frames.CheckPoolRows(full, chosen, fmt.Sprintf("-in %s (rows of -from %s)", *in, *from), nil, *target); err != nil {
+		return err
+	}
 	labeled := setColumn(chosen, series.New(labels, series.Float, *target))
 	if labeled.Err != nil {
 		return labeled.Err

@@ -1,0 +1,84 @@
+package frames
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// TestCheckPoolRows: rows hold their pool rows' values, up to a
+// spreadsheet's 15 digits; another value, a missing needed column or a
+// row outside the pool is an error naming it.
+func TestCheckPoolRows(t *testing.T) {
+	pool := dataframe.New(
+		series.New([]float64{0.1, 2.5, math.NaN(), 1e6 / 3}, series.Float, "a"),
+		series.New([]string{"x", "y", "z", "w"}, series.String, "city"),
+		series.New([]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN()}, series.Float, "y"))
+	rows := func(at []int, a []float64, city []string) dataframe.DataFrame {
+		return dataframe.New(series.New(at, series.Int, RowColumn),
+			series.New(a, series.Float, "a"), series.New(city, series.String, "city"),
+			series.New(make([]float64, len(at)), series.Float, "y"))
+	}
+	for _, c := range []struct {
+		name      string
+		rows      dataframe.DataFrame
+		need      []string
+		wantCol   string // "" for no error
+		wantRow   int
+		wantMiss  bool
+		wantParam bool
+	}{
+		{name: "same rows", rows: rows([]int{3, 0, 2}, []float64{333333.333333333, 0.1, math.NaN()}, []string{"w", "x", "z"}), need: []string{"a"}},
+		{name: "another value", rows: rows([]int{1, 3}, []float64{2.5, 333333.3}, []string{"y", "w"}), wantCol: "a", wantRow: 1},
+		{name: "a value where the pool misses one", rows: rows([]int{2}, []float64{0}, []string{"z"}), wantCol: "a"},
+		{name: "another string", rows: rows([]int{0, 1}, []float64{0.1, 2.5}, []string{"x", "x"}), wantCol: "city", wantRow: 1},
+		{name: "a needed column missing", rows: rows([]int{0}, []float64{0.1}, []string{"x"}).Drop("city"), need: []string{"a", "city"}, wantCol: "city", wantMiss: true},
+		{name: "a row outside the pool", rows: rows([]int{4}, []float64{0.1}, []string{"x"}), wantParam: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckPoolRows(pool, c.rows, "labeled rows", c.need, "y")
+			switch {
+			case c.wantParam:
+				wantParam("labeled rows row")(t, err)
+			case c.wantCol == "":
+				if err != nil {
+					t.Fatal(err)
+				}
+			default:
+				e, ok := asError[*PoolRowsError](t, err)
+				if ok && (e.Column != c.wantCol || e.Missing != c.wantMiss || !c.wantMiss && e.Row != c.wantRow) {
+					t.Errorf("error for column %q, row %d, missing %v; want %q, %d, %v (%v)", e.Column, e.Row, e.Missing, c.wantCol, c.wantRow, c.wantMiss, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSelectLabeledOtherPool: labeled rows selected from one pool do not
+// continue on the same rows in another order, nor without a feature.
+func TestSelectLabeledOtherPool(t *testing.T) {
+	pool := regFrame(t, 60, 4)
+	first, err := Select(pool, 10, SelectSpec{Method: "uniform", Target: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Select(pool, 5, SelectSpec{Labeled: &first, Target: "y", Method: "uniform"}); err != nil {
+		t.Fatalf("the same pool: %v", err)
+	}
+	order := make([]int, 60)
+	for i := range order {
+		order[i] = 59 - i
+	}
+	reversed := pool.Subset(order)
+	_, err = Select(reversed, 5, SelectSpec{Labeled: &first, Target: "y", Method: "uniform"})
+	if e, ok := asError[*PoolRowsError](t, err); ok && (e.Missing || e.Column != "a") {
+		t.Errorf("reversed pool: %v", err)
+	}
+	noB := first.Drop("b")
+	_, err = Select(pool, 5, SelectSpec{Labeled: &noB, Target: "y", Method: "uniform"})
+	if e, ok := asError[*PoolRowsError](t, err); ok && (!e.Missing || e.Column != "b") {
+		t.Errorf("labeled rows without b: %v", err)
+	}
+}
