@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,8 +108,20 @@ func TestCSVReading(t *testing.T) {
 	}
 	_, err = Fit(df, Spec{Target: "y", Method: "krls"})
 	var me *MissingError
-	if !errors.As(err, &me) || me.Rows != 3 {
+	if !errors.As(err, &me) || me.Rows != 3 || me.Empty != nil {
 		t.Fatalf("empty target: %v, want a *MissingError of 3 rows", err)
+	}
+	// An empty feature column is named as such, DropNA or not: dropping
+	// rows cannot fill it.
+	df, err = ReadCSV(strings.NewReader("a,b,y\n1,,1\n2,,4\n3,,9\n"), "t.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, drop := range []bool{false, true} {
+		_, err = Fit(df, Spec{Target: "y", Method: "krls", DropNA: drop})
+		if !errors.As(err, &me) || !slices.Equal(me.Empty, []string{"b"}) {
+			t.Errorf("empty feature, DropNA %v: %v, want a *MissingError naming b as empty", drop, err)
+		}
 	}
 	// The memory limit bounds the table.
 	defer func(v int64) { credlab.MemoryLimit = v }(credlab.MemoryLimit)

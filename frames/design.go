@@ -123,6 +123,7 @@ type extracted struct {
 	// missing describes the columns with missing values and their counts.
 	missing     string
 	missingCols []string
+	empty       []string // feature columns missing in every row
 }
 
 // extract reads the feature columns of d (learning the one-hot levels when
@@ -133,7 +134,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 	n := df.Nrow()
 	ex := &extracted{na: make([]bool, n)}
 	var missing []string // "name (k rows)"
-	markNA := func(name string, isNA func(i int) bool) {
+	markNA := func(name, role string, isNA func(i int) bool) {
 		k := 0
 		for i := 0; i < n; i++ {
 			if isNA(i) {
@@ -143,6 +144,9 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		}
 		if k > 0 {
 			missing = append(missing, fmt.Sprintf("%q (%d of %d rows)", name, k, n))
+		}
+		if k == n && role == "feature" && learn { // a model's own columns cannot be left out
+			ex.empty = append(ex.empty, name)
 		}
 	}
 	numeric := func(name, role string) ([]float64, error) {
@@ -159,7 +163,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 				return nil, &credlab.NotFiniteError{Name: fmt.Sprintf("%s column %q", role, name), Row: i, Col: -1, Value: x}
 			}
 		}
-		markNA(name, func(i int) bool { return math.IsNaN(v[i]) })
+		markNA(name, role, func(i int) bool { return math.IsNaN(v[i]) })
 		return v, nil
 	}
 	learned, width, err := d.checkSize(df, learn)
@@ -199,7 +203,7 @@ func (d *design) extract(df dataframe.DataFrame, target, weight string, learn bo
 		}
 		s := df.Col(f)
 		vals, na := s.Records(), s.IsNaN()
-		markNA(f, func(i int) bool { return na[i] })
+		markNA(f, "feature", func(i int) bool { return na[i] })
 		var enc Encoding
 		if learn {
 			enc = Encoding{Column: f, Levels: learned[p]}
@@ -502,7 +506,7 @@ func prepare(df dataframe.DataFrame, s *Spec, what string) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ex.nNA > 0 && !s.DropNA {
+	if ex.nNA > 0 && (!s.DropNA || len(ex.empty) > 0) { // dropping rows cannot fill an empty column
 		return nil, ex.missingError()
 	}
 	keep := keptRows(ex.na)

@@ -52,14 +52,23 @@ func (e *StringColumnsError) Error() string {
 
 // MissingError reports missing (NaN) values in used columns when they are
 // not to be dropped: Columns names each column with its count, Rows is the
-// number of rows affected and First the first of them (0-based).
+// number of rows affected and First the first of them (0-based); Empty
+// lists the feature columns missing in every row, which dropping rows
+// cannot help (such an error is also credlab.ErrEmpty: errors.Is).
 type MissingError struct {
 	Columns []string
 	Rows    int
 	First   int
+	Empty   []string
 }
 
+// Is reports whether target is credlab.ErrEmpty and a column is empty.
+func (e *MissingError) Is(target error) bool { return target == credlab.ErrEmpty && len(e.Empty) > 0 }
+
 func (e *MissingError) Error() string {
+	if len(e.Empty) > 0 {
+		return fmt.Sprintf("frames: the feature column %s has no value in any row; leave it out with Spec.Exclude", listNames(e.Empty, 10))
+	}
 	return fmt.Sprintf("frames: missing (NaN) values in column %s; %d rows in all, the first is row %d; set Spec.DropNA to drop those rows",
 		strings.Join(e.Columns, ", column "), e.Rows, e.First)
 }
@@ -73,7 +82,7 @@ func (ex *extracted) missingError() error {
 			break
 		}
 	}
-	return &MissingError{Columns: ex.missingCols, Rows: ex.nNA, First: first}
+	return &MissingError{Columns: ex.missingCols, Rows: ex.nNA, First: first, Empty: ex.empty}
 }
 
 // ColumnProblemError reports a column the frame has but that cannot serve
