@@ -39,6 +39,8 @@ var paramFlags = map[string]string{
 	"Spec.Target": "target", "Spec.Weight": "weight", "SelectSpec.Kernel": "kernel", "SelectSpec.Sigma": "sigma",
 	"SelectSpec.FeatureMap": "features", "SelectSpec.M": "m", "BudgetSpec.Kernel": "kernel", "BudgetSpec.Sigma": "sigma",
 	"BudgetSpec.FeatureMap": "features", "BudgetSpec.M": "m", "BudgetSpec.Target": "target",
+	"SimulateSpec.Budgets": "budgets", "SimulateSpec.Methods": "methods", "SimulateSpec.Initial": "initial", "SimulateSpec.Batch": "batch",
+	"SimulateSpec.Final": "final", "SimulateSpec.TestShare": "test", "SimulateSpec.Seeds": "seeds", "SimulateSpec.Target": "target",
 	"Grid.Sigma": "sigma", "Grid.M": "m", "Grid.Lambda": "lambda", "Spec.Centers": "centers", "Grid.Passes": "passes", "Grid.Batch": "batch-sizes", "Grid.LambdaQ": "lambda-q", "Grid.Budget": "budget",
 }
 

@@ -54,8 +54,8 @@ func TestSimulateCLI(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-methods", "best", "-budgets", "20,40"}, 1, "SimulateSpec.Methods"},
-		{[]string{"-budgets", "20,400"}, 1, "SimulateSpec.Budgets[1]"},
+		{[]string{"-methods", "best", "-budgets", "20,40"}, 2, `flag -methods "best"`},
+		{[]string{"-budgets", "20,400"}, 2, "flag -budgets 400"},
 		{[]string{"-test", "1.5"}, 2, "-test"},
 	} {
 		bad := filepath.Join(dir, "bad")
