@@ -33,6 +33,11 @@ import (
 // the model's error on the pool). LCMD neither chooses nor sees them, nor
 // the rows of Audited, earlier audit rows among Labeled. Zero means
 // DefaultAuditShare, a negative share none; at most 0.5.
+//
+// LabeledValues, when set, holds each Labeled row's features (Labeled's
+// order; Labeled.Values of ReadLabeled): a shard whose row differs from
+// them fails with a *ShardError naming the line and column, since the
+// labeled rows then come from other shards or other rows.
 type LCMDConfig struct {
 	Spec
 	Budget int
@@ -45,13 +50,14 @@ type LCMDConfig struct {
 	// columns (credlab.GaussianKernel.Scales; Sigma then required), such
 	// as TuneKernel learns from the labels, in place of the
 	// standardization over the centers.
-	Scales     []float64
-	Seed       uint64
-	Labeled    []RowID
-	Candidates int
-	Block      int
-	Audit      float64
-	Audited    []RowID
+	Scales        []float64
+	Seed          uint64
+	Labeled       []RowID
+	Candidates    int
+	Block         int
+	Audit         float64
+	Audited       []RowID
+	LabeledValues [][]float64
 }
 
 // AuditSize returns a, the rows of the batch's audit sample.
@@ -114,6 +120,9 @@ func (c LCMDConfig) check() error {
 	}
 	if names, _ := c.FeatureNames(); c.Scales != nil && len(c.Scales) != len(names) {
 		return fmt.Errorf("credbeam: LCMDConfig.Scales has %d values for %d feature columns", len(c.Scales), len(names))
+	}
+	if c.LabeledValues != nil && len(c.LabeledValues) != len(c.Labeled) {
+		return fmt.Errorf("credbeam: LCMDConfig.LabeledValues has %d rows for %d labeled rows", len(c.LabeledValues), len(c.Labeled))
 	}
 	seen := make(map[RowID]bool, len(c.Labeled))
 	for _, r := range c.Labeled {
@@ -188,19 +197,46 @@ func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCol
 type lcmdShardFn struct {
 	Cfg     LCMDConfig
 	lay     layout
+	names   []string
 	ny      *credlab.Nystrom
 	labeled map[RowID]bool
-	hidden  map[RowID]bool // earlier and new audit rows
+	values  map[RowID][]float64 // LabeledValues by row
+	hidden  map[RowID]bool      // earlier and new audit rows
 }
 
 func (f *lcmdShardFn) Setup() error {
 	var err error
-	f.lay, err = f.Cfg.layout()
-	f.labeled = make(map[RowID]bool, len(f.Cfg.Labeled))
-	for _, r := range f.Cfg.Labeled {
-		f.labeled[r] = true
+	if f.lay, err = f.Cfg.layout(); err != nil {
+		return err
 	}
-	return err
+	if f.names, err = f.Cfg.FeatureNames(); err != nil {
+		return err
+	}
+	f.labeled = make(map[RowID]bool, len(f.Cfg.Labeled))
+	f.values = make(map[RowID][]float64, len(f.Cfg.LabeledValues))
+	for i, r := range f.Cfg.Labeled {
+		f.labeled[r] = true
+		if f.Cfg.LabeledValues != nil {
+			f.values[r] = f.Cfg.LabeledValues[i]
+		}
+	}
+	return nil
+}
+
+// checkLabeled returns a *ShardError when row, the pool's features of the
+// labeled row at line of file, differs from the labeled file's values.
+func (f *lcmdShardFn) checkLabeled(file string, line int, row []float64) error {
+	want, ok := f.values[RowID{file, line}]
+	if !ok {
+		return nil
+	}
+	for j, v := range row {
+		if w := want[j]; v != w && !(math.Abs(v-w) <= 1e-9*math.Max(math.Abs(v), math.Abs(w))) {
+			return &ShardError{File: file, Line: line, Column: f.names[j],
+				Err: fmt.Errorf("a labeled row holds %v in the labeled file but %v in the pool: the labeled rows do not come from these shards", w, v)}
+		}
+	}
+	return nil
 }
 
 func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromSpec) bool, auditIt func(*AuditRows) bool, emit func(Candidates)) error {
@@ -233,6 +269,9 @@ func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt fu
 	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
 		n, _ := b.x.Dims()
 		for i := range n {
+			if err := f.checkLabeled(file, b.lines[i], b.x.RawRowView(i)); err != nil {
+				return err
+			}
 			if f.hidden[RowID{file, b.lines[i]}] {
 				continue
 			}

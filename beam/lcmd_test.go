@@ -191,6 +191,10 @@ func TestLCMDSampleErrors(t *testing.T) {
 		{LCMDConfig{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.files[0], 900}}}, "line 900 is not a row of the pool's shards"},
 		{LCMDConfig{Spec: spec, Budget: 70, M: 10}, "budget 70"},
 		{LCMDConfig{Spec: spec, Budget: 59, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}}}, "budget 59: the pool has 58 rows not yet labeled"},
+		// The pool's rows 0 and 1 labeled with their values, then swapped:
+		// the labeled file is not of these shards.
+		{LCMDConfig{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}},
+			LabeledValues: [][]float64{p.x.RawRowView(1), p.x.RawRowView(0)}}, "do not come from these shards"},
 	} {
 		pipe, s := beam.NewPipelineWithRoot()
 		sel, err := LCMDSample(s, beam.CreateList(s, p.files), c.cfg)
@@ -200,7 +204,18 @@ func TestLCMDSampleErrors(t *testing.T) {
 		WriteSelected(s, sel, filepath.Join(dir, "x.csv"), p.cols)
 		wantErr(t, run(t, pipe), c.want)
 	}
-	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}},
+	// With their own values they pass.
+	pipe, s := beam.NewPipelineWithRoot()
+	sel, err := LCMDSample(s, beam.CreateList(s, p.files), LCMDConfig{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}},
+		LabeledValues: [][]float64{p.x.RawRowView(0), p.x.RawRowView(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteSelected(s, sel, filepath.Join(dir, "ok.csv"), p.cols)
+	if err := run(t, pipe); err != nil {
+		t.Errorf("labeled rows with their own values: %v", err)
+	}
+	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{}}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}},
 		{Spec: spec, Budget: 3, Audit: 0.6}, {Spec: spec, Budget: 3, Kernel: "matern32"}, {Spec: spec, Budget: 3, Kernel: "laplace", Sigma: 1}, {Spec: spec, Budget: 3, Audit: math.NaN()}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, Audited: []RowID{{"a", 3}}}} {
 		pipe, s := beam.NewPipelineWithRoot()
 		_ = pipe
@@ -232,7 +247,8 @@ func TestReadLabeled(t *testing.T) {
 	ctx := context.Background()
 	writeText(t, path, "file,line,row,x0,x1,y\na.csv,2,0,1,2,3\nb.csv,7,5,4,5,6\na.csv,2,0,1,2,3\n")
 	lab, err := ReadLabeled(ctx, path, spec)
-	if err != nil || !slices.Equal(lab.Rows, []RowID{{"a.csv", 2}, {"b.csv", 7}}) || !slices.Equal(lab.Y, []float64{3, 6}) || lab.X.At(1, 1) != 5 {
+	if err != nil || !slices.Equal(lab.Rows, []RowID{{"a.csv", 2}, {"b.csv", 7}}) || !slices.Equal(lab.Y, []float64{3, 6}) || lab.X.At(1, 1) != 5 ||
+		len(lab.Values) != 2 || !slices.Equal(lab.Values[1], []float64{4, 5}) {
 		t.Errorf("got %+v, %v; want each row once with its features and label", lab, err)
 	}
 	writeText(t, path, "file,line,row,audit,x0,x1,y\na.csv,2,0,0,1,2,3\nb.csv,7,5,51.5,4,5,6\nc.csv,3,1,,1,1,1\n")
@@ -240,8 +256,8 @@ func TestReadLabeled(t *testing.T) {
 		t.Errorf("an audit column: %+v, %v; want b.csv line 7 audited", lab, err)
 	}
 	writeText(t, path, "file,line,row,x0,x1,y\na.csv,2,0,1,2,\nb.csv,7,5,4,5,6\n")
-	if lab, err := ReadLabeled(ctx, path, spec); err != nil || len(lab.Rows) != 2 || lab.Y != nil {
-		t.Errorf("a label missing: %+v, %v; want the rows without labels", lab, err)
+	if lab, err := ReadLabeled(ctx, path, spec); err != nil || len(lab.Rows) != 2 || lab.Y != nil || len(lab.Values) != 2 {
+		t.Errorf("a label missing: %+v, %v; want the rows and their features without labels", lab, err)
 	}
 	for _, bad := range []string{"file,row\na.csv,0\n", "file,line\na.csv,x\n", "file,line,row,x0,x1,y\na.csv,2,0,1,z,3\n", "file,line,audit\na.csv,2,-1\n", "file,line,audit\na.csv,2,x\n"} {
 		writeText(t, path, bad)

@@ -98,10 +98,14 @@ func (w *selectedWriter) ProcessElement(ctx context.Context, _ int, it func(*Sel
 // Y (nil otherwise).
 //
 // Audited lists the rows with a positive weight in an "audit" column (an
-// audit sample's rows, LCMDConfig.Audited).
+// audit sample's rows, LCMDConfig.Audited). Values holds each row's
+// features as the file has them, in Rows' order, when it has every
+// feature column (nil otherwise): LCMDConfig.LabeledValues, which the
+// shards check against the pool's rows.
 type Labeled struct {
 	Rows    []RowID
 	Audited []RowID
+	Values  [][]float64
 	X       *mat.Dense
 	Y       []float64
 }
@@ -124,13 +128,16 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 		}
 		var cols []int
 		ti := -1
-		if names, err := spec.FeatureNames(); err == nil && spec.Target != "" {
-			ti = slices.Index(h, spec.Target)
+		if names, err := spec.FeatureNames(); err == nil {
 			for _, n := range names {
 				cols = append(cols, slices.Index(h, n))
 			}
+			if spec.Target != "" {
+				ti = slices.Index(h, spec.Target)
+			}
 		}
-		if ti < 0 || slices.Contains(cols, -1) {
+		features := cols != nil && !slices.Contains(cols, -1)
+		if ti < 0 || !features {
 			labels = false
 		}
 		r.FieldsPerRecord = len(h)
@@ -162,6 +169,14 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 					out.Audited = append(out.Audited, id)
 				}
 			}
+			if !features {
+				continue
+			}
+			row := make([]float64, len(cols)+1)
+			if err := parseInto(row, rec, cols, path, line, h); err != nil {
+				return err
+			}
+			out.Values = append(out.Values, row[:len(cols)])
 			if !labels {
 				continue
 			}
@@ -169,8 +184,7 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 				labels = false
 				continue
 			}
-			row := make([]float64, len(cols)+1)
-			if err := parseInto(row, rec, append(slices.Clone(cols), ti), path, line, h); err != nil {
+			if err := parseInto(row[len(cols):], rec, []int{ti}, path, line, h); err != nil {
 				return err
 			}
 			xs, ys = append(xs, row[:len(cols)]...), append(ys, row[len(cols)])

@@ -30,13 +30,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	quiet := fs.Bool("quiet", false, "quiet: no progress and no final summary on stderr (results on stdout and warnings remain)")
 	var lf loadFlags
 	lf.register(fs)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if err := lf.apply(stderr, *quiet); err != nil {
-		return err
-	}
-	if err := required(fs, "pool", "out"); err != nil {
+	if err := lf.parse(fs, args, stderr, quiet, "pool", "out"); err != nil {
 		return err
 	}
 	if *pilot != "" && *target == "" {

@@ -37,13 +37,7 @@ func fitCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	lf.register(fs)
 	var mf modelFlags
 	mf.register(fs, false)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if err := lf.apply(stderr, *quiet); err != nil {
-		return err
-	}
-	if err := required(fs, "data", "out"); err != nil {
+	if err := lf.parse(fs, args, stderr, quiet, "data", "out"); err != nil {
 		return err
 	}
 	spec, err := mf.spec("fit")

@@ -37,6 +37,19 @@ func (l *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.memoryLimit, "memory-limit", "", "largest allocation allowed, such as 4GiB (default: $CREDLAB_MEMORY_LIMIT, else 3/4 of the physical memory)")
 }
 
+// parse parses args into fs, where l is registered, applies l (quiet is
+// read after parsing) and checks that the flags named by need are set: a
+// command's prologue.
+func (l *loadFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer, quiet *bool, need ...string) error {
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := l.apply(stderr, *quiet); err != nil {
+		return err
+	}
+	return required(fs, need...)
+}
+
 // apply sets the memory limit and where reading reports its progress (on
 // stderr, unless quiet); call it after parsing. The library's checks
 // refuse any one allocation over the limit; when the user set it, the

@@ -23,13 +23,7 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.Bool("quiet", false, "quiet: no final summary on stderr (results on stdout and warnings remain)")
 	var lf loadFlags
 	lf.register(fs)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if err := lf.apply(stderr, *quiet); err != nil {
-		return err
-	}
-	if err := required(fs, "in", "from", "target", "out"); err != nil {
+	if err := lf.parse(fs, args, stderr, quiet, "in", "from", "target", "out"); err != nil {
 		return err
 	}
 	chosen, err := lf.load("in", *in)

@@ -22,13 +22,7 @@ func predictCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	missing := fs.String("missing", "fail", "rows with a missing feature value: fail (an error naming them) or skip (their prediction is left empty, NaN, and the rows are listed on stderr)")
 	var lf loadFlags
 	lf.register(fs)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if err := lf.apply(stderr, *quiet); err != nil {
-		return err
-	}
-	if err := required(fs, "model", "data", "out"); err != nil {
+	if err := lf.parse(fs, args, stderr, quiet, "model", "data", "out"); err != nil {
 		return err
 	}
 	if *missing != "fail" && *missing != "skip" {

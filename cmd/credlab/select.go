@@ -35,13 +35,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	target := fs.String("target", "", "label column: left out of the scores and written empty, ready to fill in (for example by 'credlab label')")
 	var lf loadFlags
 	lf.register(fs)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if err := lf.apply(stderr, *quiet); err != nil {
-		return err
-	}
-	if err := required(fs, "pool", "out"); err != nil {
+	if err := lf.parse(fs, args, stderr, quiet, "pool", "out"); err != nil {
 		return err
 	}
 	if *budget <= 0 {

@@ -40,13 +40,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	quiet := fs.Bool("quiet", false, "no progress on stderr, only the final summary")
 	var lf loadFlags
 	lf.register(fs)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if err := lf.apply(stderr, *quiet); err != nil {
-		return err
-	}
-	if err := required(fs, "data", "target", "out"); err != nil {
+	if err := lf.parse(fs, args, stderr, quiet, "data", "target", "out"); err != nil {
 		return err
 	}
 	if *initial <= 0 || *batch <= 0 || *final <= 0 || *seeds <= 0 || *m <= 0 {

@@ -34,13 +34,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&batches, "batch-sizes", "comma-separated sgm mini-batch sizes, one run each")
 	fs.IntVar(&mf.iters, "iters", 0, "gradient steps run by gd, nytro and lineargd (0: -max-iter, default 500)")
 	fs.Float64Var(&mf.validation, "validation", 0.2, "fraction of rows held out for the validation RMSE")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if err := lf.apply(stderr, *quiet); err != nil {
-		return err
-	}
-	if err := required(fs, "data", "out"); err != nil {
+	if err := lf.parse(fs, args, stderr, quiet, "data", "out"); err != nil {
 		return err
 	}
 	if mf.validation == 0 {

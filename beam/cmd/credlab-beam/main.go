@@ -213,7 +213,7 @@ func runLCMD() error {
 		if err != nil {
 			return err
 		}
-		cfg.Labeled, cfg.Audited = lab.Rows, lab.Audited
+		cfg.Labeled, cfg.Audited, cfg.LabeledValues = lab.Rows, lab.Audited, lab.Values
 		if lab.Y != nil && *sigma == 0 {
 			k, err := credbeam.TuneKernel(ctx, lab, *seed)
 			if err != nil {
