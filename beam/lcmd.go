@@ -121,8 +121,21 @@ func (c LCMDConfig) check() error {
 	if names, _ := c.FeatureNames(); c.Scales != nil && len(c.Scales) != len(names) {
 		return fmt.Errorf("credbeam: LCMDConfig.Scales has %d values for %d feature columns", len(c.Scales), len(names))
 	}
-	if c.LabeledValues != nil && len(c.LabeledValues) != len(c.Labeled) {
-		return fmt.Errorf("credbeam: LCMDConfig.LabeledValues has %d rows for %d labeled rows", len(c.LabeledValues), len(c.Labeled))
+	if c.LabeledValues != nil {
+		names, _ := c.FeatureNames()
+		if len(c.LabeledValues) != len(c.Labeled) {
+			return fmt.Errorf("credbeam: LCMDConfig.LabeledValues has %d rows for %d labeled rows", len(c.LabeledValues), len(c.Labeled))
+		}
+		for i, v := range c.LabeledValues {
+			if len(v) != len(names) {
+				return fmt.Errorf("credbeam: LCMDConfig.LabeledValues[%d] has %d values for %d feature columns", i, len(v), len(names))
+			}
+			for j, x := range v {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return fmt.Errorf("credbeam: LCMDConfig.LabeledValues[%d][%d] = %v: want a finite feature value", i, j, x)
+				}
+			}
+		}
 	}
 	seen := make(map[RowID]bool, len(c.Labeled))
 	for _, r := range c.Labeled {
@@ -190,7 +203,9 @@ func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCol
 	}
 	props := beam.ParDo(s, &lcmdShardFn{Cfg: cfg}, files, beam.SideInput{Input: spec}, beam.SideInput{Input: audit})
 	all := beam.Combine(s, &candidateCombine{}, props)
-	return beam.ParDo(s, &lcmdGlobalFn{Cfg: cfg}, all, beam.SideInput{Input: audit}), nil
+	global := cfg
+	global.LabeledValues = nil // the shards check them; the job graph carries them once
+	return beam.ParDo(s, &lcmdGlobalFn{Cfg: global}, all, beam.SideInput{Input: audit}), nil
 }
 
 // lcmdShardFn proposes a shard's candidates.

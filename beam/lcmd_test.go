@@ -215,7 +215,8 @@ func TestLCMDSampleErrors(t *testing.T) {
 	if err := run(t, pipe); err != nil {
 		t.Errorf("labeled rows with their own values: %v", err)
 	}
-	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{}}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}},
+	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{}},
+		{Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{{1}}}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{{1, math.NaN()}}}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}},
 		{Spec: spec, Budget: 3, Audit: 0.6}, {Spec: spec, Budget: 3, Kernel: "matern32"}, {Spec: spec, Budget: 3, Kernel: "laplace", Sigma: 1}, {Spec: spec, Budget: 3, Audit: math.NaN()}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, Audited: []RowID{{"a", 3}}}} {
 		pipe, s := beam.NewPipelineWithRoot()
 		_ = pipe
@@ -258,6 +259,11 @@ func TestReadLabeled(t *testing.T) {
 	writeText(t, path, "file,line,row,x0,x1,y\na.csv,2,0,1,2,\nb.csv,7,5,4,5,6\n")
 	if lab, err := ReadLabeled(ctx, path, spec); err != nil || len(lab.Rows) != 2 || lab.Y != nil || len(lab.Values) != 2 {
 		t.Errorf("a label missing: %+v, %v; want the rows and their features without labels", lab, err)
+	}
+	// A pool column named like one of WriteSelected's is the later one.
+	writeText(t, path, "file,line,row,draw,prob,weight,x0,weight,y\na.csv,2,0,0,1,1,7,8,9\n")
+	if lab, err := ReadLabeled(ctx, path, Spec{Columns: []string{"x0", "weight", "y"}, Target: "y"}); err != nil || !slices.Equal(lab.Values[0], []float64{7, 8}) {
+		t.Errorf("a pool column named weight: %+v, %v; want its values 7, 8", lab, err)
 	}
 	for _, bad := range []string{"file,row\na.csv,0\n", "file,line\na.csv,x\n", "file,line,row,x0,x1,y\na.csv,2,0,1,z,3\n", "file,line,audit\na.csv,2,-1\n", "file,line,audit\na.csv,2,x\n"} {
 		writeText(t, path, bad)

@@ -128,12 +128,15 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 		}
 		var cols []int
 		ti := -1
+		// The pool's columns follow WriteSelected's own (file, line, row,
+		// draw, prob, weight, audit): a pool column of the same name is
+		// the last.
 		if names, err := spec.FeatureNames(); err == nil {
 			for _, n := range names {
-				cols = append(cols, slices.Index(h, n))
+				cols = append(cols, lastIndex(h, n))
 			}
 			if spec.Target != "" {
-				ti = slices.Index(h, spec.Target)
+				ti = lastIndex(h, spec.Target)
 			}
 		}
 		features := cols != nil && !slices.Contains(cols, -1)
@@ -197,6 +200,16 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 		out.X, out.Y = mat.NewDense(len(ys), len(xs)/len(ys), xs), ys
 	}
 	return out, nil
+}
+
+// lastIndex returns the index of the last s in h, -1 when none.
+func lastIndex(h []string, s string) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i] == s {
+			return i
+		}
+	}
+	return -1
 }
 
 // WriteScores writes every row's leverage score to a CSV file at path

@@ -118,9 +118,10 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		if err != nil {
 			return nil, err
 		}
+		took := time.Since(t0).Round(time.Millisecond) // the relevance stage and both searches
 		if !(bARD.score() < (1-relevanceMargin)*bIso.score()) {
 			iso.done = at.done
-			iso.stage("%s: %v", learned, time.Since(t0).Round(time.Millisecond))
+			iso.stage("%s: %v", learned, took)
 			iso.stage("relevance: one scale kept: criterion %.4g against %.4g with the learned scales", bIso.score(), bARD.score())
 			return iso.out, iso.complete(ctx, bIso)
 		}
@@ -128,7 +129,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 			return nil, err
 		}
 		ard := unscaled(at, x, rf.Scales, "learned")
-		ard.Choice.Stages = append([]string{fmt.Sprintf("%s: %v", learned, time.Since(t0).Round(time.Millisecond)),
+		ard.Choice.Stages = append([]string{fmt.Sprintf("%s: %v", learned, took),
 			fmt.Sprintf("relevance: learned scales kept: criterion %.4g against %.4g with one scale", bARD.score(), bIso.score())},
 			ard.Choice.Stages...)
 		return ard, nil

@@ -174,7 +174,7 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 		}
 		idx[i], qp[i] = j, q[j]
 	}
-	if err := CheckPoolRows(pool, *spec.Pilot, "pilot", p.d.features, spec.Target); err != nil {
+	if err := CheckPoolRows(pool, *spec.Pilot, "pilot", p.d.features); err != nil {
 		return nil, err
 	}
 	if len(idx) < credlab.MinPilot {

@@ -67,7 +67,7 @@ func (e *MissingError) Is(target error) bool { return target == credlab.ErrEmpty
 
 func (e *MissingError) Error() string {
 	if len(e.Empty) > 0 {
-		return fmt.Sprintf("frames: the feature column %s has no value in any row; leave it out with Spec.Exclude", listNames(e.Empty, 10))
+		return fmt.Sprintf("frames: the feature column %s has no value in any row; leave it out with Spec.Exclude, or drop it from Spec.Features", listNames(e.Empty, 10))
 	}
 	return fmt.Sprintf("frames: missing (NaN) values in column %s; %d rows in all, the first is row %d; set Spec.DropNA to drop those rows",
 		strings.Join(e.Columns, ", column "), e.Rows, e.First)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/credlab/credlab/credlab"
@@ -27,25 +28,26 @@ type PoolRowsError struct {
 
 func (e *PoolRowsError) Error() string {
 	if e.Missing {
-		return fmt.Sprintf("frames: %s: no column %q, which the selector reads from the pool: they do not come from this pool", e.What, e.Column)
+		return fmt.Sprintf("frames: %s: no column %q of the pool, though they have its other columns: they do not come from this pool, or a column was renamed", e.What, e.Column)
 	}
 	return fmt.Sprintf("frames: %s: row %d (pool row %d) has %s = %s where the pool has %s: the rows do not come from this pool in this order (a file from another pool, or the pool reordered or edited since the selection)",
 		e.What, e.Row, e.PoolRow, e.Column, e.Value, e.PoolValue)
 }
 
 // CheckPoolRows checks that rows, whose row column (RowColumn) names rows
-// of pool, hold the pool's values: every column of need is a column of
-// rows, and row i of rows equals pool row row[i] in every column the two
-// share but skip and Select's bookkeeping columns. Numbers compare equal
-// within a relative 1e-9 (a file saved by a spreadsheet keeps 15 digits),
-// missing values equal missing values, strings compare as written. what
-// names rows in errors. Cost O(n d) for n rows of d shared columns.
-func CheckPoolRows(pool, rows dataframe.DataFrame, what string, need []string, skip ...string) error {
-	for _, c := range need {
-		if FindColumn(rows, c, "") != nil {
-			return &PoolRowsError{What: what, Column: c, Missing: true}
-		}
-	}
+// of pool, hold the pool's values in the columns cols (every column of
+// pool but Select's bookkeeping ones when cols is nil): row i of rows must
+// equal pool row row[i] in each of them that rows has, and rows must have
+// all of cols or none (a file that keeps some of the features but lacks
+// one had it renamed, or comes from another table). Cells compare as
+// numbers when both read as numbers (within a relative 1e-12, as a file
+// saved by a spreadsheet keeps 15 digits; exactly between integer
+// columns), missing values (NaN, or a missing-value token such as "" or
+// "NA") equal missing values, and other cells compare as trimmed text, so
+// that a column read as numbers from one file and as strings from another
+// ("02031" and 2031) still matches. what names rows in errors. Cost O(n d)
+// for n rows of d compared columns.
+func CheckPoolRows(pool, rows dataframe.DataFrame, what string, cols []string) error {
 	if err := FindColumn(rows, RowColumn, what); err != nil {
 		return err
 	}
@@ -54,41 +56,86 @@ func CheckPoolRows(pool, rows dataframe.DataFrame, what string, need []string, s
 		return fmt.Errorf("frames: %s: %w", what, err)
 	}
 	n := pool.Nrow()
+	idx := make([]int, len(at))
 	for i, v := range at {
 		if v != math.Trunc(v) || v < 0 || v >= float64(n) {
 			return &credlab.ParamError{Name: what + " row", Value: v, Want: fmt.Sprintf("a row of the pool's %d, 0..%d (row %d of the %s)", n, n-1, i, what)}
 		}
+		idx[i] = int(v)
+	}
+	if cols == nil {
+		for _, c := range pool.Names() {
+			if !bookkeeping(c) {
+				cols = append(cols, c)
+			}
+		}
 	}
 	names := rows.Names()
-	for _, c := range pool.Names() {
-		if bookkeeping(c) || slices.Contains(skip, c) || !slices.Contains(names, c) {
-			continue
+	var shared []string
+	for _, c := range cols {
+		if slices.Contains(names, c) {
+			shared = append(shared, c)
 		}
-		ps, rs := pool.Col(c), rows.Col(c)
-		numeric := isNumeric(ps.Type()) && isNumeric(rs.Type())
-		for i, v := range at {
-			pe, re := ps.Elem(int(v)), rs.Elem(i)
-			if !sameCell(pe, re, numeric) {
-				return &PoolRowsError{What: what, Column: c, Row: i, PoolRow: int(v), Value: cellString(re), PoolValue: cellString(pe)}
+	}
+	if len(shared) == 0 || len(at) == 0 {
+		return nil // nothing to compare: the features come from the pool by row
+	}
+	for _, c := range cols {
+		if !slices.Contains(names, c) {
+			return &PoolRowsError{What: what, Column: c, Missing: true}
+		}
+	}
+	sub := pool.Select(shared).Subset(idx) // the pool's rows, once
+	if sub.Err != nil {
+		return fmt.Errorf("frames: %s: taking the pool's rows: %w", what, sub.Err)
+	}
+	for _, c := range shared {
+		ps, rs := sub.Col(c), rows.Col(c)
+		ints := ps.Type() == series.Int && rs.Type() == series.Int
+		for i := range idx {
+			pe, re := ps.Elem(i), rs.Elem(i)
+			if !sameCell(pe, re, ints) {
+				return &PoolRowsError{What: what, Column: c, Row: i, PoolRow: idx[i], Value: cellString(re), PoolValue: cellString(pe)}
 			}
 		}
 	}
 	return nil
 }
 
-// sameCell reports whether two cells hold the same value (CheckPoolRows).
-func sameCell(a, b series.Element, numeric bool) bool {
-	if a.IsNA() || b.IsNA() {
-		return a.IsNA() && b.IsNA()
+// sameCell reports whether two cells hold the same value (CheckPoolRows);
+// ints: both columns hold integers, compared exactly.
+func sameCell(a, b series.Element, ints bool) bool {
+	x, xs, xna := cellValue(a)
+	y, ys, yna := cellValue(b)
+	switch {
+	case xna || yna:
+		return xna && yna
+	case xs != "" || ys != "":
+		return xs == ys
+	case ints:
+		return x == y
 	}
-	if !numeric {
-		return strings.TrimSpace(a.String()) == strings.TrimSpace(b.String())
+	return x == y || math.Abs(x-y) <= 1e-12*math.Max(math.Abs(x), math.Abs(y))
+}
+
+// cellValue reads a cell as a number (text "" then) or, when it does not
+// read as one, as trimmed text; na reports a missing value.
+func cellValue(e series.Element) (v float64, text string, na bool) {
+	if e.IsNA() {
+		return 0, "", true
 	}
-	x, y := a.Float(), b.Float()
-	if math.IsNaN(x) || math.IsNaN(y) {
-		return math.IsNaN(x) && math.IsNaN(y)
+	if e.Type() != series.String {
+		v = e.Float()
+		return v, "", math.IsNaN(v)
 	}
-	return x == y || math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
+	t := strings.TrimSpace(e.String())
+	if missingTokens[t] {
+		return 0, "", true
+	}
+	if f, err := strconv.ParseFloat(t, 64); err == nil && !math.IsInf(f, 0) {
+		return f, "", math.IsNaN(f)
+	}
+	return 0, t, false
 }
 
 // cellString formats a cell for an error message.

@@ -9,36 +9,48 @@ import (
 )
 
 // TestCheckPoolRows: rows hold their pool rows' values, up to a
-// spreadsheet's 15 digits; another value, a missing needed column or a
-// row outside the pool is an error naming it.
+// spreadsheet's 15 digits and whatever types the two files were read
+// with; another value, one of the columns missing, or a row outside the
+// pool is an error naming it.
 func TestCheckPoolRows(t *testing.T) {
 	pool := dataframe.New(
 		series.New([]float64{0.1, 2.5, math.NaN(), 1e6 / 3}, series.Float, "a"),
 		series.New([]string{"x", "y", "z", "w"}, series.String, "city"),
-		series.New([]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN()}, series.Float, "y"))
+		series.New([]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN()}, series.Float, "y"),
+		series.New([]string{"02031", "", "7", ""}, series.String, "zip"),
+		series.New([]int{5000000001, 2, 3, 4}, series.Int, "id"))
 	rows := func(at []int, a []float64, city []string) dataframe.DataFrame {
 		return dataframe.New(series.New(at, series.Int, RowColumn),
 			series.New(a, series.Float, "a"), series.New(city, series.String, "city"),
 			series.New(make([]float64, len(at)), series.Float, "y"))
 	}
+	cols := []string{"a", "city"}
+	// zip read as numbers from a subset of the rows, and empty as missing.
+	zipAsRead := rows([]int{0, 1, 3}, []float64{0.1, 2.5, 1e6 / 3}, []string{"x", "y", "w"}).
+		Mutate(series.New([]float64{2031, math.NaN(), math.NaN()}, series.Float, "zip")).
+		Mutate(series.New([]int{5000000001, 2, 4}, series.Int, "id"))
+	idOff := zipAsRead.Mutate(series.New([]int{5000000002, 2, 4}, series.Int, "id"))
 	for _, c := range []struct {
 		name      string
 		rows      dataframe.DataFrame
-		need      []string
+		cols      []string
 		wantCol   string // "" for no error
 		wantRow   int
 		wantMiss  bool
 		wantParam bool
 	}{
-		{name: "same rows", rows: rows([]int{3, 0, 2}, []float64{333333.333333333, 0.1, math.NaN()}, []string{"w", "x", "z"}), need: []string{"a"}},
-		{name: "another value", rows: rows([]int{1, 3}, []float64{2.5, 333333.3}, []string{"y", "w"}), wantCol: "a", wantRow: 1},
-		{name: "a value where the pool misses one", rows: rows([]int{2}, []float64{0}, []string{"z"}), wantCol: "a"},
-		{name: "another string", rows: rows([]int{0, 1}, []float64{0.1, 2.5}, []string{"x", "x"}), wantCol: "city", wantRow: 1},
-		{name: "a needed column missing", rows: rows([]int{0}, []float64{0.1}, []string{"x"}).Drop("city"), need: []string{"a", "city"}, wantCol: "city", wantMiss: true},
-		{name: "a row outside the pool", rows: rows([]int{4}, []float64{0.1}, []string{"x"}), wantParam: true},
+		{name: "same rows", rows: rows([]int{3, 0, 2}, []float64{333333.333333333, 0.1, math.NaN()}, []string{"w", "x", "z"}), cols: cols},
+		{name: "same rows, other types", rows: zipAsRead, cols: []string{"a", "city", "zip", "id"}},
+		{name: "an integer off by one", rows: idOff, cols: []string{"a", "city", "zip", "id"}, wantCol: "id"},
+		{name: "none of the columns", rows: rows([]int{1}, []float64{0}, []string{"q"}).Select([]string{RowColumn, "y"}), cols: cols},
+		{name: "another value", rows: rows([]int{1, 3}, []float64{2.5, 333333.3}, []string{"y", "w"}), cols: cols, wantCol: "a", wantRow: 1},
+		{name: "a value where the pool misses one", rows: rows([]int{2}, []float64{0}, []string{"z"}), cols: cols, wantCol: "a"},
+		{name: "another string", rows: rows([]int{0, 1}, []float64{0.1, 2.5}, []string{"x", "x"}), cols: cols, wantCol: "city", wantRow: 1},
+		{name: "one of the columns missing", rows: rows([]int{0}, []float64{0.1}, []string{"x"}).Drop("city"), cols: cols, wantCol: "city", wantMiss: true},
+		{name: "a row outside the pool", rows: rows([]int{4}, []float64{0.1}, []string{"x"}), cols: cols, wantParam: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := CheckPoolRows(pool, c.rows, "labeled rows", c.need, "y")
+			err := CheckPoolRows(pool, c.rows, "labeled rows", c.cols)
 			switch {
 			case c.wantParam:
 				wantParam("labeled rows row")(t, err)
@@ -75,6 +87,17 @@ func TestSelectLabeledOtherPool(t *testing.T) {
 	_, err = Select(reversed, 5, SelectSpec{Labeled: &first, Target: "y", Method: "uniform"})
 	if e, ok := asError[*PoolRowsError](t, err); ok && (e.Missing || e.Column != "a") {
 		t.Errorf("reversed pool: %v", err)
+	}
+	// A column left out of the features, filled in since (the label), is
+	// not compared.
+	withLabel := pool.Mutate(series.New(make([]string, 60), series.String, "label"))
+	chosen, err := Select(withLabel, 10, SelectSpec{Method: "uniform", Exclude: []string{"y", "label"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labeled := chosen.Mutate(series.New(col(t, chosen, "a"), series.Float, "label"))
+	if _, err := Select(withLabel, 5, SelectSpec{Labeled: &labeled, Method: "uniform", Exclude: []string{"y", "label"}}); err != nil {
+		t.Errorf("a label filled in an excluded column: %v", err)
 	}
 	noB := first.Drop("b")
 	_, err = Select(pool, 5, SelectSpec{Labeled: &noB, Target: "y", Method: "uniform"})

@@ -84,7 +84,7 @@ type SelectSpec struct {
 	// one-shot selection of its total size, probabilities and weights
 	// included (credlab.SampleDesign). Without replacement, labeled rows
 	// that another seed or spec chose are an error, and so are rows that
-	// lack a feature column or do not hold their pool rows' values
+	// do not hold their pool rows' values in the feature columns
 	// (CheckPoolRows: a file of another pool, or the pool reordered).
 	Labeled *dataframe.DataFrame
 	// Features names the columns the selector sees. Default: every column
@@ -220,7 +220,7 @@ func selectRows(ctx context.Context, pool dataframe.DataFrame, budget int, spec 
 		return nil, nil, nil, err
 	}
 	if spec.Labeled != nil {
-		if err := CheckPoolRows(pool, *spec.Labeled, "labeled rows", p.d.features, spec.Target); err != nil {
+		if err := CheckPoolRows(pool, *spec.Labeled, "labeled rows", p.d.features); err != nil {
 			return nil, nil, nil, err
 		}
 	}

@@ -356,10 +356,18 @@ func simulateBudgets(spec SimulateSpec, pool int) ([]int, error) {
 			return nil, &credlab.ParamError{Name: "SimulateSpec." + v.name, Value: v.v, Want: "a positive number of rows"}
 		}
 	}
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"Initial", ini}, {"Final", final}} {
+		if v.v < 2 {
+			return nil, &credlab.ParamError{Name: "SimulateSpec." + v.name, Value: v.v, Want: "at least 2 rows to fit"}
+		}
+	}
 	final = min(final, pool)
 	ini = min(ini, final)
 	if ini < 2 {
-		return nil, &credlab.ParamError{Name: "SimulateSpec.Initial", Value: ini, Want: "at least 2 rows to fit"}
+		return nil, &credlab.ParamError{Name: "SimulateSpec.Final", Value: final, Want: fmt.Sprintf("at least 2 rows to fit (the pool has %d)", pool)}
 	}
 	b := []int{ini}
 	for b[len(b)-1] < final {

@@ -95,7 +95,7 @@ func explain(err error) (string, int) {
 		return fmt.Sprintf("the columns %s hold strings (categorical values): add -onehot to encode them, or leave them out with -exclude %s",
 			quoteList(se.Columns, 10), strings.Join(se.Columns, ",")), exitFailure
 	case errors.As(err, &me) && len(me.Empty) > 0:
-		return fmt.Sprintf("the column %s has no value in any row: leave it out with -exclude %s", quoteList(me.Empty, 10), strings.Join(me.Empty, ",")), exitFailure
+		return fmt.Sprintf("the column %s has no value in any row: leave it out with -exclude %s, or drop it from -columns", quoteList(me.Empty, 10), strings.Join(me.Empty, ",")), exitFailure
 	case errors.As(err, &ma):
 		return fmt.Sprintf("%s: missing value; %s with missing values in all (column %s): fill them, or add -dropna to leave those rows out",
 			ma.where(), nRows(ma.err.Rows), strings.Join(ma.err.Columns, ", column ")), exitFailure

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/credlab/credlab/frames"
@@ -55,7 +56,14 @@ func labelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		labels[i] = y[int(r)]
 	}
-	if err := frames.CheckPoolRows(full, chosen, fmt.Sprintf("-in %s (rows of -from %s)", *in, *from), nil, *target); err != nil {
+	var cols []string // every column of -from but the target and select's
+	selects := []string{*target, frames.RowColumn, frames.ProbColumn, frames.WeightColumn, frames.BatchColumn, frames.CountColumn, frames.AuditColumn, frames.PoolWeightColumn}
+	for _, c := range full.Names() {
+		if !slices.Contains(selects, c) {
+			cols = append(cols, c)
+		}
+	}
+	if err := frames.CheckPoolRows(full, chosen, fmt.Sprintf("-in %s (rows of -from %s)", *in, *from), cols); err != nil {
 		return err
 	}
 	labeled := setColumn(chosen, series.New(labels, series.Float, *target))
