@@ -303,10 +303,17 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	}
 	warns := append(append(append([]string(nil), p.warnings...), sigmaWarns...), c.Warnings...) // c.Warnings names every edge in c.Edges
 	d := p.d
+	var weak []string // irrelevant columns, one warning for them all
 	for _, r := range relevanceOf(d.encoded, c.Scales) {
 		if r.Relevance < irrelevant {
-			warns = append(warns, fmt.Sprintf("column %q looks irrelevant: its learned relevance is %.2g%% of the most relevant column's", r.Column, 100*r.Relevance))
+			weak = append(weak, r.Column)
+			if len(weak) == 1 {
+				warns = append(warns, fmt.Sprintf("column %q looks irrelevant: its learned relevance is %.2g%% of the most relevant column's", r.Column, 100*r.Relevance))
+			}
 		}
+	}
+	if len(weak) > 1 {
+		warns[len(warns)-1] = fmt.Sprintf("%d columns look irrelevant, their learned relevance below %.2g%% of the most relevant column's: %s", len(weak), 100*irrelevant, listNames(weak, 10))
 	}
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,

@@ -3,6 +3,7 @@ package frames
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -46,6 +47,22 @@ func TestFitRelevance(t *testing.T) {
 	}
 	if e := m.Choice.PoolRMSE; e == nil || !(e.Lo < e.RMSE && e.RMSE < e.Hi) || e.Rows != m.Rows || !strings.Contains(m.Summary(), "estimated RMSE on the population the rows represent") {
 		t.Errorf("pool RMSE estimate %+v, summary:\n%s", e, m.Summary())
+	}
+	// Columns below 1% share one warning.
+	weak := 0
+	for _, r := range rel {
+		if r.Relevance < 0.01 {
+			weak++
+		}
+	}
+	var lines []string
+	for _, w := range m.Warnings {
+		if strings.Contains(w, "irrelevant") {
+			lines = append(lines, w)
+		}
+	}
+	if weak < 2 || len(lines) != 1 || !strings.Contains(lines[0], fmt.Sprintf("%d columns look irrelevant", weak)) {
+		t.Errorf("%d columns below 1%% of the most relevant; warnings %q", weak, lines)
 	}
 	if s := m.Summary(); !strings.Contains(s, "relevance (kernel scale per column") {
 		t.Errorf("summary without the relevance:\n%s", s)
