@@ -347,18 +347,37 @@ func (d *design) matrix(ex *extracted, keep []int) *mat.Dense {
 func (d *design) learnScaling(ex *extracted, keep []int) {
 	d.mean = make([]float64, len(ex.use))
 	d.scale = make([]float64, len(ex.use))
+	n := float64(len(keep))
 	for k, j := range ex.use {
 		m := 0.0
 		for _, r := range keep {
 			m += ex.x[r*ex.p+j]
 		}
-		m /= float64(len(keep))
-		v := 0.0
+		if math.IsInf(m, 0) { // values near the largest float: divide first
+			m = 0
+			for _, r := range keep {
+				m += ex.x[r*ex.p+j] / n
+			}
+		} else {
+			m /= n
+		}
+		v, big := 0.0, 0.0
 		for _, r := range keep {
 			t := ex.x[r*ex.p+j] - m
 			v += t * t
+			big = math.Max(big, math.Abs(t))
 		}
-		s := math.Sqrt(v / float64(len(keep)))
+		s := math.Sqrt(v / n)
+		if big > 0 && (math.IsInf(v, 0) || v < 1e-280) {
+			// Squares overflow beyond about 1e154 and lose digits below
+			// 1e-154: scale the deviations by the largest first.
+			v = 0
+			for _, r := range keep {
+				t := (ex.x[r*ex.p+j] - m) / big
+				v += t * t
+			}
+			s = big * math.Sqrt(v/n)
+		}
 		if !(s > 0) || math.IsInf(s, 0) {
 			s = 1
 		}

@@ -497,3 +497,36 @@ func TestFitLeverageCenters(t *testing.T) {
 		t.Errorf("default Centers %q, want uniform", u.Spec.Centers)
 	}
 }
+
+// TestFitExtremeScales: standardizing a column of values near 1e300 (whose
+// squares overflow) or 1e-300 (whose squares underflow) gives the fit of
+// the same column at unit scale, where it gave a column of infinities or
+// one left constant.
+func TestFitExtremeScales(t *testing.T) {
+	df := regFrame(t, 80, 5)
+	a, b, y := col(t, df, "a"), col(t, df, "b"), col(t, df, "y")
+	for _, f := range []float64{1e300, 1e-300} {
+		scaled := make([]float64, len(a))
+		for i, v := range a {
+			scaled[i] = v * f
+		}
+		ext := dataframe.New(series.New(scaled, series.Float, "a"), series.New(b, series.Float, "b"), series.New(y, series.Float, "y"))
+		spec := Spec{Target: "y", Method: "krls", Sigma: 1, Lambda: 1e-3, Scale: "standardize"}
+		m1, err := Fit(df, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := Fit(ext, spec)
+		if err != nil {
+			t.Fatalf("columns scaled by %g: %v", f, err)
+		}
+		p1, _ := Predict(m1, df)
+		p2, _ := Predict(m2, ext)
+		q1, q2 := col(t, p1, "prediction"), col(t, p2, "prediction")
+		for i := range q1 {
+			if math.Abs(q1[i]-q2[i]) > 1e-8*(1+math.Abs(q1[i])) {
+				t.Fatalf("a scaled by %g: row %d predicted %v, %v at unit scale", f, i, q2[i], q1[i])
+			}
+		}
+	}
+}
