@@ -437,6 +437,10 @@ func TestTuneErrors(t *testing.T) {
 	for i := range alt {
 		alt[i] = float64(i%2*2 - 1)
 	}
+	huge, tiny := make([]float64, 30), make([]float64, 30)
+	for i, v := range y {
+		huge[i], tiny[i] = v*1e200, v*1e-200
+	}
 	for _, tc := range []struct {
 		name string
 		x    *mat.Dense
@@ -463,6 +467,8 @@ func TestTuneErrors(t *testing.T) {
 		{"MaxM", x, y, TuneConfig{MaxM: -1}, paramErr("TuneConfig.MaxM", -1)},
 		{"MaxExactRows", x, y, TuneConfig{MaxExactRows: -1}, paramErr("TuneConfig.MaxExactRows", -1)},
 		{"short y", x, y[:5], TuneConfig{}, isErr(ErrShape)},
+		{"target beyond squares", x, huge, TuneConfig{}, paramErr("target")},
+		{"target below squares", x, tiny, TuneConfig{}, paramErr("target")},
 		{"degenerate gcv", same, alt, TuneConfig{Criterion: CriterionGCV, Lambdas: []float64{1e-300}, NoIntercept: true}, tuneErr(ErrFlatCriterion)},
 		{"degenerate loo", same, alt, TuneConfig{Lambdas: []float64{1e-300, 2e-300}, NoIntercept: true, Criterion: CriterionLOO}, tuneErr(ErrFlatCriterion)},
 	} {

@@ -222,6 +222,16 @@ func (t *tuner) center(y []float64) error {
 	if constant {
 		return &TuneError{Problem: fmt.Sprintf("the target is constant (%g on all %d rows): nothing to fit", y[0], t.n), Err: ErrConstantTarget}
 	}
+	// Every criterion is a mean of squared errors: squares of deviations
+	// beyond about 1e150 overflow, below about 1e-150 they lose every digit.
+	big := 0.0
+	for _, v := range t.y {
+		big = math.Max(big, math.Abs(v))
+	}
+	if big > 1e150 || big < 1e-150 {
+		return &ParamError{Name: "target", Value: fmt.Sprintf("deviations from its mean up to %g", big),
+			Want: "values whose squares a float64 holds (deviations between 1e-150 and 1e150): rescale the target, for example by a power of ten"}
+	}
 	return nil
 }
 
