@@ -28,9 +28,13 @@
 //     pass over the candidates after every labeled row.
 //   - audit.go: the audit sample beside LCMD (LCMDConfig.Audit): the
 //     unlabeled rows of smallest audit hash, with their weight 1/pi.
+//   - poolweights.go: PoolWeights, the labeled rows' pool weights
+//     (credlab.NearestCounts per shard, summed), and WritePoolWeights,
+//     the labeled file with its pool_weight column.
 //   - model.go: ModelFile, the JSON model NystromFit writes.
 //   - output.go: WriteSelected, WriteScores, WritePlan, WriteText.
-//   - cmd/credlab-beam: the command (select, stats, lcmd) on any Beam runner.
+//   - cmd/credlab-beam: the command (select, stats, lcmd, weights) on any
+//     Beam runner.
 //   - internal/gendata, internal/memscore: the synthetic pools and the
 //     in-memory baseline of docs/scale.md.
 //

@@ -72,3 +72,11 @@ func init() {
 	register.Emitter1[AuditRows]()
 	register.Iter1[AuditRows]()
 }
+
+func init() {
+	beam.RegisterType(reflect.TypeOf(Counts{}))
+	register.DoFn3x1[context.Context, string, func(Counts), error](&nearestFn{})
+	register.Combiner1[Counts](&countsCombine{})
+	register.DoFn2x1[context.Context, Counts, error](&poolWeightsWriter{})
+	register.Emitter1[Counts]()
+}

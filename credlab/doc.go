@@ -90,7 +90,8 @@
 // features in O(N m B); GreedySelector is its MaxDist on the raw columns.
 // PoolWeights (poolweights.go) weighs the rows such a method chose by
 // their nearest-neighbour shares of the pool, for a fit that stands for
-// the pool.
+// the pool; NearestCounts gives the shares of one shard of it, and
+// PoolWeightsFromCounts the weights of their sum.
 // EstimatePoolRMSE (audit.go) estimates a model's pool RMSE with a
 // confidence interval from audit rows of known inclusion probabilities.
 // LeverageScores and FeatureLeverageScores; CREDDistribution turns scores

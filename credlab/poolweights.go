@@ -2,6 +2,7 @@ package credlab
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -35,6 +36,42 @@ import (
 // scaled pool and O(256 n) per block of rows. pool and labeled are not
 // modified; ctx is checked before and after the search.
 func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]float64, error) {
+	c, err := NearestCounts(ctx, pool, labeled, k)
+	if err != nil {
+		return nil, err
+	}
+	N, _ := pool.Dims()
+	return PoolWeightsFromCounts(c, N)
+}
+
+// PoolWeightsFromCounts returns PoolWeights from the counts c_i of
+// NearestCounts, summed over the shards of a pool of N rows:
+// w_i = n (c_i + 1) / (N + n) for the n labeled rows. The counts must be
+// at least 0 and sum to N (every pool row has one nearest labeled row).
+func PoolWeightsFromCounts(counts []int, N int) ([]float64, error) {
+	n, sum := len(counts), 0
+	for i, c := range counts {
+		if c < 0 {
+			return nil, &ParamError{Name: fmt.Sprintf("counts[%d]", i), Value: c, Want: "a count of pool rows, 0 or more"}
+		}
+		sum += c
+	}
+	if n == 0 || sum != N {
+		return nil, &ParamError{Name: "N", Value: N, Want: fmt.Sprintf("the pool's rows, the sum %d of the counts of %d labeled rows", sum, n)}
+	}
+	w := make([]float64, n)
+	for i, c := range counts {
+		w[i] = float64(n) * (float64(c) + 1) / float64(N+n)
+	}
+	return w, nil
+}
+
+// NearestCounts returns c_i, the number of rows of pool whose nearest
+// labeled row is row i, in PoolWeights's distance (the columns multiplied
+// by k's column scales; ties to the lower index). The counts of the shards
+// of a pool add up to the pool's. Cost O(N n d); pool and labeled are not
+// modified.
+func NearestCounts(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]int, error) {
 	if err := CheckMatrix(pool, "pool"); err != nil {
 		return nil, err
 	}
@@ -93,13 +130,9 @@ func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]flo
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	count := make([]float64, n)
+	count := make([]int, n)
 	for _, o := range owner {
 		count[o]++
 	}
-	w := make([]float64, n)
-	for i, c := range count {
-		w[i] = float64(n) * (c + 1) / float64(N+n)
-	}
-	return w, nil
+	return count, nil
 }

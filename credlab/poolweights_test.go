@@ -159,3 +159,59 @@ func BenchmarkPoolWeights(b *testing.B) {
 		})
 	}
 }
+
+// TestNearestCountsShards: the counts of a pool's shards add up to the
+// pool's, and PoolWeightsFromCounts of the sum is PoolWeights of the pool.
+func TestNearestCountsShards(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const N, n, d = 500, 30, 3
+	pool := mat.NewDense(N, d, nil)
+	for i := 0; i < N; i++ {
+		for j := 0; j < d; j++ {
+			pool.Set(i, j, rng.NormFloat64())
+		}
+	}
+	lab, _ := GatherRows(pool, rng.Perm(N)[:n])
+	k := GaussianKernel{Sigma: 1, Scales: []float64{0.5, 1, 2}}
+	ctx := context.Background()
+	sum := make([]int, n)
+	for _, part := range [][2]int{{0, 170}, {170, 420}, {420, N}} {
+		c, err := NearestCounts(ctx, pool.Slice(part[0], part[1], 0, d).(*mat.Dense), lab, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range c {
+			sum[i] += v
+		}
+	}
+	all, err := NearestCounts(ctx, pool, lab, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := PoolWeights(ctx, pool, lab, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, v := range sum {
+		total += v
+	}
+	fromSum, err := PoolWeightsFromCounts(sum, N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PoolWeightsFromCounts(sum, N+1); err == nil {
+		t.Error("counts that do not sum to N: no error")
+	}
+	if _, err := PoolWeightsFromCounts([]int{-1, N + 1}, N); err == nil {
+		t.Error("a negative count: no error")
+	}
+	for i := range all {
+		if sum[i] != all[i] || fromSum[i] != w[i] {
+			t.Fatalf("labeled row %d: counts %d over the shards, %d on the pool; weights %v, %v", i, sum[i], all[i], fromSum[i], w[i])
+		}
+	}
+	if total != N {
+		t.Errorf("counts sum to %d, want the %d pool rows", total, N)
+	}
+}

@@ -6,12 +6,15 @@
 //	credlab-beam select -input 'pool/*.csv' -budget 1000 -D 200 -out selected.csv [beam flags]
 //	credlab-beam stats  -input 'pool/*.csv' -target y -m 500 -out model.json [beam flags]
 //	credlab-beam lcmd   -input 'pool/*.csv' -target y -budget 256 -labeled selected.csv -out next.csv [beam flags]
+//	credlab-beam weights -input 'pool/*.csv' -target y -labeled labeled.csv -out weighted.csv [beam flags]
 //
 // select draws CRED importance labels (credbeam.CREDSample); stats fits a
 // Nyström kernel regression from sufficient statistics
 // (credbeam.NystromFit); lcmd continues labeled rows with LCMD, the batch
-// loop's default method (credbeam.LCMDSample). Run `credlab-beam select
-// -h` for the flags.
+// loop's default method (credbeam.LCMDSample); weights writes the labeled
+// rows with their pool weights (credbeam.PoolWeights), which credlab fit
+// reads as it reads credlab select's. Run `credlab-beam select -h` for the
+// flags.
 package main
 
 import (
@@ -33,6 +36,7 @@ const usage = `usage: credlab-beam select|stats|lcmd [flags] [beam flags such as
   select  draw CRED importance labels from a sharded CSV pool
   stats   fit Nyström kernel regression (NKRLS or NYTRO) from sufficient statistics
   lcmd    choose the next batch by LCMD after the rows of -labeled (per-shard candidates, then one global pass)
+  weights write the rows of -labeled with their pool weights, in the kernel tuned on their labels (one pass)
 Run credlab-beam select -h or credlab-beam stats -h for the flags.`
 
 func main() {
@@ -54,6 +58,8 @@ func main() {
 		err = runStats()
 	case "lcmd":
 		err = runLCMD()
+	case "weights":
+		err = runWeights()
 	default:
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
@@ -93,7 +99,7 @@ var (
 
 	budget   = flag.Int("budget", 0, "select: number of draws (with replacement); lcmd: number of new rows; required")
 	audit    = flag.Float64("audit", 0, "lcmd: share of the batch drawn uniformly from the unlabeled rows as an audit sample, with its weight 1/pi in an audit column that credlab fit reads (0: 0.1, negative: none, at most 0.5)")
-	labeled  = flag.String("labeled", "", "lcmd: CSV of the rows already labeled, with file and line columns (a select or lcmd output); with their -target filled in, the kernel is tuned on them (unless -sigma is set)")
+	labeled  = flag.String("labeled", "", "lcmd, weights: CSV of the rows already labeled, with file and line columns (select and lcmd outputs); with their -target filled in, the kernel is tuned on them (lcmd: unless -sigma is set; weights: required)")
 	mapKind  = flag.String("map", "fourier", "select: feature map, fourier (-D random features) or nystrom (-m centers of smallest seeded hash)")
 	dFeat    = flag.Int("D", 200, "select: number of random Fourier features")
 	fseed    = flag.Uint64("feature-seed", 1, "select: seed of the random features or of the Nyström centers")
@@ -230,6 +236,35 @@ func runLCMD() error {
 	credbeam.WriteSelected(s, sel, *out, sp.Columns)
 	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, m = %d, kernel %s%s\n", *budget, len(files), len(cfg.Labeled), *m, how, auditNote(cfg))
 	return execute(ctx, p, "lcmd")
+}
+
+func runWeights() error {
+	ctx, files, sp, err := start()
+	if err != nil {
+		return err
+	}
+	if *labeled == "" || sp.Target == "" {
+		return fmt.Errorf("weights needs -labeled and -target: the labeled rows, their labels filled in")
+	}
+	lab, err := credbeam.ReadLabeled(ctx, *labeled, sp)
+	if err != nil {
+		return err
+	}
+	if lab.Y == nil {
+		return fmt.Errorf("labeled rows %s: the -target %q is not filled in on every row (or a feature column is missing): the distance's column scales are tuned on the labels", *labeled, sp.Target)
+	}
+	k, err := credbeam.TuneKernel(ctx, lab, *seed)
+	if err != nil {
+		return err
+	}
+	p, s := beam.NewPipelineWithRoot()
+	counts, err := credbeam.PoolWeights(s, beam.CreateList(s, files), credbeam.PoolWeightsConfig{Spec: sp, Labeled: lab.Rows, LabeledValues: lab.Values, Scales: k.Scales, Block: *block})
+	if err != nil {
+		return err
+	}
+	credbeam.WritePoolWeights(s, counts, *labeled, *out, lab.Rows)
+	fmt.Fprintf(os.Stderr, "credlab-beam: pool weights of %d labeled rows over %d shards, distance in the columns of %s\n", len(lab.Rows), len(files), k.Report)
+	return execute(ctx, p, "weights")
 }
 
 // auditNote says how many of the batch's rows are the audit sample.
