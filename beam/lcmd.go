@@ -245,9 +245,16 @@ func (f *lcmdShardFn) checkLabeled(file string, line int, row []float64) error {
 	if !ok {
 		return nil
 	}
+	return labeledMismatch(f.names, file, line, row, want)
+}
+
+// labeledMismatch returns a *ShardError when row, a shard's features at
+// line of file, differs from want, the labeled file's values of that row
+// (within a relative 1e-9).
+func labeledMismatch(names []string, file string, line int, row, want []float64) error {
 	for j, v := range row {
 		if w := want[j]; v != w && !(math.Abs(v-w) <= 1e-9*math.Max(math.Abs(v), math.Abs(w))) {
-			return &ShardError{File: file, Line: line, Column: f.names[j],
+			return &ShardError{File: file, Line: line, Column: names[j],
 				Err: fmt.Errorf("a labeled row holds %v in the labeled file but %v in the pool: the labeled rows do not come from these shards", w, v)}
 		}
 	}

@@ -108,6 +108,9 @@ type Labeled struct {
 	Values  [][]float64
 	X       *mat.Dense
 	Y       []float64
+	// Weighted reports rows whose selection "weight" is not 1: importance
+	// weights of a CRED draw, not a batch method's rows.
+	Weighted bool
 }
 
 // ReadLabeled reads the labeled rows of path under spec (the pool's
@@ -122,7 +125,7 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 		if err != nil {
 			return fmt.Errorf("credbeam: labeled rows %s: header: %w", path, err)
 		}
-		fi, li, ai := slices.Index(h, "file"), slices.Index(h, "line"), slices.Index(h, "audit")
+		fi, li, ai, wi := slices.Index(h, "file"), slices.Index(h, "line"), slices.Index(h, "audit"), slices.Index(h, "weight")
 		if fi < 0 || li < 0 {
 			return fmt.Errorf("credbeam: labeled rows %s: header %v has no file and line columns", path, h)
 		}
@@ -158,6 +161,11 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 				return fmt.Errorf("credbeam: labeled rows %s line %d: line %q is not a data line number", path, line, rec[li])
 			}
 			id := RowID{File: rec[fi], Line: l}
+			if wi > 0 && h[wi-1] == "prob" { // WriteSelected's prob, weight
+				if v, err := strconv.ParseFloat(strings.TrimSpace(rec[wi]), 64); err == nil && v != 1 {
+					out.Weighted = true
+				}
+			}
 			if seen[id] {
 				continue
 			}

@@ -55,16 +55,21 @@ func (c PoolWeightsConfig) check() error {
 		if len(v) != len(names) {
 			return fmt.Errorf("credbeam: PoolWeightsConfig.LabeledValues[%d] has %d values for %d feature columns", i, len(v), len(names))
 		}
+		for j, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("credbeam: PoolWeightsConfig.LabeledValues[%d][%d] = %v: want a finite feature value", i, j, x)
+			}
+		}
 	}
 	return nil
 }
 
 // Counts holds credlab.NearestCounts of the labeled rows summed over the
-// shards, with the pool's rows and the shards read (zero when every shard
-// failed).
+// shards, with the pool's rows, the labeled rows found among them and the
+// shards read.
 type Counts struct {
-	C            []int
-	Rows, Shards int
+	C                   []int
+	Rows, Found, Shards int
 }
 
 // PoolWeights counts, in one pass over the shards, the pool rows whose
@@ -83,18 +88,28 @@ func PoolWeights(s beam.Scope, files beam.PCollection, cfg PoolWeightsConfig) (b
 	return beam.Combine(s, &countsCombine{}, counts), nil
 }
 
-// nearestFn counts a shard's rows by nearest labeled row.
+// nearestFn counts a shard's rows by nearest labeled row, and checks the
+// labeled rows it holds against the labeled file's values.
 type nearestFn struct {
-	Cfg PoolWeightsConfig
-	lay layout
-	lab *mat.Dense
-	k   credlab.Kernel
+	Cfg    PoolWeightsConfig
+	lay    layout
+	names  []string
+	lab    *mat.Dense
+	k      credlab.Kernel
+	values map[RowID][]float64
 }
 
 func (f *nearestFn) Setup() error {
 	var err error
 	if f.lay, err = f.Cfg.layout(); err != nil {
 		return err
+	}
+	if f.names, err = f.Cfg.FeatureNames(); err != nil {
+		return err
+	}
+	f.values = make(map[RowID][]float64, len(f.Cfg.Labeled))
+	for i, r := range f.Cfg.Labeled {
+		f.values[r] = f.Cfg.LabeledValues[i]
 	}
 	d := len(f.Cfg.Scales)
 	f.lab = mat.NewDense(len(f.Cfg.LabeledValues), d, nil)
@@ -107,11 +122,18 @@ func (f *nearestFn) Setup() error {
 
 func (f *nearestFn) ProcessElement(ctx context.Context, file string, emit func(Counts)) error {
 	var xs []float64
-	n := 0
+	n, found := 0, 0
 	err := readShard(ctx, file, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
 		r, _ := b.x.Dims()
 		for i := range r {
-			xs = append(xs, b.x.RawRowView(i)...)
+			row := b.x.RawRowView(i)
+			if want, ok := f.values[RowID{file, b.lines[i]}]; ok {
+				if err := labeledMismatch(f.names, file, b.lines[i], row, want); err != nil {
+					return err
+				}
+				found++
+			}
+			xs = append(xs, row...)
 		}
 		n += r
 		return nil
@@ -119,15 +141,11 @@ func (f *nearestFn) ProcessElement(ctx context.Context, file string, emit func(C
 	if err != nil {
 		return err
 	}
-	if n == 0 {
-		emit(Counts{C: make([]int, len(f.Cfg.Labeled)), Shards: 1})
-		return nil
-	}
 	c, err := credlab.NearestCounts(ctx, mat.NewDense(n, len(f.Cfg.Scales), xs), f.lab, f.k)
 	if err != nil {
 		return &ShardError{File: file, Err: err}
 	}
-	emit(Counts{C: c, Rows: n, Shards: 1})
+	emit(Counts{C: c, Rows: n, Found: found, Shards: 1})
 	return nil
 }
 
@@ -145,7 +163,7 @@ func (countsCombine) MergeAccumulators(a, b Counts) Counts {
 	for i, v := range b.C {
 		c[i] += v
 	}
-	return Counts{C: c, Rows: a.Rows + b.Rows, Shards: a.Shards + b.Shards}
+	return Counts{C: c, Rows: a.Rows + b.Rows, Found: a.Found + b.Found, Shards: a.Shards + b.Shards}
 }
 
 // WritePoolWeights writes the labeled file at labeled to path with a
@@ -163,11 +181,13 @@ type poolWeightsWriter struct {
 }
 
 func (w *poolWeightsWriter) ProcessElement(ctx context.Context, c Counts) error {
-	if c.Shards == 0 {
-		return nil // a shard failed, and its error is the pipeline's
-	}
-	if len(c.C) != len(w.Rows) {
+	switch {
+	case c.Shards == 0:
+		return fmt.Errorf("credbeam: pool weights: no shard was read")
+	case len(c.C) != len(w.Rows):
 		return fmt.Errorf("credbeam: %d counts for %d labeled rows", len(c.C), len(w.Rows))
+	case c.Found != len(w.Rows):
+		return fmt.Errorf("credbeam: labeled rows %s: %d of the %d rows are not rows of the pool's shards (file and line)", w.Labeled, len(w.Rows)-c.Found, len(w.Rows))
 	}
 	pw, err := credlab.PoolWeightsFromCounts(c.C, c.Rows)
 	if err != nil {
@@ -206,22 +226,22 @@ func (w *poolWeightsWriter) ProcessElement(ctx context.Context, c Counts) error 
 		wi = len(h)
 		h = append(h, PoolWeightColumn)
 	}
+	for k, rec := range records[1:] { // every row first: a failure writes nothing
+		l, _ := strconv.Atoi(rec[li])
+		v, ok := byRow[RowID{rec[fi], l}]
+		if !ok {
+			return fmt.Errorf("credbeam: labeled rows %s, line %d: %s line %s has no pool weight: the file changed since the pipeline read it", w.Labeled, k+2, rec[fi], rec[li])
+		}
+		if wi == len(rec) {
+			rec = append(rec, "")
+		}
+		rec[wi] = strconv.FormatFloat(v, 'g', -1, 64)
+		records[k+1] = rec
+	}
+	records[0] = h
 	return create(ctx, w.Path, func(out io.Writer) error {
 		cw := csv.NewWriter(out)
-		cw.Write(h)
-		for k, rec := range records[1:] {
-			l, _ := strconv.Atoi(rec[li])
-			v, ok := byRow[RowID{rec[fi], l}]
-			if !ok {
-				return fmt.Errorf("credbeam: labeled rows %s, data row %d: %s line %s has no pool weight (not a labeled row of the config)", w.Labeled, k, rec[fi], rec[li])
-			}
-			if wi == len(rec) {
-				rec = append(rec, "")
-			}
-			rec[wi] = strconv.FormatFloat(v, 'g', -1, 64)
-			cw.Write(rec)
-		}
-		cw.Flush()
+		cw.WriteAll(records)
 		return cw.Error()
 	})
 }

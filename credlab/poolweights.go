@@ -36,7 +36,7 @@ import (
 // scaled pool and O(256 n) per block of rows. pool and labeled are not
 // modified; ctx is checked before and after the search.
 func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]float64, error) {
-	c, err := NearestCounts(ctx, pool, labeled, k)
+	c, err := nearestCounts(ctx, pool, labeled, k, pool)
 	if err != nil {
 		return nil, err
 	}
@@ -50,13 +50,16 @@ func PoolWeights(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]flo
 // at least 0 and sum to N (every pool row has one nearest labeled row).
 func PoolWeightsFromCounts(counts []int, N int) ([]float64, error) {
 	n, sum := len(counts), 0
+	if n == 0 {
+		return nil, &ParamError{Name: "counts", Value: "none", Want: "the counts of at least one labeled row"}
+	}
 	for i, c := range counts {
 		if c < 0 {
 			return nil, &ParamError{Name: fmt.Sprintf("counts[%d]", i), Value: c, Want: "a count of pool rows, 0 or more"}
 		}
 		sum += c
 	}
-	if n == 0 || sum != N {
+	if sum != N {
 		return nil, &ParamError{Name: "N", Value: N, Want: fmt.Sprintf("the pool's rows, the sum %d of the counts of %d labeled rows", sum, n)}
 	}
 	w := make([]float64, n)
@@ -68,10 +71,20 @@ func PoolWeightsFromCounts(counts []int, N int) ([]float64, error) {
 
 // NearestCounts returns c_i, the number of rows of pool whose nearest
 // labeled row is row i, in PoolWeights's distance (the columns multiplied
-// by k's column scales; ties to the lower index). The counts of the shards
-// of a pool add up to the pool's. Cost O(N n d); pool and labeled are not
-// modified.
+// by k's column scales; ties to the lower index). The distances are taken
+// about the labeled rows' mean, which every shard of a pool shares, so
+// the counts of the shards add up to the pool's even where distances tie
+// (rows of integer or one-hot columns); PoolWeights, about the pool's
+// mean, can break such ties otherwise. Cost O(N n d); pool and labeled are
+// not modified.
 func NearestCounts(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]int, error) {
+	return nearestCounts(ctx, pool, labeled, k, labeled)
+}
+
+// nearestCounts is NearestCounts with the distances taken about the mean
+// of the rows of about (pool or labeled): the blocked products lose no
+// precision to a large common offset.
+func nearestCounts(ctx context.Context, pool, labeled *mat.Dense, k Kernel, about *mat.Dense) ([]int, error) {
 	if err := CheckMatrix(pool, "pool"); err != nil {
 		return nil, err
 	}
@@ -99,13 +112,14 @@ func NearestCounts(ctx context.Context, pool, labeled *mat.Dense, k Kernel) ([]i
 		return nil, err
 	}
 	mean := make([]float64, d)
-	for i := 0; i < N; i++ {
-		for j, v := range pool.RawRowView(i) {
+	na, _ := about.Dims()
+	for i := 0; i < na; i++ {
+		for j, v := range about.RawRowView(i) {
 			mean[j] += v
 		}
 	}
 	for j := range mean {
-		mean[j] /= float64(N)
+		mean[j] /= float64(na)
 	}
 	scaled := func(x *mat.Dense) *mat.Dense {
 		r, _ := x.Dims()

@@ -161,14 +161,25 @@ func BenchmarkPoolWeights(b *testing.B) {
 }
 
 // TestNearestCountsShards: the counts of a pool's shards add up to the
-// pool's, and PoolWeightsFromCounts of the sum is PoolWeights of the pool.
+// pool's, also where distances tie (integer columns), and, without ties,
+// PoolWeightsFromCounts of the sum is PoolWeights of the pool.
 func TestNearestCountsShards(t *testing.T) {
+	for _, ints := range []bool{false, true} {
+		testNearestCountsShards(t, ints)
+	}
+}
+
+func testNearestCountsShards(t *testing.T, ints bool) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	const N, n, d = 500, 30, 3
 	pool := mat.NewDense(N, d, nil)
 	for i := 0; i < N; i++ {
 		for j := 0; j < d; j++ {
-			pool.Set(i, j, rng.NormFloat64())
+			v := rng.NormFloat64()
+			if ints {
+				v = float64(rng.IntN(5)) + 1e6 // ties, far from the origin
+			}
+			pool.Set(i, j, v)
 		}
 	}
 	lab, _ := GatherRows(pool, rng.Perm(N)[:n])
@@ -207,8 +218,8 @@ func TestNearestCountsShards(t *testing.T) {
 		t.Error("a negative count: no error")
 	}
 	for i := range all {
-		if sum[i] != all[i] || fromSum[i] != w[i] {
-			t.Fatalf("labeled row %d: counts %d over the shards, %d on the pool; weights %v, %v", i, sum[i], all[i], fromSum[i], w[i])
+		if sum[i] != all[i] || !ints && fromSum[i] != w[i] {
+			t.Fatalf("integer columns %v, labeled row %d: counts %d over the shards, %d on the pool; weights %v, %v", ints, i, sum[i], all[i], fromSum[i], w[i])
 		}
 	}
 	if total != N {

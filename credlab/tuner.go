@@ -228,9 +228,13 @@ func (t *tuner) center(y []float64) error {
 	for _, v := range t.y {
 		big = math.Max(big, math.Abs(v))
 	}
-	if big > 1e150 || big < 1e-150 {
-		return &ParamError{Name: "target", Value: fmt.Sprintf("deviations from its mean up to %g", big),
-			Want: "values whose squares a float64 holds (deviations between 1e-150 and 1e150): rescale the target, for example by a power of ten"}
+	if !(big >= 1e-150 && big <= 1e150) { // NaN too: a weighted mean that overflowed
+		what := "deviations from its mean"
+		if t.cfg.NoIntercept {
+			what = "values"
+		}
+		return &ParamError{Name: "target", Value: fmt.Sprintf("%s up to %g", what, big),
+			Want: "values whose squares a float64 holds (between 1e-150 and 1e150): rescale the target, for example by a power of ten"}
 	}
 	return nil
 }

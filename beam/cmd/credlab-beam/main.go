@@ -32,7 +32,7 @@ import (
 	"github.com/credlab/credlab/credlab"
 )
 
-const usage = `usage: credlab-beam select|stats|lcmd [flags] [beam flags such as --runner=prism]
+const usage = `usage: credlab-beam select|stats|lcmd|weights [flags] [beam flags such as --runner=prism]
   select  draw CRED importance labels from a sharded CSV pool
   stats   fit Nyström kernel regression (NKRLS or NYTRO) from sufficient statistics
   lcmd    choose the next batch by LCMD after the rows of -labeled (per-shard candidates, then one global pass)
@@ -90,10 +90,10 @@ func headline(err error) string {
 var (
 	input    = flag.String("input", "", "glob of the CSV shards (local or gs://); required")
 	features = flag.String("features", "", "comma-separated feature columns (default: every column but -target)")
-	target   = flag.String("target", "", "response column (stats: required; select: excluded from the features)")
-	out      = flag.String("out", "", "output file: the selected rows (select, CSV) or the model (stats, JSON); required")
+	target   = flag.String("target", "", "response column (stats, weights: required; select, lcmd: excluded from the features)")
+	out      = flag.String("out", "", "output file: the selected rows (select, lcmd: CSV), the model (stats: JSON) or the labeled rows with their pool weights (weights: CSV, not -labeled itself); required")
 	sigma    = flag.Float64("sigma", 0, "Gaussian kernel bandwidth (0: median distance of 1000 rows of the first shard for select with random features, of the centers with Nyström)")
-	seed     = flag.Uint64("seed", 1, "seed of the draw (select) or of the centers and split (stats)")
+	seed     = flag.Uint64("seed", 1, "seed of the draw (select), of the centers and split (stats, lcmd), and of the folds of the kernel tuned on the labels (lcmd, weights)")
 	block    = flag.Int("block", 0, "rows parsed at once (0: 4096)")
 	verbose  = flag.Bool("v", false, "on failure, also print the runner's whole error")
 
@@ -246,9 +246,15 @@ func runWeights() error {
 	if *labeled == "" || sp.Target == "" {
 		return fmt.Errorf("weights needs -labeled and -target: the labeled rows, their labels filled in")
 	}
+	if *out == *labeled {
+		return fmt.Errorf("weights: -out is -labeled: write the weighted rows to another file")
+	}
 	lab, err := credbeam.ReadLabeled(ctx, *labeled, sp)
 	if err != nil {
 		return err
+	}
+	if lab.Weighted {
+		fmt.Fprintf(os.Stderr, "credlab-beam: warning: rows of %s carry importance weights other than 1 (a CRED draw): credlab fit on the output weighs them by their pool weights instead; pool weights are for the rows of batch methods such as lcmd\n", *labeled)
 	}
 	if lab.Y == nil {
 		return fmt.Errorf("labeled rows %s: the -target %q is not filled in on every row (or a feature column is missing): the distance's column scales are tuned on the labels", *labeled, sp.Target)
