@@ -252,6 +252,13 @@ func TestReadLabeled(t *testing.T) {
 		len(lab.Values) != 2 || !slices.Equal(lab.Values[1], []float64{4, 5}) {
 		t.Errorf("got %+v, %v; want each row once with its features and label", lab, err)
 	}
+	if lab.Weighted {
+		t.Error("rows without a selection weight read as weighted")
+	}
+	writeText(t, path, "file,line,row,draw,prob,weight,x0,x1,y\na.csv,2,0,0,0.1,1,1,2,3\nb.csv,7,5,1,0.2,2.5,4,5,6\n")
+	if lab, err := ReadLabeled(ctx, path, spec); err != nil || !lab.Weighted {
+		t.Errorf("a CRED draw's weights: %+v, %v; want Weighted", lab, err)
+	}
 	writeText(t, path, "file,line,row,audit,x0,x1,y\na.csv,2,0,0,1,2,3\nb.csv,7,5,51.5,4,5,6\nc.csv,3,1,,1,1,1\n")
 	if lab, err := ReadLabeled(ctx, path, spec); err != nil || !slices.Equal(lab.Audited, []RowID{{"b.csv", 7}}) || len(lab.Rows) != 3 {
 		t.Errorf("an audit column: %+v, %v; want b.csv line 7 audited", lab, err)
@@ -264,6 +271,10 @@ func TestReadLabeled(t *testing.T) {
 	writeText(t, path, "file,line,row,draw,prob,weight,x0,weight,y\na.csv,2,0,0,1,1,7,8,9\n")
 	if lab, err := ReadLabeled(ctx, path, Spec{Columns: []string{"x0", "weight", "y"}, Target: "y"}); err != nil || !slices.Equal(lab.Values[0], []float64{7, 8}) {
 		t.Errorf("a pool column named weight: %+v, %v; want its values 7, 8", lab, err)
+	}
+	writeText(t, path, "file,line,row,x0,x1,y\na.csv,2,0,1,z,3\n")
+	if _, err := ReadLabeled(ctx, path, spec); err == nil || !strings.Contains(err.Error(), `column "x1"`) {
+		t.Errorf("a bad cell: %v; want the error to name column x1", err)
 	}
 	for _, bad := range []string{"file,row\na.csv,0\n", "file,line\na.csv,x\n", "file,line,row,x0,x1,y\na.csv,2,0,1,z,3\n", "file,line,audit\na.csv,2,-1\n", "file,line,audit\na.csv,2,x\n"} {
 		writeText(t, path, bad)

@@ -125,7 +125,11 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 		if err != nil {
 			return fmt.Errorf("credbeam: labeled rows %s: header: %w", path, err)
 		}
+		h = slices.Clone(h) // the reader reuses its record
 		fi, li, ai, wi := slices.Index(h, "file"), slices.Index(h, "line"), slices.Index(h, "audit"), slices.Index(h, "weight")
+		if !(wi > 0 && h[wi-1] == "prob") { // WriteSelected's prob, weight
+			wi = -1
+		}
 		if fi < 0 || li < 0 {
 			return fmt.Errorf("credbeam: labeled rows %s: header %v has no file and line columns", path, h)
 		}
@@ -161,7 +165,7 @@ func ReadLabeled(ctx context.Context, path string, spec Spec) (*Labeled, error) 
 				return fmt.Errorf("credbeam: labeled rows %s line %d: line %q is not a data line number", path, line, rec[li])
 			}
 			id := RowID{File: rec[fi], Line: l}
-			if wi > 0 && h[wi-1] == "prob" { // WriteSelected's prob, weight
+			if wi >= 0 {
 				if v, err := strconv.ParseFloat(strings.TrimSpace(rec[wi]), 64); err == nil && v != 1 {
 					out.Weighted = true
 				}
