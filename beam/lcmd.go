@@ -123,18 +123,8 @@ func (c LCMDConfig) check() error {
 	}
 	if c.LabeledValues != nil {
 		names, _ := c.FeatureNames()
-		if len(c.LabeledValues) != len(c.Labeled) {
-			return fmt.Errorf("credbeam: LCMDConfig.LabeledValues has %d rows for %d labeled rows", len(c.LabeledValues), len(c.Labeled))
-		}
-		for i, v := range c.LabeledValues {
-			if len(v) != len(names) {
-				return fmt.Errorf("credbeam: LCMDConfig.LabeledValues[%d] has %d values for %d feature columns", i, len(v), len(names))
-			}
-			for j, x := range v {
-				if math.IsNaN(x) || math.IsInf(x, 0) {
-					return fmt.Errorf("credbeam: LCMDConfig.LabeledValues[%d][%d] = %v: want a finite feature value", i, j, x)
-				}
-			}
+		if err := checkLabeledValues("LCMDConfig", c.LabeledValues, len(c.Labeled), len(names)); err != nil {
+			return err
 		}
 	}
 	seen := make(map[RowID]bool, len(c.Labeled))
@@ -246,6 +236,25 @@ func (f *lcmdShardFn) checkLabeled(file string, line int, row []float64) error {
 		return nil
 	}
 	return labeledMismatch(f.names, file, line, row, want)
+}
+
+// checkLabeledValues checks values, the features of n labeled rows (a
+// config's LabeledValues, what names it): one row each, d finite values.
+func checkLabeledValues(what string, values [][]float64, n, d int) error {
+	if len(values) != n {
+		return fmt.Errorf("credbeam: %s.LabeledValues has %d rows for %d labeled rows", what, len(values), n)
+	}
+	for i, v := range values {
+		if len(v) != d {
+			return fmt.Errorf("credbeam: %s.LabeledValues[%d] has %d values for %d feature columns", what, i, len(v), d)
+		}
+		for j, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("credbeam: %s.LabeledValues[%d][%d] = %v: want a finite feature value", what, i, j, x)
+			}
+		}
+	}
+	return nil
 }
 
 // labeledMismatch returns a *ShardError when row, a shard's features at

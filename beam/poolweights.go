@@ -39,8 +39,6 @@ func (c PoolWeightsConfig) check() error {
 	switch {
 	case len(c.Labeled) == 0:
 		return fmt.Errorf("credbeam: PoolWeightsConfig.Labeled is empty: want the labeled rows to weigh")
-	case len(c.LabeledValues) != len(c.Labeled):
-		return fmt.Errorf("credbeam: PoolWeightsConfig.LabeledValues has %d rows for %d labeled rows", len(c.LabeledValues), len(c.Labeled))
 	case len(c.Scales) != len(names):
 		return fmt.Errorf("credbeam: PoolWeightsConfig.Scales has %d values for %d feature columns", len(c.Scales), len(names))
 	case c.Block < 0:
@@ -51,17 +49,7 @@ func (c PoolWeightsConfig) check() error {
 			return fmt.Errorf("credbeam: PoolWeightsConfig.Scales[%d] = %v: want a finite scale, 0 or more", j, s)
 		}
 	}
-	for i, v := range c.LabeledValues {
-		if len(v) != len(names) {
-			return fmt.Errorf("credbeam: PoolWeightsConfig.LabeledValues[%d] has %d values for %d feature columns", i, len(v), len(names))
-		}
-		for j, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("credbeam: PoolWeightsConfig.LabeledValues[%d][%d] = %v: want a finite feature value", i, j, x)
-			}
-		}
-	}
-	return nil
+	return checkLabeledValues("PoolWeightsConfig", c.LabeledValues, len(c.Labeled), len(names))
 }
 
 // Counts holds credlab.NearestCounts of the labeled rows summed over the
