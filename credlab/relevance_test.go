@@ -326,3 +326,43 @@ func TestTuneRelevanceFewRows(t *testing.T) {
 		t.Errorf("test RMSE %.4g with relevance, %.4g with one scale; stages:\n%s", rmse[0], rmse[1], strings.Join(stages, "\n"))
 	}
 }
+
+// TestTuneStatusStages: each stage reports its start before its first
+// evaluation, so that a progress display names the stage that runs, and
+// the fit on all rows, the pool RMSE estimate and the learning curve
+// report theirs last, once each.
+func TestTuneStatusStages(t *testing.T) {
+	x, y, _ := SmoothRegression(1600, 4, 0.1, 5)
+	var got []TuneStatus
+	res, err := Tune(t.Context(), x, y, TuneConfig{MaxExactRows: 100, Relevance: RelevanceOff, Seed: 1,
+		Status: func(s TuneStatus) { got = append(got, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Done != 0 {
+		t.Fatalf("statuses %v: want a stage's start (Done 0) first", got)
+	}
+	seen := map[string]bool{}
+	for i, s := range got {
+		seen[s.Stage] = true
+		if i > 0 && s.Done > got[i-1].Done && s.Stage != got[i-1].Stage {
+			t.Errorf("status %d: an evaluation of %q after a status of %q: the stage did not report its start", i, s.Stage, got[i-1].Stage)
+		}
+	}
+	var tail []string
+	for _, s := range got[len(got)-3:] {
+		tail = append(tail, s.Stage)
+	}
+	if strings.Join(tail, ",") != "model,estimate,curve" {
+		t.Errorf("last statuses %q, want model, estimate, curve", tail)
+	}
+	if res.Choice.PoolRMSE == nil || res.Choice.Curve == nil {
+		t.Fatalf("no estimate (%v) or no curve (%v)", res.Choice.PoolRMSE, res.Choice.Curve)
+	}
+	for _, st := range res.Choice.Stages {
+		name, _, _ := strings.Cut(st, ":")
+		if !seen[map[string]string{"model": "model", "pool RMSE": "estimate", "learning curve": "curve"}[name]] && !seen[name] {
+			t.Errorf("stage %q ran without a status", st)
+		}
+	}
+}

@@ -123,8 +123,9 @@ type TuneConfig struct {
 	// budget the result depends on the seed only; a search the budget cut
 	// short depends on the machine's speed too.
 	TimeBudget time.Duration
-	// Status, if not nil, is called after each evaluation with the stage,
-	// the best criterion so far and the time left.
+	// Status, if not nil, is called when a stage starts and after each
+	// evaluation, with the stage, the best criterion so far and the time
+	// left.
 	Status func(TuneStatus)
 }
 
@@ -139,8 +140,13 @@ var zeroBudget = DefaultTimeBudget
 
 // TuneStatus is a progress report of Tune.
 type TuneStatus struct {
-	Stage string // "relevance", "coarse", "refine", "exact", "grow", "centers", "family"
-	// Done evaluations of Total expected (Total may grow).
+	// Stage names the stage that runs: the search's "relevance", "coarse",
+	// "refine", "exact", "grow", "centers" and "family", then "model" (the
+	// fit on all rows), "estimate" (the out-of-fold refits of the pool
+	// RMSE estimate) and "curve" (the learning curve's projection).
+	Stage string
+	// Done evaluations of Total expected (Total may grow; at a stage's
+	// start, Total is Done).
 	Done, Total int
 	// BestRMSE is the square root of the lowest criterion so far (NaN
 	// before the first).

@@ -27,6 +27,7 @@ func (t *tuner) tryLeverageCenters(ctx context.Context, best sigmaResult) (sigma
 	if !t.affords(max(3*t.lastEval, 3*t.lastStage/2), "trying leverage-score centers") {
 		return best, nil
 	}
+	t.begin("centers")
 	t0 := time.Now()
 	ev, err := t.nystromEval(ctx, best.m, LeverageCenters{Kernel: t.fam(best.sigma)})
 	if err == nil {

@@ -311,6 +311,13 @@ func (t *tuner) status(stage string, total int) {
 		Elapsed: time.Since(t.start), Left: left, Deadline: t.deadline})
 }
 
+// begin reports that stage starts, so that a progress display names the
+// stage that runs (Gram statistics, leverage scores, a final fit) rather
+// than the last one to finish an evaluation.
+func (t *tuner) begin(stage string) {
+	t.status(stage, t.done)
+}
+
 // affords reports whether work estimated at est leaves time in the budget
 // for the final fit (estimated as one more evaluation); always true
 // without a budget. When it does not, it records that the budget stopped
@@ -397,6 +404,7 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 	}
 	if len(init) > 1 && !smallExact {
 		mc := min(nt, coarseM)
+		t.begin("coarse")
 		ev, err := t.nystromEval(ctx, mc, nil)
 		if err := search("coarse", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", mc)); err != nil {
 			return sigmaResult{}, err
@@ -413,6 +421,7 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 		if ((!t.exact && m != mc) || (t.exact && mr > mc)) && !t.affords(refineCost, fmt.Sprintf("the refine stage (m = %d)", mr)) {
 			m = mc // the coarse stage's centers are the model's
 		} else if (!t.exact && m != mc) || (t.exact && mr > mc) {
+			t.begin("refine")
 			ev, err := t.nystromEval(ctx, mr, nil)
 			if err := search("refine", ev, err, init, 1, 0, fmt.Sprintf("a Nyström path with m = %d", mr)); err != nil {
 				return sigmaResult{}, err
@@ -423,6 +432,7 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 	switch {
 	case t.exact && res != nil && nt > exactPathRows:
 		// One reduction per sigma: walk down from the Nyström choice.
+		t.begin("exact")
 		ev, err := t.exactEval(1)
 		if err != nil {
 			return sigmaResult{}, err
@@ -438,11 +448,13 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 		if smallExact {
 			ext, refine = sigmaExtensions, refineRounds
 		}
+		t.begin("exact")
 		ev, err := t.exactEval(len(init) + 2*refine)
 		if err := search("exact", ev, err, init, ext, refine, "the exact KRLS path"); err != nil {
 			return sigmaResult{}, err
 		}
 	case res == nil:
+		t.begin("refine")
 		ev, err := t.nystromEval(ctx, m, nil)
 		if err := search("refine", ev, err, init, sigmaExtensions, refineRounds, fmt.Sprintf("a Nyström path with m = %d", m)); err != nil {
 			return sigmaResult{}, err
@@ -466,6 +478,7 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 			if !t.affords(max(8*t.lastEval, 3*t.lastStage), fmt.Sprintf("growing m to %d", m2)) {
 				break
 			}
+			t.begin("grow")
 			ev, err := t.nystromEval(ctx, m2, nil)
 			if err != nil {
 				ch.Warnings = append(ch.Warnings, fmt.Sprintf("m stopped at %d centers: %v", m, err))
@@ -604,6 +617,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	ch.Sigma, ch.Lambda, ch.Kernel = best.sigma, ls.lambda, t.fam(best.sigma)
 	ch.Score, ch.ValRMSE = ls.score, math.Sqrt(ls.score)
 	ch.FoldRMSE = ls.folds
+	t.begin("model")
 	t0 := time.Now()
 	if !t.exact && best.m >= t.n && best.centers == nil {
 		// Every row is a center: the Nyström model is exact KRLS, which
@@ -655,6 +669,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	t.stage("model: %s on %d rows: %v", ch.Method, t.n, took.Round(time.Millisecond))
 	t.out.Fit = fit
 	if t.cv != nil && t.affords(time.Duration(len(t.cv.end))*took, "the out-of-fold residuals of the pool RMSE estimate") {
+		t.begin("estimate")
 		t0 = time.Now()
 		r, w, err := t.outOfFold(ctx, ch.Kernel, ch.Lambda, ch.M, best.centers)
 		if err != nil {
@@ -674,6 +689,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 		t.stage("pool RMSE: %.4g (90%% interval %.4g to %.4g) from out-of-fold residuals of %d %s: %v", est.RMSE, est.Lo, est.Hi, est.Rows, t.auditRows(), took.Round(time.Millisecond))
 		// Cross-validations of 3, 5 and 10 folds: about 4 evaluations.
 		if t.affords(4*t.lastEval, "the learning curve's projection") {
+			t.begin("curve")
 			t0 = time.Now()
 			c, err := t.projectCurve(ctx, best)
 			if err != nil {
@@ -742,6 +758,7 @@ func (t *tuner) tryMatern(ctx context.Context, best sigmaResult) (sigmaResult, e
 	if !t.affords(4*t.lastEval, "trying Matérn kernels") {
 		return best, nil
 	}
+	t.begin("family")
 	t0 := time.Now()
 	gauss := t.fam
 	type candidate struct {

@@ -14,9 +14,26 @@ import (
 	"github.com/go-gota/gota/dataframe"
 )
 
+// stageWords says what each stage of the automatic method does.
+var stageWords = map[string]string{
+	"relevance": "learning the columns' relevance",
+	"coarse":    "searching sigma and lambda",
+	"refine":    "refining sigma and lambda",
+	"exact":     "searching the exact path",
+	"grow":      "trying more Nyström centers",
+	"centers":   "trying leverage-score centers",
+	"family":    "trying the Matérn kernels",
+	"model":     "fitting the choice on all rows",
+	"estimate":  "refitting on folds to estimate the error",
+	"curve":     "projecting the learning curve",
+}
+
 // searchStatus says where the automatic method's search stands.
 func searchStatus(s credlab.TuneStatus) string {
 	out := "stage " + s.Stage
+	if w, ok := stageWords[s.Stage]; ok {
+		out += " (" + w + ")"
+	}
 	if !math.IsNaN(s.BestRMSE) && !math.IsInf(s.BestRMSE, 0) {
 		out += fmt.Sprintf(", best criterion RMSE %.4g", s.BestRMSE)
 	}
