@@ -262,7 +262,8 @@ func TestTuneRelevance(t *testing.T) {
 }
 
 // TestTuneTimeBudget: a budget that runs out at once stops the search
-// after its first evaluation, says so, and still returns a fitted model.
+// after its first evaluation, says so, and still returns a fitted model,
+// without the error estimate, which a warning names.
 func TestTuneTimeBudget(t *testing.T) {
 	x, y := relevanceData(400, 3, 3, 0.1, 12)
 	var stages []string
@@ -276,6 +277,10 @@ func TestTuneTimeBudget(t *testing.T) {
 	}
 	if _, err := f.Fit.Model.Predict(x); err != nil {
 		t.Error(err)
+	}
+	// What the budget left out beside the search is named too.
+	if w := strings.Join(f.Choice.Warnings, " "); f.Choice.PoolRMSE != nil || !strings.Contains(w, "no pool RMSE estimate: its 5 out-of-fold refits would take about") {
+		t.Errorf("pool RMSE %v, warnings %q", f.Choice.PoolRMSE, f.Choice.Warnings)
 	}
 	full, err := Tune(context.Background(), x, y, TuneConfig{TimeBudget: -1})
 	if err != nil {

@@ -335,6 +335,19 @@ func (t *tuner) affords(est time.Duration, what string) bool {
 	return false
 }
 
+// spare reports whether work estimated at est that the model does not
+// need (the error estimate, the learning curve) ends within the budget;
+// when it does not, a warning says what is left out (the search is whole:
+// OutOfTime is not set).
+func (t *tuner) spare(est time.Duration, what, work string) bool {
+	if t.deadline.IsZero() || time.Now().Add(est).Before(t.deadline) {
+		return true
+	}
+	t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("no %s: %s would take about %v, more than the time budget of %v leaves; a larger budget (TimeBudget, -time) gives it",
+		what, work, est.Round(10*time.Millisecond), t.budget))
+	return false
+}
+
 // stage records a finished stage and its duration (lastStage).
 func (t *tuner) stage(format string, args ...any) {
 	t.out.Choice.Stages = append(t.out.Choice.Stages, fmt.Sprintf(format, args...))
@@ -668,7 +681,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	took := time.Since(t0)
 	t.stage("model: %s on %d rows: %v", ch.Method, t.n, took.Round(time.Millisecond))
 	t.out.Fit = fit
-	if t.cv != nil && t.affords(time.Duration(len(t.cv.end))*took, "the out-of-fold residuals of the pool RMSE estimate") {
+	if t.cv != nil && t.spare(time.Duration(len(t.cv.end))*took, "pool RMSE estimate", fmt.Sprintf("its %d out-of-fold refits", len(t.cv.end))) {
 		t.begin("estimate")
 		t0 = time.Now()
 		r, w, err := t.outOfFold(ctx, ch.Kernel, ch.Lambda, ch.M, best.centers)
@@ -688,7 +701,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 		took = time.Since(t0)
 		t.stage("pool RMSE: %.4g (90%% interval %.4g to %.4g) from out-of-fold residuals of %d %s: %v", est.RMSE, est.Lo, est.Hi, est.Rows, t.auditRows(), took.Round(time.Millisecond))
 		// Cross-validations of 3, 5 and 10 folds: about 4 evaluations.
-		if t.affords(4*t.lastEval, "the learning curve's projection") {
+		if t.spare(4*t.lastEval, "projected learning curve", "its cross-validations of 3, 5 and 10 folds") {
 			t.begin("curve")
 			t0 = time.Now()
 			c, err := t.projectCurve(ctx, best)
