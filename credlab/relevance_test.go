@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -369,5 +370,31 @@ func TestTuneStatusStages(t *testing.T) {
 		if !seen[map[string]string{"model": "model", "pool RMSE": "estimate", "learning curve": "curve"}[name]] && !seen[name] {
 			t.Errorf("stage %q ran without a status", st)
 		}
+	}
+}
+
+// TestTuneSearchOnly: SearchOnly gives the same model without the error
+// estimate and the learning curve, and reports no stage for them.
+func TestTuneSearchOnly(t *testing.T) {
+	x, y, _ := SmoothRegression(400, 3, 0.1, 4)
+	full, err := Tune(t.Context(), x, y, TuneConfig{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stages []string
+	only, err := Tune(t.Context(), x, y, TuneConfig{Seed: 1, SearchOnly: true, Status: func(s TuneStatus) { stages = append(stages, s.Stage) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Choice.PoolRMSE == nil || full.Choice.Curve == nil || only.Choice.PoolRMSE != nil || only.Choice.Curve != nil {
+		t.Fatalf("estimates %v, %v; with SearchOnly %v, %v", full.Choice.PoolRMSE, full.Choice.Curve, only.Choice.PoolRMSE, only.Choice.Curve)
+	}
+	if slices.Contains(stages, "estimate") || slices.Contains(stages, "curve") || stages[len(stages)-1] != "model" {
+		t.Errorf("stages %q", stages)
+	}
+	pf, _ := full.Fit.Model.Predict(x)
+	po, _ := only.Fit.Model.Predict(x)
+	if !slices.Equal(pf, po) || full.Choice.Lambda != only.Choice.Lambda || full.Choice.Sigma != only.Choice.Sigma {
+		t.Errorf("SearchOnly changed the model: sigma %v, lambda %v against %v, %v", only.Choice.Sigma, only.Choice.Lambda, full.Choice.Sigma, full.Choice.Lambda)
 	}
 }

@@ -123,6 +123,10 @@ type TuneConfig struct {
 	// budget the result depends on the seed only; a search the budget cut
 	// short depends on the machine's speed too.
 	TimeBudget time.Duration
+	// SearchOnly skips the estimates that follow the final fit, for a
+	// caller that needs the choice alone (a selector's kernel):
+	// Choice.PoolRMSE and Choice.Curve stay nil.
+	SearchOnly bool
 	// Status, if not nil, is called when a stage starts and after each
 	// evaluation, with the stage, the best criterion so far and the time
 	// left.

@@ -681,7 +681,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	took := time.Since(t0)
 	t.stage("model: %s on %d rows: %v", ch.Method, t.n, took.Round(time.Millisecond))
 	t.out.Fit = fit
-	if t.cv != nil && t.spare(time.Duration(len(t.cv.end))*took, "pool RMSE estimate", fmt.Sprintf("its %d out-of-fold refits", len(t.cv.end))) {
+	if t.cv != nil && !t.cfg.SearchOnly && t.spare(time.Duration(len(t.cv.end))*took, "pool RMSE estimate", fmt.Sprintf("its %d out-of-fold refits", len(t.cv.end))) {
 		t.begin("estimate")
 		t0 = time.Now()
 		r, w, err := t.outOfFold(ctx, ch.Kernel, ch.Lambda, ch.M, best.centers)

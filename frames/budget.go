@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
@@ -51,6 +52,11 @@ type BudgetSpec struct {
 	Seed           uint64
 	OneHot, DropNA bool
 	Scale          string
+	// TimeBudget bounds the default fit on the Pilot, as Spec.TimeBudget
+	// bounds Fit's (zero: credlab.DefaultTimeBudget; negative: no bound),
+	// and Progress receives its reports; its warnings go to Notes.
+	TimeBudget time.Duration
+	Progress   func(credlab.TuneStatus)
 }
 
 // BudgetReport holds the budget diagnostics as frames (and the numbers
@@ -187,9 +193,12 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	// The default fit on the pilot; its kernel and lambda, unless Kernel,
 	// Sigma or Lambda name others, are the model of the uniform and CRED
 	// curves too, so that the three curves measure one model.
-	tf, err := credlab.Tune(ctx, xp, y, credlab.TuneConfig{Seed: spec.Seed})
+	tf, err := credlab.Tune(ctx, xp, y, credlab.TuneConfig{Seed: spec.Seed, TimeBudget: spec.TimeBudget, Status: spec.Progress})
 	if err != nil {
 		return nil, fmt.Errorf("frames: the default fit on the pilot: %w", err)
+	}
+	for _, w := range tf.Choice.Warnings {
+		r.Notes = append(r.Notes, fmt.Sprintf("warning: the default fit on the %d pilot rows: %s", len(y), w))
 	}
 	k, lambda := c.Kernel, spec.Lambda
 	if spec.Kernel == "" && spec.Sigma == 0 {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/series"
@@ -39,6 +41,17 @@ func TestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantNames(t, r.Curves, "method", "kind", "labels", "rmse")
+	statuses := 0
+	bounded, err := Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, LambdaQ: 1e-4, Pilot: &pilot, Seed: 1,
+		TimeBudget: time.Nanosecond, Progress: func(credlab.TuneStatus) { statuses++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if statuses == 0 || !slices.ContainsFunc(bounded.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "warning: the default fit on the 60 pilot rows: the time budget of 1ns stopped the search")
+	}) {
+		t.Errorf("%d statuses, notes %q", statuses, bounded.Notes)
+	}
 	if len(r.LearningCurves) != 3 || r.Curves.Nrow() == 0 {
 		t.Fatalf("curves %+v", r.LearningCurves)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/credlab/credlab/credlab"
 	"github.com/go-gota/gota/dataframe"
@@ -129,6 +130,12 @@ type SelectSpec struct {
 	// DefaultAuditShare; negative for none; at most 0.5. CRED and uniform
 	// selections are probability samples and draw none.
 	Audit float64
+	// TimeBudget bounds the tuning of the kernel on Labeled's labels, as
+	// Spec.TimeBudget bounds Fit's (zero: credlab.DefaultTimeBudget;
+	// negative: no bound), and Progress receives its reports. The tuner's
+	// warnings (the budget stopped it, a grid edge) go to Report.
+	TimeBudget time.Duration
+	Progress   func(credlab.TuneStatus)
 	// Selector, if set, is used instead of Method (for example a
 	// credlab.CREDSelector configured by hand).
 	Selector credlab.Selector
@@ -440,11 +447,14 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 	if err != nil {
 		return nil, err
 	}
-	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed, Weights: w})
+	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed, Weights: w, TimeBudget: spec.TimeBudget, Status: spec.Progress, SearchOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("frames: tuning the kernel on the %d labeled rows: %w", len(y), err)
 	}
 	ch := fit.Choice
+	for _, w := range ch.Warnings {
+		report("warning: tuning the kernel on the %d labeled rows: %s", len(y), w)
+	}
 	b.Kernel = ch.Kernel
 	b.Noise = math.Min(math.Max(float64(len(y))*ch.Lambda, 1e-6), 1)
 	weighted := ""

@@ -176,6 +176,18 @@ func TestSelectBatchMethod(t *testing.T) {
 	if w, err := Column(next, PoolWeightColumn); err != nil || len(w) != 50 || math.Abs(floats.Sum(w)-50) > 1e-9 {
 		t.Errorf("pool weights of the 50 rows: %v, %v", w, err)
 	}
+	// The tuning's time budget and progress; its warnings reach Report.
+	lines, statuses := nil, 0
+	bounded := spec
+	bounded.TimeBudget, bounded.Progress = time.Nanosecond, func(credlab.TuneStatus) { statuses++ }
+	if _, err := Select(pool, 20, bounded); err != nil {
+		t.Fatal(err)
+	}
+	if statuses == 0 || !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, "warning: tuning the kernel on the 30 labeled rows: the time budget of 1ns stopped the search")
+	}) {
+		t.Errorf("%d statuses, report %q", statuses, lines)
+	}
 	zero := make([]float64, first.Nrow())
 	copy(zero, got)
 	zero[2] = 0

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
 	"github.com/credlab/credlab/viz"
 	"github.com/go-gota/gota/dataframe"
@@ -18,6 +19,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the unlabeled pool (required; .gz is decompressed)")
 	out := fs.String("out", "", "output directory: summary.csv, deff.csv, scores.csv, curves.csv and the figures effective_dimension.svg, score_concentration.svg (and learning_curves.svg with -pilot) (required)")
 	pilot := fs.String("pilot", "", "CSV of a small uniformly drawn labeled batch (a select -method uniform output with the labels added): projects learning curves for uniform and CRED labeling")
+	timeBudget := fs.Duration("time", 0, "time budget of the default fit on the -pilot rows, as fit's -time, such as 60s (0: 100s; negative: no bound)")
 	target := fs.String("target", "", "label column of the pilot (required with -pilot; left out of the pool's features)")
 	sf := newScoreFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every column but -target and -exclude; string columns need -onehot)")
@@ -41,7 +43,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	spec := frames.BudgetSpec{Features: splitList(*columns), Exclude: splitList(*exclude), Kernel: *sf.kernel, Sigma: *sf.sigma,
-		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA}
+		LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Target: *target, Seed: *seed, Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, TimeBudget: *timeBudget}
 	df, err := lf.load("pool", *pool)
 	if err != nil {
 		return err
@@ -60,6 +62,9 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		spec.Pilot = &pf
 	}
 	p := newProgress(stderr, *quiet, 0)
+	spec.Progress = func(s credlab.TuneStatus) {
+		p.setDetail(func() string { return "the default fit on the pilot: " + searchStatus(s) })
+	}
 	stop := p.ticker("scoring the pool")
 	r, err := frames.Budget(ctx, df, spec)
 	stop()

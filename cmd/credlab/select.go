@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/credlab/credlab/credlab"
 	"github.com/credlab/credlab/frames"
 	"github.com/credlab/credlab/frames/parquet"
 	"github.com/go-gota/gota/dataframe"
@@ -33,6 +34,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	asJSON := fs.Bool("json", false, "print a machine-readable summary (JSON) on stdout")
 	audit := fs.Float64("audit", frames.DefaultAuditShare, "share of a batch method's batch drawn uniformly as an audit sample, marked in an audit column with weights 1/pi, from which fit estimates the model's RMSE on the pool (0: none; at most 0.5; cred and uniform need none)")
 	target := fs.String("target", "", "label column: left out of the scores and written empty, ready to fill in (for example by 'credlab label')")
+	timeBudget := fs.Duration("time", 0, "time budget of tuning the kernel on the -labeled rows' labels, as fit's -time, such as 60s (0: 100s; negative: no bound); a search the budget stops keeps the best kernel so far and says so")
 	var lf loadFlags
 	lf.register(fs)
 	if err := lf.parse(fs, args, stderr, quiet, "pool", "out"); err != nil {
@@ -64,7 +66,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
 		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
-		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design, Target: *target, Audit: *audit}
+		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design, Target: *target, Audit: *audit, TimeBudget: *timeBudget}
 	if *audit == 0 {
 		spec.Audit = -1
 	}
@@ -102,6 +104,9 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		spec.Exclude = labelColumns(stderr, "select", &lf, *pool, df, spec.Exclude, *quiet)
 	}
 	p = newProgress(stderr, *quiet, 0)
+	spec.Progress = func(s credlab.TuneStatus) {
+		p.setDetail(func() string { return "tuning the kernel on the labels: " + searchStatus(s) })
+	}
 	stop := p.ticker("selecting")
 	chosen, err := frames.SelectContext(ctx, df, *budget, spec)
 	stop()
