@@ -359,8 +359,12 @@ func TestTuneStatusStages(t *testing.T) {
 	for _, s := range got[len(got)-3:] {
 		tail = append(tail, s.Stage)
 	}
-	if strings.Join(tail, ",") != "model,estimate,curve" {
-		t.Errorf("last statuses %q, want model, estimate, curve", tail)
+	count := map[string]int{}
+	for _, s := range got {
+		count[s.Stage]++
+	}
+	if strings.Join(tail, ",") != "model,estimate,curve" || count["model"] != 1 || count["estimate"] != 1 || count["curve"] != 1 {
+		t.Errorf("last statuses %q, counts %v: want model, estimate, curve, once each", tail, count)
 	}
 	if res.Choice.PoolRMSE == nil || res.Choice.Curve == nil {
 		t.Fatalf("no estimate (%v) or no curve (%v)", res.Choice.PoolRMSE, res.Choice.Curve)
@@ -389,7 +393,7 @@ func TestTuneSearchOnly(t *testing.T) {
 	if full.Choice.PoolRMSE == nil || full.Choice.Curve == nil || only.Choice.PoolRMSE != nil || only.Choice.Curve != nil {
 		t.Fatalf("estimates %v, %v; with SearchOnly %v, %v", full.Choice.PoolRMSE, full.Choice.Curve, only.Choice.PoolRMSE, only.Choice.Curve)
 	}
-	if slices.Contains(stages, "estimate") || slices.Contains(stages, "curve") || stages[len(stages)-1] != "model" {
+	if len(stages) == 0 || slices.Contains(stages, "estimate") || slices.Contains(stages, "curve") || stages[len(stages)-1] != "model" {
 		t.Errorf("stages %q", stages)
 	}
 	pf, _ := full.Fit.Model.Predict(x)

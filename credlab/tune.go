@@ -212,7 +212,8 @@ type Choice struct {
 	// out-of-fold residuals: the chosen model, refitted on each fold's
 	// complement, predicts the fold. The folds are drawn anew (Seed + 1),
 	// as the choice is biased towards the search's own. Nil without
-	// CriterionCV, or when the time budget left no room for the refits.
+	// CriterionCV, with TuneConfig.SearchOnly, or when the time budget left
+	// no room for the refits (a warning says so).
 	// Weighted by Weights, it is the pool's RMSE when the rows are a
 	// probability sample of the pool with weights 1/pi (uniform or CRED
 	// labeling); rows a batch method chose represent themselves only,
@@ -230,7 +231,8 @@ type Choice struct {
 	// same way; B = 0 when the RMSE did not fall with the rows, which
 	// then tell nothing about more labels. Like PoolRMSE it is optimistic where the rows miss a
 	// skewed target's tails (docs/labeling.md). Nil without PoolRMSE, with
-	// fewer than 4 folds, or when the budget left no room for it.
+	// fewer than 4 folds, with TuneConfig.SearchOnly, or when the budget
+	// left no room for it (a warning says so).
 	Curve *LearningCurve
 	// Intercept is the (weighted) mean of the target; 0 with NoIntercept.
 	Intercept float64

@@ -700,8 +700,9 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 		ch.PoolRMSE = &est
 		took = time.Since(t0)
 		t.stage("pool RMSE: %.4g (90%% interval %.4g to %.4g) from out-of-fold residuals of %d %s: %v", est.RMSE, est.Lo, est.Hi, est.Rows, t.auditRows(), took.Round(time.Millisecond))
-		// Cross-validations of 3, 5 and 10 folds: about 4 evaluations.
-		if t.spare(4*t.lastEval, "projected learning curve", "its cross-validations of 3, 5 and 10 folds") {
+		// Cross-validations of 3, F and 2F folds (none for F <= 3): about 4
+		// evaluations.
+		if f := len(t.cv.end); f > 3 && t.spare(4*t.lastEval, "projected learning curve", fmt.Sprintf("its cross-validations of 3, %d and %d folds", f, 2*f)) {
 			t.begin("curve")
 			t0 = time.Now()
 			c, err := t.projectCurve(ctx, best)

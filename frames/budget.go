@@ -54,7 +54,9 @@ type BudgetSpec struct {
 	Scale          string
 	// TimeBudget bounds the default fit on the Pilot, as Spec.TimeBudget
 	// bounds Fit's (zero: credlab.DefaultTimeBudget; negative: no bound),
-	// and Progress receives its reports; its warnings go to Notes.
+	// and Progress receives its reports, then one of Stage "curves" as the
+	// uniform and CRED learning curves are projected; its warnings go to
+	// Notes.
 	TimeBudget time.Duration
 	Progress   func(credlab.TuneStatus)
 }
@@ -199,6 +201,9 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	}
 	for _, w := range tf.Choice.Warnings {
 		r.Notes = append(r.Notes, fmt.Sprintf("warning: the default fit on the %d pilot rows: %s", len(y), w))
+	}
+	if spec.Progress != nil {
+		spec.Progress(credlab.TuneStatus{Stage: "curves", BestRMSE: math.NaN(), Elapsed: tf.Choice.Elapsed, Left: -1})
 	}
 	k, lambda := c.Kernel, spec.Lambda
 	if spec.Kernel == "" && spec.Sigma == 0 {

@@ -41,16 +41,16 @@ func TestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantNames(t, r.Curves, "method", "kind", "labels", "rmse")
-	statuses := 0
+	statuses, last := 0, ""
 	bounded, err := Budget(ctx, pool, BudgetSpec{Target: "y", Sigma: 0.5, LambdaQ: 1e-4, Pilot: &pilot, Seed: 1,
-		TimeBudget: time.Nanosecond, Progress: func(credlab.TuneStatus) { statuses++ }})
+		TimeBudget: time.Nanosecond, Progress: func(s credlab.TuneStatus) { statuses, last = statuses+1, s.Stage }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if statuses == 0 || !slices.ContainsFunc(bounded.Notes, func(n string) bool {
+	if statuses < 2 || last != "curves" || !slices.ContainsFunc(bounded.Notes, func(n string) bool {
 		return strings.HasPrefix(n, "warning: the default fit on the 60 pilot rows: the time budget of 1ns stopped the search")
 	}) {
-		t.Errorf("%d statuses, notes %q", statuses, bounded.Notes)
+		t.Errorf("%d statuses, the last %q, notes %q", statuses, last, bounded.Notes)
 	}
 	if len(r.LearningCurves) != 3 || r.Curves.Nrow() == 0 {
 		t.Fatalf("curves %+v", r.LearningCurves)

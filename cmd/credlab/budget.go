@@ -63,6 +63,10 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	p := newProgress(stderr, *quiet, 0)
 	spec.Progress = func(s credlab.TuneStatus) {
+		if s.Stage == "curves" {
+			p.setDetail(func() string { return searchStatus(s) })
+			return
+		}
 		p.setDetail(func() string { return "the default fit on the pilot: " + searchStatus(s) })
 	}
 	stop := p.ticker("scoring the pool")

@@ -26,6 +26,7 @@ var stageWords = map[string]string{
 	"model":     "fitting the choice on all rows",
 	"estimate":  "refitting on folds to estimate the error",
 	"curve":     "projecting the learning curve",
+	"curves":    "projecting the uniform and CRED learning curves",
 }
 
 // searchStatus says where the automatic method's search stands.

@@ -73,7 +73,8 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var p *progress // set when the selection starts
 	spec.Report = func(line string) {
 		if p != nil {
-			p.clear() // the line replaces the live progress line, which the next tick redraws
+			p.clear()        // the line replaces the live progress line, which the next tick redraws
+			p.setDetail(nil) // lines come once the tuning on the labels has ended
 		}
 		if w, ok := strings.CutPrefix(line, "warning: "); ok {
 			fmt.Fprintln(stderr, "credlab: warning: "+w) // warnings remain under -quiet
