@@ -179,9 +179,9 @@ func Lengthscales(k Kernel) []float64 {
 
 func kernelName(name string, sigma float64, scales []float64) string {
 	if scales == nil {
-		return fmt.Sprintf("%s(sigma=%g)", name, sigma)
+		return fmt.Sprintf("%s(sigma=%.4g)", name, sigma)
 	}
-	return fmt.Sprintf("%s(sigma=%g, scales=%.3g)", name, sigma, scales)
+	return fmt.Sprintf("%s(sigma=%.4g, scales=%.3g)", name, sigma, scales)
 }
 
 // checkScales checks per-column kernel scales: finite, >= 0, not all zero.
