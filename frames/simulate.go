@@ -105,7 +105,8 @@ type SimulateResult struct {
 	// method is ahead of uniform labeling only where ratio_hi < 1.
 	Ratios dataframe.DataFrame
 	// OutOfTime reports that the time budget stopped the loop before the
-	// final budget; Warnings say where, in words.
+	// final budget; Warnings say where, in words, and which fits' searches
+	// their share of the budget stopped.
 	OutOfTime bool
 	Warnings  []string
 }
@@ -204,8 +205,12 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 				}
 			}
 			rows = append(rows, row)
-			clock.say(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (sigma %.3g, lambda %.2g, selection %.1f s)",
-				row.seed, row.method, b, row.rmse, row.est, row.proj2, row.sigma, row.lambda, row.seconds))
+			cut := ""
+			if row.cut {
+				cut = "; its search cut short by its share of the time budget"
+			}
+			clock.say(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (sigma %.3g, lambda %.2g, selection %.1f s%s)",
+				row.seed, row.method, b, row.rmse, row.est, row.proj2, row.sigma, row.lambda, row.seconds, cut))
 		}
 		last = time.Since(t0)
 	}
@@ -225,7 +230,31 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 		return nil, err
 	}
 	res.Warnings, res.OutOfTime = warnings, len(warnings) > 0
+	if w := cutShort(rows); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	return res, nil
+}
+
+// cutShort says which fits the time budget stopped before their search
+// ended ("" for none): their test RMSE is that of a shorter search than
+// the other fits', which the comparison of methods should know.
+func cutShort(rows []simRow) string {
+	var cut []string
+	for _, r := range rows {
+		if r.cut {
+			cut = append(cut, fmt.Sprintf("%s at %d labels (seed %d)", r.method, r.labels, r.seed))
+		}
+	}
+	if len(cut) == 0 {
+		return ""
+	}
+	n, more := len(cut), ""
+	if n > 5 {
+		cut, more = cut[:5], ", ..."
+	}
+	return fmt.Sprintf("%d of %d fits stopped their search at their share of the time budget, so their test RMSE is that of a shorter search: %s%s; a larger -time (SimulateSpec.TimeBudget) gives every fit its whole search",
+		n, len(rows), strings.Join(cut, ", "), more)
 }
 
 // simClock is the time budget and progress of a simulation.
@@ -305,6 +334,9 @@ type simRow struct {
 	// proj15 and proj2 are the RMSE its learning curve projects at 1.5
 	// and 2 times the labels (credlab.Choice.Curve); NaN without one.
 	proj15, proj2 float64
+	// cut reports that the time budget stopped the fit's search
+	// (credlab.Choice.OutOfTime).
+	cut bool
 	// pool is its RMSE on the pool rows not labeled, the target of est
 	// (NaN when every pool row is labeled).
 	pool float64
@@ -491,7 +523,7 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 	r.kernel, r.lambda = ch.Kernel, ch.Lambda
 	row := simRow{seed: r.seed, method: r.method, labels: b, rmse: credlab.RMSE(pred, sp.yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: r.selection,
 		est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN(),
-		pool: poolRMSE}
+		pool: poolRMSE, cut: ch.OutOfTime}
 	if e := ch.PoolRMSE; e != nil {
 		o := e.OverRows(len(rest))
 		row.est, row.estLo, row.estHi = o.RMSE, o.Lo, o.Hi

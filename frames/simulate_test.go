@@ -489,3 +489,25 @@ func TestSimulateWholePool(t *testing.T) {
 		}
 	}
 }
+
+// TestCutShort: the warning names the fits whose search the time budget
+// stopped, five at most, and counts them all.
+func TestCutShort(t *testing.T) {
+	row := func(m string, labels int, seed uint64, cut bool) simRow {
+		return simRow{method: m, labels: labels, seed: seed, cut: cut}
+	}
+	if w := cutShort([]simRow{row("uniform", 256, 1, false)}); w != "" {
+		t.Errorf("no fit cut: %q", w)
+	}
+	w := cutShort([]simRow{row("uniform", 256, 1, false), row("lcmd", 512, 1, true), row("uniform", 512, 2, true)})
+	if !strings.HasPrefix(w, "2 of 3 fits stopped their search") || !strings.Contains(w, ": lcmd at 512 labels (seed 1), uniform at 512 labels (seed 2); a larger -time") {
+		t.Errorf("two fits cut: %q", w)
+	}
+	var many []simRow
+	for i := range 7 {
+		many = append(many, row("lcmd", 256*(i+1), 1, true))
+	}
+	if w := cutShort(many); !strings.HasPrefix(w, "7 of 7 fits") || !strings.Contains(w, "lcmd at 1280 labels (seed 1), ...; ") || strings.Contains(w, "1536") {
+		t.Errorf("seven fits cut: %q", w)
+	}
+}
