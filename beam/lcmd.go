@@ -465,7 +465,9 @@ func TuneKernel(ctx context.Context, lab *Labeled, seed uint64) (*TunedKernel, e
 			xs.Set(i, j, v*inv[j])
 		}
 	}
-	fit, err := credlab.Tune(ctx, xs, lab.Y, credlab.TuneConfig{Seed: seed})
+	// The shards use the kernel on their columns as they are: no
+	// normal-score map.
+	fit, err := credlab.Tune(ctx, xs, lab.Y, credlab.TuneConfig{Seed: seed, Transform: credlab.TransformOff})
 	if err != nil {
 		return nil, fmt.Errorf("credbeam: tuning the kernel on the %d labeled rows: %w", n, err)
 	}

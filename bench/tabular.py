@@ -6,7 +6,8 @@
 For each table (the staged regression sets of ../shared/data and synthetic
 tables where only some columns matter) it writes a seeded 75/25 train/test
 split to CSV, runs `credlab fit` with no flag but -target (the default fit),
-with -relevance off (one shared kernel scale), then scikit-learn's
+with -relevance off -transform off (one shared kernel scale on the columns
+as they are), then scikit-learn's
 HistGradientBoostingRegressor() and Nystroem(1000) + RidgeCV on the same
 files, and prints test RMSE in units of the target's standard deviation,
 the fit times and the ratio of the default fit to the best peer. Ratios are
@@ -88,8 +89,8 @@ def credlab(binary, d, extra):
     y = np.array([float(r["y"]) for r in rows])
     rel = ""
     for line in r.stdout.splitlines():
-        if line.startswith("relevance") or line.startswith("warning: the time budget"):
-            rel = line[:160]
+        if line.startswith(("relevance", "skewed columns", "warning: the time budget")):
+            rel = (rel + " | " if rel else "") + line[:160]
     return float(np.sqrt(np.mean((p - y) ** 2))), secs, rel
 
 
@@ -99,7 +100,7 @@ def main():
     ap.add_argument("--sets", default="cadata,cpusmall,abalone,space_ga,synth-5of30,synth-2of17,synth-all8")
     ap.add_argument("--credlab", default="credlab")
     ap.add_argument("--max-train", type=int, default=0, help="cap the training rows (0: 75%% of the rows)")
-    ap.add_argument("--no-iso", action="store_true", help="skip the -relevance off run")
+    ap.add_argument("--no-iso", action="store_true", help="skip the -relevance off -transform off run")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     res = []
@@ -120,7 +121,7 @@ def main():
         row = {"set": name, "train": len(tr), "d": x.shape[1]}
         row["credlab"], row["credlab_s"], row["relevance"] = credlab(a.credlab, d, [])
         if not a.no_iso:
-            row["iso"], row["iso_s"], _ = credlab(a.credlab, d, ["-relevance", "off", "-time", "-1s"])
+            row["iso"], row["iso_s"], _ = credlab(a.credlab, d, ["-relevance", "off", "-transform", "off", "-time", "-1s"])
         else:
             row["iso"], row["iso_s"] = float("nan"), 0
         for key, est in (("hgb", HistGradientBoostingRegressor()),

@@ -53,6 +53,11 @@
 // default (TuneConfig.Relevance) and keeps them when they validate better
 // than one shared scale (Choice.Scales, Choice.Relevance).
 //
+// Skewed columns (normalscores.go, tune_transform.go): Tune maps columns
+// of |skewness| above 1 to normal scores through their training values'
+// distribution (NormalScores) when that validates better
+// (TuneConfig.Transform, Choice.Transform, Model.Transform).
+//
 // Nyström subsampling (nystrom.go, nkrls.go, nytro.go): NystromCenters
 // with a CenterSampler (UniformCenters, or LeverageCenters from
 // ApproxLeverageScores in bless.go), NewNystrom, and the estimators

@@ -19,7 +19,8 @@ import (
 // (KRLS, ..., Tune) and returns its result bit for bit.
 //
 // x is a mat.Matrix: a *mat.Dense is used as it is, without a copy (the
-// solvers read its rows in place); any other Matrix is copied once into a
+// solvers read its rows in place; TuneConfig's search copies it once more
+// when it maps skewed columns); any other Matrix is copied once into a
 // *mat.Dense. Neither x, y nor w is modified.
 //
 // Weights: the configs keep their Weights fields for the function forms

@@ -26,6 +26,10 @@ type Model struct {
 	// row outside the training rows (measured: 5.9e6 for a house value of
 	// at most 5e5, one row that raised a test RMSE from 6.5e4 to 1.0e5).
 	Bounds []float64
+	// Transform, when not nil, maps the rows' columns to normal scores
+	// before the kernel or feature map sees them: the centers are mapped
+	// rows (Tune sets it when TuneConfig.Transform maps skewed columns).
+	Transform *NormalScores
 }
 
 // BoundsMargin is the share of the training targets' range that Tune's
@@ -35,9 +39,9 @@ const BoundsMargin = 0.1
 // predictBlockBytes bounds the kernel block held by Predict.
 const predictBlockBytes = 32 << 20
 
-// Predict returns f(x_i) for each row of x. It evaluates K(X, Centers) in
-// blocks of rows, so memory stays O(c * block) whatever the number of rows;
-// time is O(n c d).
+// Predict returns f(x_i) for each row of x. It maps the rows by Transform
+// and evaluates K(X, Centers) in blocks of rows, so memory stays
+// O((c + d) * block) whatever the number of rows; time is O(n c d).
 func (m *Model) Predict(x *mat.Dense) ([]float64, error) {
 	return m.PredictContext(context.Background(), x)
 }
@@ -53,8 +57,34 @@ func (m *Model) PredictContext(ctx context.Context, x *mat.Dense) ([]float64, er
 	return m.predict(ctx, x)
 }
 
-// predict is PredictContext on rows already checked (CheckData).
+// predict is PredictContext on rows already checked (CheckData): with a
+// Transform, on mapped copies of row blocks of at most predictBlockBytes.
 func (m *Model) predict(ctx context.Context, x *mat.Dense) ([]float64, error) {
+	if m.Transform == nil {
+		return m.predictMapped(ctx, x)
+	}
+	n, d := x.Dims()
+	block := max(1, min(n, predictBlockBytes/8/max(d, 1)))
+	out := make([]float64, 0, n)
+	for lo := 0; lo < n; lo += block {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		xb, err := m.Transform.Apply(x.Slice(lo, min(lo+block, n), 0, d).(*mat.Dense))
+		if err != nil {
+			return nil, err
+		}
+		p, err := m.predictMapped(ctx, xb)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+// predictMapped is predict on rows the Transform, if any, has mapped.
+func (m *Model) predictMapped(ctx context.Context, x *mat.Dense) ([]float64, error) {
 	if m.Features != nil {
 		return m.predictLinear(ctx, x)
 	}

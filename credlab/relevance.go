@@ -156,19 +156,8 @@ func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int, s
 	}
 	p.stop = stop
 	out := &RelevanceFit{Rows: ns}
-	// Isotropic: one shared log-scale and log-lambda, found on screenRows
-	// rows and polished on all.
-	s0 := 1 / medianSigma(p.x)
-	iso := []float64{math.Log(s0), math.Log(1e-3)}
-	var isoL float64
-	var err error
-	if q := p.screenRows(screenRows); q != p {
-		if iso, _, err = q.minimize(ctx, iso, true, min(iters, 20)); err != nil {
-			return nil, err
-		}
-		p.evals += q.evals
-	}
-	if iso, isoL, err = p.minimize(ctx, iso, true, min(iters, 20)); err != nil {
+	iso, isoL, err := p.isotropic(ctx, iters)
+	if err != nil {
 		return nil, err
 	}
 	out.IsoScale, out.IsoLambda, out.IsoLOO = math.Exp(iso[0]), math.Exp(iso[1]), isoL
@@ -204,6 +193,22 @@ func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int, s
 	}
 	out.Lambda, out.LOO, out.Start, out.Evals = math.Exp(best[d]), bestL, start, p.evals
 	return out, nil
+}
+
+// isotropic returns the optimum (log-scale, log-lambda) of one scale
+// shared by every column and its criterion: found on screenRows rows from
+// the median heuristic and lambda 1e-3, then polished on all, at most
+// min(iters, 20) iterations each.
+func (p *looProblem) isotropic(ctx context.Context, iters int) ([]float64, float64, error) {
+	iso := []float64{math.Log(1 / medianSigma(p.x)), math.Log(1e-3)}
+	var err error
+	if q := p.screenRows(screenRows); q != p {
+		if iso, _, err = q.minimize(ctx, iso, true, min(iters, 20)); err != nil {
+			return nil, 0, err
+		}
+		p.evals += q.evals
+	}
+	return p.minimize(ctx, iso, true, min(iters, 20))
 }
 
 func gatherWeights(w []float64, idx []int) []float64 {

@@ -203,7 +203,7 @@ func TestTuneRelevance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	won, err := tuneRelevance(ctx, isoT, xtr, ytr, cfg)
+	won, _, _, err := tuneRelevance(ctx, isoT, xtr, ytr, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,7 @@ const (
 	relevanceShare      = 0.25
 	nestedRelevanceRows = 1000
 	relevanceFolds      = 5
+	relevanceIters      = 30 // quasi-Newton iterations of each start
 )
 
 // relevanceFor says whether Tune learns column scales for cfg on d
@@ -60,10 +61,14 @@ func relevanceFor(cfg TuneConfig, n, d int) (bool, error) {
 }
 
 // tuneRelevance learns column scales and runs the search with them, or
-// without them when they do not validate better.
-func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, cfg TuneConfig) (*TuneFit, error) {
+// without them when they do not validate better. When alt is not nil and
+// held-out rows validate the scales, the scales are learned and validated
+// on alt's mapped columns too, and the columns whose kept candidate (one
+// scale, or the learned ones) validates better by transformMargin win:
+// used is then alt, and note the comparison's line for Choice.Stages.
+func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, cfg TuneConfig, alt *NormalScores) (*TuneFit, *NormalScores, string, error) {
 	t0 := time.Now()
-	n, _ := x.Dims()
+	n, d := x.Dims()
 	perm := relevanceRows(n, cfg.Seed)
 	ns := min(n, DefaultRelevanceRows)
 	nv := min(n-ns, relevanceValRows)
@@ -77,13 +82,20 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		stop = t0.Add(time.Duration(relevanceShare * float64(iso.budget)))
 	}
 	iso.status("relevance", 0)
-	rf, err := learnScales(ctx, gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(cfg.Weights, sIdx), 30, stop)
+	if alt != nil && nv > 0 { // the columns and their normal scores, each in its half of the share
+		stop = iso.sideStop()
+	}
+	rf, err := learnScales(ctx, gatherRows(x, sIdx), gather(y, sIdx), gatherWeights(cfg.Weights, sIdx), relevanceIters, stop)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, "", ctx.Err()
 		}
 		iso.out.Choice.Warnings = append(iso.out.Choice.Warnings, fmt.Sprintf("column scales not learned: %v", err))
-		return iso.out, iso.run(ctx)
+		note := ""
+		if alt != nil && nv > 0 {
+			note = transformWhat(alt, d) + " left as they are: no learned scales to compare them with"
+		}
+		return iso.out, nil, note, iso.run(ctx)
 	}
 	learned := fmt.Sprintf("relevance: column scales learned on %d rows by leave-one-out (%d evaluations, start %s): %.4g against %.4g with one scale",
 		ns, rf.Evals, rf.Start, rf.LOO, rf.IsoLOO)
@@ -92,15 +104,15 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 			vIso, vARD, err := crossValidateScales(ctx, x, y, cfg.Weights, perm, stop)
 			if err != nil {
 				if ctx.Err() != nil {
-					return nil, ctx.Err()
+					return nil, nil, "", ctx.Err()
 				}
 				iso.out.Choice.Warnings = append(iso.out.Choice.Warnings, fmt.Sprintf("column scales not learned: %v", err))
-				return iso.out, iso.run(ctx)
+				return iso.out, nil, "", iso.run(ctx)
 			}
 			verdict := fmt.Sprintf("relevance: scales learned on each %d-fold complement, validation MSE %.4g against %.4g with one scale", relevanceFolds, vARD, vIso)
 			if !(vARD < (1-relevanceMargin)*vIso) {
 				iso.stage("%s; one scale kept: %v", verdict, time.Since(t0).Round(time.Millisecond))
-				return iso.out, iso.run(ctx)
+				return iso.out, nil, "", iso.run(ctx)
 			}
 			learned = verdict + "; " + learned
 		}
@@ -108,48 +120,89 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		// kernel wins; the Matérn kernels are tried for the winner alone.
 		bIso, err := iso.searchKernel(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, "", err
 		}
 		at, err := scaledTuner(x, y, cfg, rf.Scales, iso)
 		if err != nil {
-			return nil, err
+			return nil, nil, "", err
 		}
 		bARD, err := at.searchKernel(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, "", err
 		}
 		took := time.Since(t0).Round(time.Millisecond) // the relevance stage and both searches
 		if !(bARD.score() < (1-relevanceMargin)*bIso.score()) {
 			iso.done = at.done
 			iso.stage("%s: %v", learned, took)
 			iso.stage("relevance: one scale kept: criterion %.4g against %.4g with the learned scales", bIso.score(), bARD.score())
-			return iso.out, iso.complete(ctx, bIso)
+			return iso.out, nil, "", iso.complete(ctx, bIso)
 		}
 		if err := at.complete(ctx, bARD); err != nil {
-			return nil, err
+			return nil, nil, "", err
 		}
 		ard := unscaled(at, x, rf.Scales, "learned")
 		ard.Choice.Stages = append([]string{fmt.Sprintf("%s: %v", learned, took),
 			fmt.Sprintf("relevance: learned scales kept: criterion %.4g against %.4g with one scale", bARD.score(), bIso.score())},
 			ard.Choice.Stages...)
-		return ard, nil
+		return ard, nil, "", nil
 	}
 	vIdx := perm[ns : ns+nv]
 	vIso, vARD, err := validateScales(ctx, x, y, cfg.Weights, sIdx, vIdx, rf, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
+	}
+	var used *NormalScores
+	note := ""
+	if alt != nil {
+		iso.begin("transform")
+		xm, err := alt.Apply(x)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		rfM, err := learnScales(ctx, gatherRows(xm, sIdx), gather(y, sIdx), gatherWeights(cfg.Weights, sIdx), relevanceIters, iso.sideStop())
+		if err != nil && ctx.Err() != nil {
+			return nil, nil, "", ctx.Err()
+		}
+		if err != nil {
+			note = fmt.Sprintf("%s left as they are: column scales not learned on their normal scores: %v", transformWhat(alt, d), err)
+		} else {
+			mIso, mARD, err := validateScales(ctx, xm, y, cfg.Weights, sIdx, vIdx, rfM, true)
+			if err != nil {
+				return nil, nil, "", err
+			}
+			var keep bool
+			note, keep = transformVerdict(alt, d, fmt.Sprintf("validation MSE on %d held-out rows (one scale or learned scales, as the relevance stage keeps)", nv), keptScalesError(mIso, mARD), keptScalesError(vIso, vARD))
+			if keep {
+				if iso, err = continuedTuner(xm, y, cfg, iso); err != nil {
+					return nil, nil, "", err
+				}
+				x, rf, vIso, vARD, used = xm, rfM, mIso, mARD, alt
+				learned = fmt.Sprintf("relevance: column scales learned on the %d rows' normal scores by leave-one-out (%d evaluations, start %s): %.4g against %.4g with one scale",
+					ns, rf.Evals, rf.Start, rf.LOO, rf.IsoLOO)
+			}
+		}
 	}
 	verdict := fmt.Sprintf("%s; validation MSE on %d held-out rows %.4g against %.4g: %v", learned, nv, vARD, vIso, time.Since(t0).Round(time.Millisecond))
 	if !(vARD < (1-relevanceMargin)*vIso) {
 		iso.stage("%s; one scale kept", verdict)
-		return iso.out, iso.run(ctx)
+		return iso.out, used, note, iso.run(ctx)
 	}
 	ard, err := tuneScaled(ctx, x, y, cfg, rf.Scales, "learned", iso)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
 	ard.Choice.Stages = append([]string{verdict + "; learned scales kept"}, ard.Choice.Stages...)
-	return ard, nil
+	return ard, used, note, nil
+}
+
+// keptScalesError is the validation error of the candidate the relevance
+// stage keeps: the learned scales' when lower by relevanceMargin, else one
+// scale's.
+func keptScalesError(iso, ard float64) float64 {
+	if ard < (1-relevanceMargin)*iso {
+		return ard
+	}
+	return iso
 }
 
 // crossValidateScales learns scales on the complement of each of
@@ -168,7 +221,7 @@ func crossValidateScales(ctx context.Context, x *mat.Dense, y, w []float64, perm
 			}
 		}
 		sort.Ints(tr)
-		rf, err := learnScales(ctx, gatherRows(x, tr), gather(y, tr), gatherWeights(w, tr), 30, stop)
+		rf, err := learnScales(ctx, gatherRows(x, tr), gather(y, tr), gatherWeights(w, tr), relevanceIters, stop)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -292,10 +345,17 @@ func scaledTuner(x *mat.Dense, y []float64, cfg TuneConfig, scales []float64, pr
 		}
 	}
 	cfg.Scales, cfg.Relevance = nil, RelevanceOff
+	return continuedTuner(xs, y, cfg, prev)
+}
+
+// continuedTuner returns a tuner on other columns of prev's rows (checked,
+// the target centered) that continues prev's time budget and progress
+// count.
+func continuedTuner(x *mat.Dense, y []float64, cfg TuneConfig, prev *tuner) (*tuner, error) {
 	if !prev.deadline.IsZero() {
 		cfg.TimeBudget = max(time.Until(prev.deadline), time.Nanosecond)
 	}
-	t, err := setupTuner(xs, y, cfg, prev) // the rows are checked, the target centered
+	t, err := setupTuner(x, y, cfg, prev)
 	if err != nil {
 		return nil, err
 	}

@@ -36,8 +36,8 @@ type BudgetSpec struct {
 	// learning curves for uniform and CRED labeling
 	// (credlab.ProjectLearningCurve; at least credlab.MinPilot rows), and
 	// the default fit's own curve (credlab.Choice.Curve, method "default
-	// fit": cross-validation RMSE on 2/3 to 9/10 of the pilot, projected to 1.5
-	// and 2 times it).
+	// fit", its columns as they are: cross-validation RMSE on 2/3 to 9/10 of
+	// the pilot, projected to 1.5 and 2 times it).
 	Pilot  *dataframe.DataFrame
 	Target string
 	// Lambda is the ridge of the learning-curve model. By default the
@@ -195,7 +195,9 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	// The default fit on the pilot; its kernel and lambda, unless Kernel,
 	// Sigma or Lambda name others, are the model of the uniform and CRED
 	// curves too, so that the three curves measure one model.
-	tf, err := credlab.Tune(ctx, xp, y, credlab.TuneConfig{Seed: spec.Seed, TimeBudget: spec.TimeBudget, Status: spec.Progress})
+	// The curves use the kernel on the pilot's columns as they are: no
+	// normal-score map.
+	tf, err := credlab.Tune(ctx, xp, y, credlab.TuneConfig{Seed: spec.Seed, TimeBudget: spec.TimeBudget, Status: spec.Progress, Transform: credlab.TransformOff})
 	if err != nil {
 		return nil, fmt.Errorf("frames: the default fit on the pilot: %w", err)
 	}

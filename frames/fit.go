@@ -75,8 +75,11 @@ type Choice struct {
 	// Scales are the kernel's per-design-column scales (credlab.Choice.Scales;
 	// nil for one shared scale); Model.Relevance lists them relative to the
 	// largest.
-	Scales    []float64 `json:"scales,omitempty"`
-	OutOfTime bool      `json:"out_of_time,omitempty"` // the time budget stopped the search
+	Scales []float64 `json:"scales,omitempty"`
+	// NormalScores names the skewed design columns the model maps to
+	// normal scores (credlab.Choice.Transform), nil when none.
+	NormalScores []string `json:"normal_scores,omitempty"`
+	OutOfTime    bool     `json:"out_of_time,omitempty"` // the time budget stopped the search
 	// FoldRMSE is each cross-validation fold's held-out RMSE at the choice
 	// (credlab.Choice.FoldRMSE; nil for other criteria).
 	FoldRMSE []float64 `json:"fold_rmse,omitempty"`
@@ -208,9 +211,9 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 				Want: fmt.Sprintf(`"" or holdout: method %s selects on a hold-out split; cv, gcv and loo apply to the automatic method (Method "")`, mi.name)}
 		}
 		s.Selection = string(credlab.CriterionHoldout)
-		if s.Relevance != "" || s.TimeBudget != 0 {
-			return nil, "", &credlab.ParamError{Name: "Spec.Relevance", Value: fmt.Sprintf("%q, TimeBudget %v", s.Relevance, s.TimeBudget),
-				Want: fmt.Sprintf("Relevance and TimeBudget unset: they belong to the automatic method (Method \"\"), not to method %s", mi.name)}
+		if s.Relevance != "" || s.TimeBudget != 0 || s.Transform != "" {
+			return nil, "", &credlab.ParamError{Name: "Spec.Relevance", Value: fmt.Sprintf("%q, TimeBudget %v, Transform %q", s.Relevance, s.TimeBudget, s.Transform),
+				Want: fmt.Sprintf("Relevance, TimeBudget and Transform unset: they belong to the automatic method (Method \"\"), not to method %s", mi.name)}
 		}
 		return mi, "", nil
 	}
@@ -235,6 +238,14 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 		s.Relevance = credlab.RelevanceOff
 	default:
 		return nil, "", &credlab.ParamError{Name: "Spec.Relevance", Value: strconv.Quote(s.Relevance), Want: "auto (the default) or off"}
+	}
+	switch t := strings.ToLower(strings.TrimSpace(s.Transform)); t {
+	case "", credlab.TransformAuto:
+		s.Transform = credlab.TransformAuto
+	case credlab.TransformOff, credlab.TransformNormal:
+		s.Transform = t
+	default:
+		return nil, "", &credlab.ParamError{Name: "Spec.Transform", Value: strconv.Quote(s.Transform), Want: "auto (the default), off or normal"}
 	}
 	switch k := strings.ToLower(s.Kernel); k {
 	case "":
@@ -277,7 +288,7 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 func tuneConfig(s Spec, crit credlab.Criterion, w, audit []float64) credlab.TuneConfig {
 	return credlab.TuneConfig{Kernel: s.Kernel, Sigma: s.Sigma, Lambda: s.Lambda, Lambdas: s.Lambdas,
 		Criterion: crit, Holdout: credlab.Holdout{Fraction: s.Validation, Seed: s.Seed}, M: s.M,
-		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w, Audit: audit, Relevance: s.Relevance, TimeBudget: s.TimeBudget, Status: s.Progress}
+		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w, Audit: audit, Relevance: s.Relevance, Transform: s.Transform, TimeBudget: s.TimeBudget, Status: s.Progress}
 }
 
 // fitAuto fits the automatic method: credlab.Tune on the prepared data.
@@ -315,9 +326,15 @@ func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion
 	if len(weak) > 1 {
 		warns[len(warns)-1] = fmt.Sprintf("%d columns look irrelevant, their learned relevance below %.2g%% of the most relevant column's: %s", len(weak), 100*irrelevant, listNames(weak, 10))
 	}
+	var mapped []string
+	if c.Transform != nil {
+		for _, j := range c.Transform.Columns {
+			mapped = append(mapped, d.encoded[j])
+		}
+	}
 	return &Model{
 		Spec: spec, Features: d.features, Columns: d.encoded, OneHot: d.oneHot, Mean: d.mean, Scale: d.scale,
-		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, OutOfTime: c.OutOfTime, FoldRMSE: c.FoldRMSE, PoolRMSE: c.PoolRMSE, Curve: c.Curve,
+		Choice: &Choice{Method: spec.Method, Reason: c.Reason, Sigma: c.Sigma, Lambda: c.Lambda, M: c.M, Centers: c.Centers, Scales: c.Scales, NormalScores: mapped, OutOfTime: c.OutOfTime, FoldRMSE: c.FoldRMSE, PoolRMSE: c.PoolRMSE, Curve: c.Curve,
 			Criterion: string(c.Criterion), Score: c.Score, ValRMSE: c.ValRMSE, Stages: c.Stages, Seconds: c.Elapsed.Seconds()},
 		Warnings: warns, Lambda: c.Lambda, ValRMSE: c.ValRMSE, Rows: len(p.rows),
 		Predictor: tf.Fit.Model, Fit: tf.Fit, Tuning: tf,
@@ -988,6 +1005,13 @@ func (m *Model) Summary() string {
 			parts = append(parts, fmt.Sprintf("%s %.2f", r.Column, r.Relevance))
 		}
 		fmt.Fprintf(&b, "relevance (kernel scale per column, learned; 1 = most relevant): %s\n", strings.Join(parts, ", "))
+	}
+	if c := m.Choice; c != nil && len(c.NormalScores) > 0 {
+		why := "as that validated better"
+		if m.Spec.Transform == credlab.TransformNormal {
+			why = "as -transform normal (Spec.Transform) asks"
+		}
+		fmt.Fprintf(&b, "skewed columns mapped to normal scores: %s (through their training values' distribution, %s; -transform off, Spec.Transform \"off\", leaves them)\n", listNames(c.NormalScores, 12), why)
 	}
 	for _, w := range m.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)

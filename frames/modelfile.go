@@ -28,7 +28,10 @@ import (
 // kernels ("matern52", "matern32"; a 3.0 reader refuses them as an unknown
 // kernel); 3.2 the prediction bounds of the automatic method
 // (credlab.Model.Bounds; a 3.1 reader ignores them and predicts unclipped).
-const FormatVersion = "3.2"
+// Version 4 added the normal-score map of skewed design columns
+// (credlab.Model.Transform), which a version 3 reader would ignore,
+// predicting from unmapped columns: hence a major version.
+const FormatVersion = "4.0"
 
 // oldestMajor is the oldest major format version LoadModel reads.
 const oldestMajor = 1
@@ -58,9 +61,12 @@ type modelFile struct {
 	// Intercept is added to every prediction (version 2).
 	Intercept float64 `json:"intercept,omitempty"`
 	// Bounds clip every prediction (version 3.2; credlab.Model.Bounds).
-	Bounds   []float64 `json:"bounds,omitempty"`
-	Choice   *Choice   `json:"choice,omitempty"`
-	Warnings []string  `json:"warnings,omitempty"`
+	Bounds []float64 `json:"bounds,omitempty"`
+	// NormalScores maps skewed design columns before the kernel (version
+	// 4; credlab.Model.Transform).
+	NormalScores *normalScoresFile `json:"normal_scores,omitempty"`
+	Choice       *Choice           `json:"choice,omitempty"`
+	Warnings     []string          `json:"warnings,omitempty"`
 
 	// A kernel expansion f(x) = sum_i coef_i k(x, centers_i) ...
 	Kernel  *kernelFile `json:"kernel,omitempty"`
@@ -68,6 +74,14 @@ type modelFile struct {
 	// ... or a linear model f(x) = phi(x).coef.
 	FeatureMap *featureMapFile `json:"feature_map,omitempty"`
 	Coef       []float64       `json:"coef"`
+}
+
+// normalScoresFile is credlab.NormalScores: per mapped design column (its
+// index), increasing knots and their scores.
+type normalScoresFile struct {
+	Columns []int       `json:"columns"`
+	Knots   [][]float64 `json:"knots"`
+	Scores  [][]float64 `json:"scores"`
 }
 
 type kernelFile struct {
@@ -127,6 +141,9 @@ func (m *Model) file() (*modelFile, error) {
 		Features: m.Features, Columns: m.Columns, OneHot: m.OneHot, Mean: m.Mean, Scale: m.Scale,
 		Lambda: m.Lambda, Iter: m.Iter, Rows: m.Rows, Passes: m.Passes, Coef: m.Predictor.Coef,
 		Intercept: m.Predictor.Intercept, Bounds: m.Predictor.Bounds, Choice: m.Choice, Warnings: m.Warnings}
+	if t := m.Predictor.Transform; t != nil {
+		f.NormalScores = &normalScoresFile{Columns: t.Columns, Knots: t.Knots, Scores: t.Scores}
+	}
 	if !math.IsNaN(m.ValRMSE) && !math.IsInf(m.ValRMSE, 0) {
 		v := m.ValRMSE
 		f.ValRMSE = &v
@@ -353,6 +370,12 @@ func (f *modelFile) model() (*Model, error) {
 		return nil, corrupt("bounds %v: must be two values, lower first", f.Bounds)
 	}
 	p := &credlab.Model{Coef: f.Coef, Intercept: f.Intercept, Bounds: f.Bounds}
+	if t := f.NormalScores; t != nil {
+		p.Transform = &credlab.NormalScores{Columns: t.Columns, Knots: t.Knots, Scores: t.Scores}
+		if err := p.Transform.Check(nc); err != nil {
+			return nil, corrupt("normal scores: %v", err)
+		}
+	}
 	switch {
 	case f.Kernel != nil && f.FeatureMap != nil:
 		return nil, corrupt("both a kernel and a feature map")

@@ -155,7 +155,7 @@ func TestLoadErrors(t *testing.T) {
 		name, in, what string
 		corrupt        bool
 	}{
-		{"major version", edit(`"version": "1.0"`, `"version": "4.0"`), "format version 4.0", false},
+		{"major version", edit(`"version": "1.0"`, `"version": "5.0"`), "format version 5.0", false},
 		{"intercept", edit(`"coef": [1, -1]`, `"coef": [1, -1], "intercept": "x"`), "cannot unmarshal", true},
 		{"empty", "", "not valid JSON", true},
 		{"truncated", string(good[:len(good)/2]), "not valid JSON", true},
@@ -192,8 +192,8 @@ func TestLoadErrors(t *testing.T) {
 			}
 			if !c.corrupt {
 				var ve *ModelVersionError
-				if !errors.As(err, &ve) || ve.Version != "4.0" || ve.Oldest != 1 || ve.Newest != 3 {
-					t.Errorf("error %q (%T): want a *ModelVersionError for 3.0, reading 1.x to 2.x", err, err)
+				if !errors.As(err, &ve) || ve.Version != "5.0" || ve.Oldest != 1 || ve.Newest != 4 {
+					t.Errorf("error %q (%T): want a *ModelVersionError for 5.0, reading 1.x to 4.x", err, err)
 				}
 			}
 		})

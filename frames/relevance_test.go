@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/credlab/credlab/credlab"
+	"github.com/go-gota/gota/dataframe"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -67,12 +68,33 @@ func TestFitRelevance(t *testing.T) {
 	if s := m.Summary(); !strings.Contains(s, "relevance (kernel scale per column") {
 		t.Errorf("summary without the relevance:\n%s", s)
 	}
+	buf := savedAlike(t, m, df)
+	if !strings.Contains(buf.String(), `"version": "`+FormatVersion+`"`) || !strings.Contains(buf.String(), `"scales"`) || !strings.Contains(buf.String(), `"bounds"`) {
+		t.Errorf("model file without version %s, scales or bounds", FormatVersion)
+	}
+	// A file whose scales do not match its design columns is corrupt.
+	k := strings.Index(buf.String(), `"kernel": {`)
+	bad := buf.String()[:k] + strings.Replace(buf.String()[k:], `"scales": [`, `"scales": [1,`, 1)
+	if _, err := LoadModel(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "kernel scales") {
+		t.Errorf("7 scales for 6 columns: error %v", err)
+	}
+	// Relevance and TimeBudget belong to the automatic method.
+	var pe *credlab.ParamError
+	if _, err := Fit(df, Spec{Target: "y", Method: "krls", Relevance: "off"}); !errors.As(err, &pe) {
+		t.Errorf("method krls with Relevance: error %v, want a *credlab.ParamError", err)
+	}
+	if _, err := Fit(df, Spec{Target: "y", Relevance: "some"}); !errors.As(err, &pe) || pe.Name != "Spec.Relevance" {
+		t.Errorf("Relevance \"some\": error %v, want a *credlab.ParamError naming Spec.Relevance", err)
+	}
+}
+
+// savedAlike saves m, loads the file back, checks that the loaded model
+// predicts df's rows to the same bits, and returns the file.
+func savedAlike(t *testing.T, m *Model, df dataframe.DataFrame) *bytes.Buffer {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := m.Save(&buf); err != nil {
 		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), `"version": "`+FormatVersion+`"`) || !strings.Contains(buf.String(), `"scales"`) || !strings.Contains(buf.String(), `"bounds"`) {
-		t.Errorf("model file without version %s, scales or bounds", FormatVersion)
 	}
 	back, err := LoadModel(bytes.NewReader(buf.Bytes()))
 	if err != nil {
@@ -92,18 +114,5 @@ func TestFitRelevance(t *testing.T) {
 			t.Fatalf("row %d: %v before saving, %v after loading", i, a[i], b[i])
 		}
 	}
-	// A file whose scales do not match its design columns is corrupt.
-	k := strings.Index(buf.String(), `"kernel": {`)
-	bad := buf.String()[:k] + strings.Replace(buf.String()[k:], `"scales": [`, `"scales": [1,`, 1)
-	if _, err := LoadModel(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "kernel scales") {
-		t.Errorf("7 scales for 6 columns: error %v", err)
-	}
-	// Relevance and TimeBudget belong to the automatic method.
-	var pe *credlab.ParamError
-	if _, err := Fit(df, Spec{Target: "y", Method: "krls", Relevance: "off"}); !errors.As(err, &pe) {
-		t.Errorf("method krls with Relevance: error %v, want a *credlab.ParamError", err)
-	}
-	if _, err := Fit(df, Spec{Target: "y", Relevance: "some"}); !errors.As(err, &pe) || pe.Name != "Spec.Relevance" {
-		t.Errorf("Relevance \"some\": error %v, want a *credlab.ParamError naming Spec.Relevance", err)
-	}
+	return &buf
 }

@@ -447,7 +447,9 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 	if err != nil {
 		return nil, err
 	}
-	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed, Weights: w, TimeBudget: spec.TimeBudget, Status: spec.Progress, SearchOnly: true})
+	// The selector uses the kernel on the pool's columns as they are: no
+	// normal-score map.
+	fit, err := credlab.Tune(ctx, xl, y, credlab.TuneConfig{Seed: spec.Seed, Weights: w, TimeBudget: spec.TimeBudget, Status: spec.Progress, SearchOnly: true, Transform: credlab.TransformOff})
 	if err != nil {
 		return nil, fmt.Errorf("frames: tuning the kernel on the %d labeled rows: %w", len(y), err)
 	}

@@ -83,7 +83,8 @@ const DefaultSimulateBudget = 30 * time.Minute
 type SimulateResult struct {
 	// Curves has one row per repetition, method and budget: columns
 	// "seed", "method", "labels", "rmse" (test RMSE of the default fit on
-	// the labeled rows), "sigma" and "lambda" (the fit's choice, which the
+	// the labeled rows, its columns as they are: TransformOff, since the
+	// selectors reuse its kernel), "sigma" and "lambda" (the fit's choice, which the
 	// next batch selects with), "seconds" (selection time), and "est_rmse",
 	// "est_lo", "est_hi": the fit's own estimate of its RMSE with a 90%
 	// interval, from the labels alone (credlab.Choice.PoolRMSE, its
@@ -498,7 +499,9 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 			return simRow{}, err
 		}
 	}
-	fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: w, Audit: auditRows(r.audit), Seed: r.seed, TimeBudget: budget})
+	// The selectors reuse the fit's kernel on the pool's columns as they
+	// are: no normal-score map.
+	fit, err := credlab.Tune(ctx, xl, yl, credlab.TuneConfig{Weights: w, Audit: auditRows(r.audit), Seed: r.seed, TimeBudget: budget, Transform: credlab.TransformOff})
 	if err != nil {
 		return simRow{}, err
 	}

@@ -165,6 +165,12 @@ type Spec struct {
 	// the budget stops keeps its best model so far and says so in Warnings.
 	Relevance  string        `json:"relevance,omitempty"`
 	TimeBudget time.Duration `json:"time_budget,omitempty"`
+	// Transform is the automatic method's map of skewed design columns:
+	// "" or "auto" (the default: columns of |skewness| above 1 mapped to
+	// normal scores through their training values' distribution when that
+	// validates better; credlab.Tune), "off" or "normal" (always mapped).
+	// The model remembers the map and applies it in Predict.
+	Transform string `json:"transform,omitempty"`
 	// Progress, if not nil, receives the automatic method's progress
 	// reports (stage, best RMSE so far, time left).
 	Progress func(credlab.TuneStatus) `json:"-"`

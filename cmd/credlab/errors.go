@@ -25,7 +25,7 @@ const (
 var paramFlags = map[string]string{
 	"Spec.Method": "method", "SelectSpec.Method": "method", "Spec.Kernel": "kernel",
 	"Spec.FeatureMap": "feature-map", "Spec.Preset": "preset", "Spec.M": "m", "NystromConfig.M": "m",
-	"Spec.Sigma": "sigma", "Gaussian kernel sigma": "sigma", "Laplacian kernel sigma": "sigma",
+	"Spec.Transform": "transform", "Spec.Relevance": "relevance", "Spec.Sigma": "sigma", "Gaussian kernel sigma": "sigma", "Laplacian kernel sigma": "sigma",
 	"random features sigma": "sigma", "SelectSpec.WithoutReplacement": "without-replacement",
 	"LoadOptions.Format": "format", "memory limit": "memory-limit", "lambda": "lambda", "lambda_q": "lambda",
 	"step size": "eta",

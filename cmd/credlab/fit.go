@@ -17,6 +17,7 @@ import (
 // stageWords says what each stage of the automatic method does.
 var stageWords = map[string]string{
 	"relevance": "learning the columns' relevance",
+	"transform": "trying normal scores for the skewed columns",
 	"coarse":    "searching sigma and lambda",
 	"refine":    "refining sigma and lambda",
 	"exact":     "searching the exact path",

@@ -123,7 +123,7 @@ func hasColumn(df dataframe.DataFrame, file, flagName, col string) error {
 // modelFlags are the Spec settings shared by fit and sweep.
 type modelFlags struct {
 	target, method, selection, kernel, weight, columns, exclude, featureMap, preset, centers string
-	relevance                                                                                string
+	relevance, transform                                                                     string
 	timeBudget                                                                               time.Duration
 	m, iters, maxIter, passes, batch                                                         int
 	lambda, sigma, eta, validation, threshold, decay                                         float64
@@ -161,6 +161,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.IntVar(&f.passes, "passes", 0, "most passes over the data for sgm (0: 100)")
 	fs.Float64Var(&f.lambda, "lambda", 0, "fixed regularization of auto, krls, nkrls and linear (0: chosen by -selection for auto, on the hold-out split from 1e-15..1 for a named method)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "Gaussian or Laplacian bandwidth (0: searched by auto; the median distance between rows for a named method)")
+	fs.StringVar(&f.transform, "transform", "auto", "skewed columns of -method auto (|skewness| above 1): auto (mapped to normal scores through their training values' distribution when that validates better), off, or normal (always mapped)")
 	fs.StringVar(&f.relevance, "relevance", "auto", "column relevance of -method auto: auto (one kernel scale per column, learned and kept when it validates better than one shared scale) or off (one shared scale)")
 	fs.DurationVar(&f.timeBudget, "time", 0, "time budget of -method auto's search, such as 60s or 5m (0: 100s; negative: no bound); a search the budget stops keeps the best model so far and says so")
 	fs.Float64Var(&f.validation, "validation", 0.2, "fraction of rows held out to choose the parameter; 0 fits on all rows with exactly the given settings (needs -lambda or -iters, except for kols)")
@@ -218,9 +219,9 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 		Validation: f.validation, Plain: f.plain, Scale: scale, NoIntercept: !f.intercept,
 		OneHot: f.oneHot, DropNA: f.dropNA, Seed: f.seed}
 	if strings.EqualFold(f.method, "auto") {
-		s.Relevance, s.TimeBudget = f.relevance, f.timeBudget
-	} else if f.timeBudget != 0 || !strings.EqualFold(f.relevance, "auto") && f.relevance != "" {
-		return s, usagef("%s: flags -time and -relevance apply to -method auto, not to -method %s", cmd, f.method)
+		s.Relevance, s.TimeBudget, s.Transform = f.relevance, f.timeBudget, f.transform
+	} else if f.timeBudget != 0 || !strings.EqualFold(f.relevance, "auto") && f.relevance != "" || !strings.EqualFold(f.transform, "auto") && f.transform != "" {
+		return s, usagef("%s: flags -time, -relevance and -transform apply to -method auto, not to -method %s", cmd, f.method)
 	}
 	return s, nil
 }
