@@ -155,10 +155,9 @@ var zeroBudget = DefaultTimeBudget
 type TuneStatus struct {
 	// Stage names the stage that runs: the search's "transform" (skewed
 	// columns; before or within "relevance"), "relevance", "coarse",
-	// "refine", "exact", "grow", "centers" and
-	// "family", then "model" (the fit on all rows), "estimate" (the
-	// out-of-fold refits of the pool RMSE estimate) and "curve" (the
-	// learning curve's projection).
+	// "refine", "exact", "grow", "centers" and "family", then "model" (the
+	// fit on all rows), "estimate" (the out-of-fold refits of the pool
+	// RMSE estimate) and "curve" (the learning curve's projection).
 	Stage string
 	// Done evaluations of Total expected (Total may grow; at a stage's
 	// start, Total is Done).

@@ -26,8 +26,8 @@ const (
 	TransformNormal = "normal"
 )
 
-// transformMargin is how much lower the mapped columns' leave-one-out
-// error must be for TransformAuto to map them.
+// transformMargin is how much lower the mapped columns' validation or
+// leave-one-out error must be for TransformAuto to map them.
 const transformMargin = 0.02
 
 // transformCandidate returns the normal-score map of x's skewed columns

@@ -27,6 +27,8 @@ func TestFitUsageBeforeData(t *testing.T) {
 		{"bad kernel", fit("-method", "krls", "-kernel", "cosine"), exitUsage, `flag -kernel "cosine"`},
 		{"sgm preset", fit("-method", "sgm", "-preset", "fast"), exitUsage, `flag -preset "fast": want minibatch, simple or batch`},
 		{"auto preset", fit("-preset", "fast"), exitUsage, `flag -preset "fast": want it unset`},
+		{"bad transform", fit("-transform", "log"), exitUsage, `flag -transform "log": want auto (the default), off or normal`},
+		{"transform of krls", fit("-method", "krls", "-transform", "off"), exitUsage, "flags -time, -relevance and -transform apply to -method auto, not to -method krls"},
 		{"centers of krls", fit("-method", "krls", "-centers", "leverage"), exitUsage, `flag -centers "leverage": want it unset`},
 		{"bad centers", fit("-method", "nkrls", "-centers", "kmeans"), exitUsage, `flag -centers "kmeans": want uniform (the default) or leverage`},
 		{"bad feature map", fit("-method", "linear", "-feature-map", "wavelet"), exitUsage, `flag -feature-map "wavelet": want raw, fourier, relu or nystrom`},
