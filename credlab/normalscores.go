@@ -122,9 +122,10 @@ func FitNormalScores(x *mat.Dense, cols []int) (*NormalScores, error) {
 	return t, nil
 }
 
-// normalScoreMap returns the knots and scores of one column's map: every
-// distinct value (at most maxScoreKnots of them) and its mid-rank normal
-// score, standardized over the rows.
+// normalScoreMap returns the knots and scores of one column's map: its
+// distinct values (beyond maxScoreKnots of them, those at evenly spaced
+// row quantiles) and their mid-rank normal scores, standardized over the
+// rows.
 func normalScoreMap(col []float64) (knots, scores []float64) {
 	n := float64(len(col))
 	v := append([]float64(nil), col...)
