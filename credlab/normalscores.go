@@ -49,10 +49,8 @@ func SkewedColumns(x *mat.Dense) []int {
 	col := make([]float64, n)
 	for j := range d {
 		mat.Col(col, j, x)
-		if skewness(col) > SkewThreshold || skewness(col) < -SkewThreshold {
-			if distinctAtLeast(col, 3) {
-				out = append(out, j)
-			}
+		if math.Abs(skewness(col)) > SkewThreshold && distinctAtLeast(col, 3) {
+			out = append(out, j)
 		}
 	}
 	return out
