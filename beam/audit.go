@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultAuditShare is the share of each LCMDSample batch drawn as an audit
-// sample when LCMDConfig.Audit is zero, as credlab select does
+// sample when LCMDSpec.Audit is zero, as credlab select does
 // (frames.DefaultAuditShare).
 const DefaultAuditShare = 0.1
 

@@ -37,7 +37,7 @@ func replaceLine(t *testing.T, file string, line int, text string) {
 
 func selectPipeline(t *testing.T, p *pool, budget int) error {
 	pipe, s := beam.NewPipelineWithRoot()
-	out, err := CREDSample(s, beam.CreateList(s, p.files), SelectConfig{Spec: Spec{Columns: p.cols, Target: "y"}, D: 10, Sigma: 1, Budget: budget, Seed: 1})
+	out, err := CREDSample(s, beam.CreateList(s, p.files), SelectSpec{Spec: Spec{Columns: p.cols, Target: "y"}, D: 10, Sigma: 1, Budget: budget, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func selectPipeline(t *testing.T, p *pool, budget int) error {
 
 func statsPipeline(t *testing.T, p *pool) error {
 	pipe, s := beam.NewPipelineWithRoot()
-	out, err := NystromFit(s, beam.CreateList(s, p.files), NystromConfig{Spec: Spec{Columns: p.cols, Target: "y"}, M: 10, Sigma: 1, Lambda: 1e-3})
+	out, err := NystromFit(s, beam.CreateList(s, p.files), NystromSpec{Spec: Spec{Columns: p.cols, Target: "y"}, M: 10, Sigma: 1, Lambda: 1e-3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,9 +115,9 @@ func TestDriverErrors(t *testing.T) {
 	}
 	var cfgErr error
 	_, s := beam.NewPipelineWithRoot()
-	_, cfgErr = CREDSample(s, beam.Create(s, "x"), SelectConfig{Spec: Spec{Columns: []string{"a"}}, D: 0, Sigma: 1, Budget: 1})
-	wantErr(t, cfgErr, "SelectConfig.D = 0")
-	_, cfgErr = NystromFit(s, beam.Create(s, "x"), NystromConfig{Spec: Spec{Columns: []string{"a", "y"}}, M: 5})
+	_, cfgErr = CREDSample(s, beam.Create(s, "x"), SelectSpec{Spec: Spec{Columns: []string{"a"}}, D: 0, Sigma: 1, Budget: 1})
+	wantErr(t, cfgErr, "SelectSpec.D = 0")
+	_, cfgErr = NystromFit(s, beam.Create(s, "x"), NystromSpec{Spec: Spec{Columns: []string{"a", "y"}}, M: 5})
 	wantErr(t, cfgErr, "Target is empty")
 }
 

@@ -11,14 +11,14 @@ import (
 	"github.com/credlab/credlab/credlab"
 )
 
-// SelectConfig configures CREDSample: features of the Gaussian kernel of
+// SelectSpec configures CREDSample: features of the Gaussian kernel of
 // bandwidth Sigma, leverage scores at LambdaQ, and Budget draws with
 // replacement seeded by Seed. Map "fourier" (the default) uses D random
 // Fourier features drawn with FeatureSeed, rebuilt identically on every
 // worker; Map "nystrom" uses the Nyström features of M centers, the rows
 // of smallest RowHash(FeatureSeed, PurposeCenter, ...), with Sigma 0
 // meaning the median distance of the centers.
-type SelectConfig struct {
+type SelectSpec struct {
 	Spec
 	Map         string
 	D           int
@@ -33,52 +33,52 @@ type SelectConfig struct {
 	Block int
 }
 
-func (c SelectConfig) lambdaQ() float64 {
+func (c SelectSpec) lambdaQ() float64 {
 	if c.LambdaQ == 0 {
 		return 1e-6
 	}
 	return c.LambdaQ
 }
 
-func (c SelectConfig) check() error {
+func (c SelectSpec) check() error {
 	if _, err := c.layout(); err != nil {
 		return err
 	}
 	nystrom := c.Map == "nystrom"
 	switch {
 	case c.Map != "" && c.Map != "fourier" && !nystrom:
-		return fmt.Errorf("credbeam: SelectConfig.Map = %q: want \"fourier\" or \"nystrom\"", c.Map)
+		return fmt.Errorf("credbeam: SelectSpec.Map = %q: want \"fourier\" or \"nystrom\"", c.Map)
 	case !nystrom && c.D <= 0:
-		return fmt.Errorf("credbeam: SelectConfig.D = %d: want a positive number of random features", c.D)
+		return fmt.Errorf("credbeam: SelectSpec.D = %d: want a positive number of random features", c.D)
 	case nystrom && c.M <= 0:
-		return fmt.Errorf("credbeam: SelectConfig.M = %d: want a positive number of Nyström centers", c.M)
+		return fmt.Errorf("credbeam: SelectSpec.M = %d: want a positive number of Nyström centers", c.M)
 	case !nystrom && !(c.Sigma > 0) || c.Sigma < 0 || math.IsNaN(c.Sigma) || math.IsInf(c.Sigma, 0):
-		return fmt.Errorf("credbeam: SelectConfig.Sigma = %v: want a positive bandwidth (0: the centers' median distance, with Nyström features)", c.Sigma)
+		return fmt.Errorf("credbeam: SelectSpec.Sigma = %v: want a positive bandwidth (0: the centers' median distance, with Nyström features)", c.Sigma)
 	case c.LambdaQ < 0 || math.IsNaN(c.LambdaQ):
-		return fmt.Errorf("credbeam: SelectConfig.LambdaQ = %v: want lambda_q > 0 (0 means 1e-6)", c.LambdaQ)
+		return fmt.Errorf("credbeam: SelectSpec.LambdaQ = %v: want lambda_q > 0 (0 means 1e-6)", c.LambdaQ)
 	case c.Budget <= 0:
-		return fmt.Errorf("credbeam: SelectConfig.Budget = %d: want a positive number of draws", c.Budget)
+		return fmt.Errorf("credbeam: SelectSpec.Budget = %d: want a positive number of draws", c.Budget)
 	case c.Block < 0:
-		return fmt.Errorf("credbeam: SelectConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+		return fmt.Errorf("credbeam: SelectSpec.Block = %d: want a positive block (0 means 4096)", c.Block)
 	}
 	return nil
 }
 
-// FeatureSpec is the feature map of CREDSample, which every worker
+// FeatureParams is the feature map of CREDSample, which every worker
 // rebuilds: Kind "fourier", D random Fourier features of Inputs columns
 // with bandwidth Sigma drawn with Seed (O(d D)), or Kind "nystrom", the
 // map of Nystrom (O(M^2 d + M^3/3)).
-type FeatureSpec struct {
+type FeatureParams struct {
 	Kind    string
 	Inputs  int
 	D       int
 	Sigma   float64
 	Seed    uint64
-	Nystrom NystromSpec
+	Nystrom NystromParams
 }
 
 // Map rebuilds the feature map and returns it with its dimension.
-func (f FeatureSpec) Map() (credlab.FeatureMap, int, error) {
+func (f FeatureParams) Map() (credlab.FeatureMap, int, error) {
 	if f.Kind == "nystrom" {
 		ny, err := f.Nystrom.Map()
 		if err != nil {
@@ -90,8 +90,8 @@ func (f FeatureSpec) Map() (credlab.FeatureMap, int, error) {
 	return rf, f.D, err
 }
 
-func nystromFeatures(ny NystromSpec) FeatureSpec {
-	return FeatureSpec{Kind: "nystrom", Inputs: len(ny.Centers[0]), D: ny.Rank, Sigma: ny.Sigma, Nystrom: ny}
+func nystromFeatures(ny NystromParams) FeatureParams {
+	return FeatureParams{Kind: "nystrom", Inputs: len(ny.Centers[0]), D: ny.Rank, Sigma: ny.Sigma, Nystrom: ny}
 }
 
 // featureCache rebuilds a DoFn's feature map once: the side input is one
@@ -101,7 +101,7 @@ type featureCache struct {
 	dim int
 }
 
-func (c *featureCache) get(fs FeatureSpec) (credlab.FeatureMap, int, error) {
+func (c *featureCache) get(fs FeatureParams) (credlab.FeatureMap, int, error) {
 	if c.fm == nil {
 		fm, dim, err := fs.Map()
 		if err != nil {
@@ -146,7 +146,7 @@ type Plan struct {
 // Selected is one draw: row Row (0-based data row) at line Line of File,
 // its Features and its whole CSV Record, its probability Prob = q_j and
 // importance weight Weight = 1/(N q_j). Draw numbers the shard's draws.
-// Audit is an audit row's weight 1/pi (LCMDConfig.Audit), zero for the
+// Audit is an audit row's weight 1/pi (LCMDSpec.Audit), zero for the
 // other rows.
 type Selected struct {
 	File     string
@@ -162,7 +162,7 @@ type Selected struct {
 
 // SelectOutput holds the PCollections of CREDSample.
 type SelectOutput struct {
-	Features beam.PCollection // one FeatureSpec
+	Features beam.PCollection // one FeatureParams
 	Pool     beam.PCollection // one credlab.GramStats: Phi^T Phi of the pool
 	Factor   beam.PCollection // one credlab.LeverageFactor
 	Scores   beam.PCollection // ShardScores, one per shard
@@ -195,7 +195,7 @@ type SelectOutput struct {
 // failed one emit nothing, so that the shard's error is the pipeline's; an
 // empty files collection therefore gives empty outputs, not an error: list
 // the shards with ExpandShards, which refuses a pattern matching nothing.
-func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectOutput, error) {
+func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectSpec) (SelectOutput, error) {
 	if err := cfg.check(); err != nil {
 		return SelectOutput{}, err
 	}
@@ -203,11 +203,11 @@ func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectO
 	files = beam.Reshuffle(s, files) // spread the shards over the workers (no fusion with their source)
 	var out SelectOutput
 	if cfg.Map == "nystrom" {
-		ny := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.FeatureSeed, Block: cfg.Block}, nystromSpecFn{M: cfg.M, Sigma: cfg.Sigma})
+		ny := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.FeatureSeed, Block: cfg.Block}, nystromParamsFn{M: cfg.M, Sigma: cfg.Sigma})
 		out.Features = beam.ParDo(s, nystromFeatures, ny)
 	} else {
 		lay, _ := cfg.layout()
-		out.Features = beam.Create(s, FeatureSpec{Kind: "fourier", Inputs: len(lay.x), D: cfg.D, Sigma: cfg.Sigma, Seed: cfg.FeatureSeed})
+		out.Features = beam.Create(s, FeatureParams{Kind: "fourier", Inputs: len(lay.x), D: cfg.D, Sigma: cfg.Sigma, Seed: cfg.FeatureSeed})
 	}
 	fs := beam.SideInput{Input: out.Features}
 	stats := beam.ParDo(s, &gramFn{Cfg: cfg}, files, fs)
@@ -223,7 +223,7 @@ func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectConfig) (SelectO
 
 // gramFn adds Phi^T Phi of one shard: O(n (d D + D^2)).
 type gramFn struct {
-	Cfg SelectConfig
+	Cfg SelectSpec
 	fc  featureCache
 	lay layout
 }
@@ -234,8 +234,8 @@ func (f *gramFn) Setup() error {
 	return err
 }
 
-func (f *gramFn) ProcessElement(ctx context.Context, file string, fsIt func(*FeatureSpec) bool, emit func(credlab.GramStats)) error {
-	var fs FeatureSpec
+func (f *gramFn) ProcessElement(ctx context.Context, file string, fsIt func(*FeatureParams) bool, emit func(credlab.GramStats)) error {
+	var fs FeatureParams
 	if !fsIt(&fs) {
 		return nil // an upstream stage failed; its error is the pipeline's
 	}
@@ -294,7 +294,7 @@ func (f *factorFn) ProcessElement(g credlab.GramStats, emit func(credlab.Leverag
 
 // scoreFn scores one shard's rows against the factor: O(n (d D + D^2)).
 type scoreFn struct {
-	Cfg SelectConfig
+	Cfg SelectSpec
 	fc  featureCache
 	lay layout
 }
@@ -305,9 +305,9 @@ func (f *scoreFn) Setup() error {
 	return err
 }
 
-func (f *scoreFn) ProcessElement(ctx context.Context, file string, lfIt func(*credlab.LeverageFactor) bool, fsIt func(*FeatureSpec) bool, emit func(ShardScores)) error {
+func (f *scoreFn) ProcessElement(ctx context.Context, file string, lfIt func(*credlab.LeverageFactor) bool, fsIt func(*FeatureParams) bool, emit func(ShardScores)) error {
 	var lf credlab.LeverageFactor
-	var fs FeatureSpec
+	var fs FeatureParams
 	if !lfIt(&lf) || !fsIt(&fs) {
 		return nil // an upstream stage failed; its error is the pipeline's
 	}
@@ -433,7 +433,7 @@ func NewPlan(shards []ShardMass, budget int, seed uint64) (*Plan, error) {
 
 // drawFn draws a shard's rows from q restricted to it and reads them.
 type drawFn struct {
-	Cfg SelectConfig
+	Cfg SelectSpec
 	lay layout
 }
 

@@ -24,7 +24,7 @@ func TestCREDSamplePrism(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := writePool(t, dir, n, d, k, 1)
-	cfg := SelectConfig{Spec: Spec{Columns: p.cols, Target: "y"}, D: 50, Sigma: 1.5, FeatureSeed: 3, LambdaQ: 1e-4, Budget: budget, Seed: 11}
+	cfg := SelectSpec{Spec: Spec{Columns: p.cols, Target: "y"}, D: 50, Sigma: 1.5, FeatureSeed: 3, LambdaQ: 1e-4, Budget: budget, Seed: 11}
 
 	pipe, s := beam.NewPipelineWithRoot()
 	out, err := CREDSample(s, beam.CreateList(s, p.files), cfg)
@@ -157,7 +157,7 @@ func TestCREDNystromPrism(t *testing.T) {
 	n, d, k, m := 30_000, 4, 8, 60
 	dir := t.TempDir()
 	p := writePool(t, dir, n, d, k, 3)
-	cfg := SelectConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Map: "nystrom", M: m, Sigma: 1.1, FeatureSeed: 8, LambdaQ: 1e-5, Budget: 500, Seed: 2}
+	cfg := SelectSpec{Spec: Spec{Columns: p.cols, Target: "y"}, Map: "nystrom", M: m, Sigma: 1.1, FeatureSeed: 8, LambdaQ: 1e-5, Budget: 500, Seed: 2}
 	pipe, s := beam.NewPipelineWithRoot()
 	out, err := CREDSample(s, beam.CreateList(s, p.files), cfg)
 	if err != nil {

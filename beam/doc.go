@@ -16,7 +16,7 @@
 //   - cred.go: CREDSample, the CRED selection in two passes (Gram
 //     statistics combined over shards, then leverage scores against the
 //     broadcast factor) with random Fourier or Nyström features
-//     (FeatureSpec), the per-shard masses and the multinomial plan
+//     (FeatureParams), the per-shard masses and the multinomial plan
 //     (NewPlan) and the exact per-shard draw (DrawShard).
 //   - nystrom.go: NystromFit, Nyström centers by smallest hash, the
 //     training and validation Gram statistics combined over shards, and a
@@ -26,7 +26,7 @@
 //     sharded pool: Nyström centers as NystromFit's, per-shard LCMD
 //     candidates after the shard's labeled rows, then one global LCMD
 //     pass over the candidates after every labeled row.
-//   - audit.go: the audit sample beside LCMD (LCMDConfig.Audit): the
+//   - audit.go: the audit sample beside LCMD (LCMDSpec.Audit): the
 //     unlabeled rows of smallest audit hash, with their weight 1/pi.
 //   - poolweights.go: PoolWeights, the labeled rows' pool weights
 //     (credlab.NearestCounts per shard, summed), and WritePoolWeights,
@@ -57,6 +57,13 @@
 // runs and worker counts to floating-point rounding of those sums (about
 // 1e-14 relative in the probabilities; the same rows are drawn unless a
 // uniform draw falls that close to a boundary of q's cumulative sums).
+//
+// Names, as in package frames: a Spec (SelectSpec, NystromSpec, LCMDSpec,
+// PoolWeightsSpec, each embedding the shards' Spec of columns) says what a
+// pipeline computes on named columns; the Params types (FeatureParams,
+// NystromParams) are the feature maps the pipelines broadcast for every
+// worker to rebuild; credlab's Config structs are the algorithms' settings
+// underneath. A zero field means the documented default.
 //
 // The shard list is reshuffled first (beam.Reshuffle) so that runners
 // spread the shards over workers; a shard is the unit of parallelism, so

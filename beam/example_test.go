@@ -27,7 +27,7 @@ func ExampleCREDSample() {
 	}
 	cols, _ := credbeam.ReadHeader(ctx, files[0])
 	p, s := beam.NewPipelineWithRoot()
-	out, err := credbeam.CREDSample(s, beam.CreateList(s, files), credbeam.SelectConfig{
+	out, err := credbeam.CREDSample(s, beam.CreateList(s, files), credbeam.SelectSpec{
 		Spec: credbeam.Spec{Columns: cols}, D: 20, Sigma: 2, Budget: 5, Seed: 1})
 	if err != nil {
 		fmt.Println(err)

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// LCMDConfig configures LCMDSample: Budget new rows chosen by LCMD
+// LCMDSpec configures LCMDSample: Budget new rows chosen by LCMD
 // (credlab.MethodLCMD) in the Nyström features of a kernel (Kernel: the
 // Gaussian one by default) on the columns standardized by their standard
 // deviations over the centers (or scaled by Scales),
@@ -38,7 +38,7 @@ import (
 // order; Labeled.Values of ReadLabeled): a shard whose row differs from
 // them fails with a *ShardError naming the line and column, since the
 // labeled rows then come from other shards or other rows.
-type LCMDConfig struct {
+type LCMDSpec struct {
 	Spec
 	Budget int
 	M      int
@@ -61,7 +61,7 @@ type LCMDConfig struct {
 }
 
 // AuditSize returns a, the rows of the batch's audit sample.
-func (c LCMDConfig) AuditSize() int {
+func (c LCMDSpec) AuditSize() int {
 	share := c.Audit
 	if share == 0 {
 		share = DefaultAuditShare
@@ -79,51 +79,51 @@ type RowID struct {
 	Line int
 }
 
-func (c LCMDConfig) centers() int {
+func (c LCMDSpec) centers() int {
 	if c.M == 0 {
 		return credlab.DefaultBatchM
 	}
 	return c.M
 }
 
-func (c LCMDConfig) candidates() int {
+func (c LCMDSpec) candidates() int {
 	if c.Candidates == 0 {
 		return c.Budget - c.AuditSize()
 	}
 	return c.Candidates
 }
 
-func (c LCMDConfig) check() error {
+func (c LCMDSpec) check() error {
 	if _, err := c.layout(); err != nil {
 		return err
 	}
 	switch {
 	case c.Budget <= 0:
-		return fmt.Errorf("credbeam: LCMDConfig.Budget = %d: want a positive number of rows", c.Budget)
+		return fmt.Errorf("credbeam: LCMDSpec.Budget = %d: want a positive number of rows", c.Budget)
 	case c.M < 0:
-		return fmt.Errorf("credbeam: LCMDConfig.M = %d: want a positive number of centers (0: %d)", c.M, credlab.DefaultBatchM)
+		return fmt.Errorf("credbeam: LCMDSpec.M = %d: want a positive number of centers (0: %d)", c.M, credlab.DefaultBatchM)
 	case c.Candidates < 0:
-		return fmt.Errorf("credbeam: LCMDConfig.Candidates = %d: want a positive number of rows per shard (0: the budget less the audit sample)", c.Candidates)
+		return fmt.Errorf("credbeam: LCMDSpec.Candidates = %d: want a positive number of rows per shard (0: the budget less the audit sample)", c.Candidates)
 	case !(c.Sigma >= 0) || c.Sigma > 1e300:
-		return fmt.Errorf("credbeam: LCMDConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
+		return fmt.Errorf("credbeam: LCMDSpec.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
 	case c.Block < 0:
-		return fmt.Errorf("credbeam: LCMDConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+		return fmt.Errorf("credbeam: LCMDSpec.Block = %d: want a positive block (0 means 4096)", c.Block)
 	case !(c.Audit <= 0.5):
-		return fmt.Errorf("credbeam: LCMDConfig.Audit = %v: want a share of the batch up to 0.5 (0: %g, negative: none)", c.Audit, DefaultAuditShare)
+		return fmt.Errorf("credbeam: LCMDSpec.Audit = %v: want a share of the batch up to 0.5 (0: %g, negative: none)", c.Audit, DefaultAuditShare)
 	case c.Kernel != "" && c.Kernel != "gaussian" && c.Sigma == 0:
-		return fmt.Errorf("credbeam: LCMDConfig.Kernel %q without Sigma: want the bandwidth that goes with it", c.Kernel)
+		return fmt.Errorf("credbeam: LCMDSpec.Kernel %q without Sigma: want the bandwidth that goes with it", c.Kernel)
 	case c.Scales != nil && c.Sigma == 0:
-		return fmt.Errorf("credbeam: LCMDConfig.Scales set without Sigma: want the bandwidth that goes with them")
+		return fmt.Errorf("credbeam: LCMDSpec.Scales set without Sigma: want the bandwidth that goes with them")
 	}
 	if _, err := kernelOf(c.Kernel, 1, nil); err != nil {
 		return err
 	}
 	if names, _ := c.FeatureNames(); c.Scales != nil && len(c.Scales) != len(names) {
-		return fmt.Errorf("credbeam: LCMDConfig.Scales has %d values for %d feature columns", len(c.Scales), len(names))
+		return fmt.Errorf("credbeam: LCMDSpec.Scales has %d values for %d feature columns", len(c.Scales), len(names))
 	}
 	if c.LabeledValues != nil {
 		names, _ := c.FeatureNames()
-		if err := checkLabeledValues("LCMDConfig", c.LabeledValues, len(c.Labeled), len(names)); err != nil {
+		if err := checkLabeledValues("LCMDSpec", c.LabeledValues, len(c.Labeled), len(names)); err != nil {
 			return err
 		}
 	}
@@ -162,7 +162,7 @@ type Candidates struct {
 // LCMDSample adds the batch active-learning method LCMD, the default
 // method of credlab's batch loop (docs/labeling.md), on the pool whose
 // shards are the file names in files, in two stages, after a pass that
-// draws the audit sample (LCMDConfig.Audit) and counts the rows:
+// draws the audit sample (LCMDSpec.Audit) and counts the rows:
 //
 //  1. a pass keeps the M rows of smallest hash as Nyström centers, and
 //     one element builds the map on the standardized columns (as
@@ -179,14 +179,14 @@ type Candidates struct {
 // otherwise (docs/scale.md). Selected rows carry Draw (their rank, the
 // audit rows last), Prob and Weight 1 (not a probability sample), and
 // Audit. A shard's rows must fit a worker: n M floats.
-func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCollection, error) {
+func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDSpec) (beam.PCollection, error) {
 	if err := cfg.check(); err != nil {
 		return beam.PCollection{}, err
 	}
 	s = s.Scope("credbeam.LCMDSample")
 	files = beam.Reshuffle(s, files)
 	spec := nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.centers(), Seed: cfg.Seed, Block: cfg.Block},
-		nystromSpecFn{Kernel: cfg.Kernel, M: cfg.centers(), Sigma: cfg.Sigma, Scales: cfg.Scales, Standardize: cfg.Scales == nil})
+		nystromParamsFn{Kernel: cfg.Kernel, M: cfg.centers(), Sigma: cfg.Sigma, Scales: cfg.Scales, Standardize: cfg.Scales == nil})
 	audit := beam.Create(s, AuditRows{})
 	if a := cfg.AuditSize(); a > 0 {
 		audit = beam.Combine(s, &auditCombine{A: a}, beam.ParDo(s, &auditFn{Spec: cfg.Spec, A: a, Seed: cfg.Seed, Block: cfg.Block, Labeled: cfg.Labeled}, files))
@@ -200,7 +200,7 @@ func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDConfig) (beam.PCol
 
 // lcmdShardFn proposes a shard's candidates.
 type lcmdShardFn struct {
-	Cfg     LCMDConfig
+	Cfg     LCMDSpec
 	lay     layout
 	names   []string
 	ny      *credlab.Nystrom
@@ -270,8 +270,8 @@ func labeledMismatch(names []string, file string, line int, row, want []float64)
 	return nil
 }
 
-func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromSpec) bool, auditIt func(*AuditRows) bool, emit func(Candidates)) error {
-	var spec NystromSpec
+func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromParams) bool, auditIt func(*AuditRows) bool, emit func(Candidates)) error {
+	var spec NystromParams
 	var audit AuditRows
 	if !specIt(&spec) || !auditIt(&audit) || f.Cfg.AuditSize() > 0 && audit.Shards == 0 {
 		return nil // an upstream stage failed; its error is the pipeline's
@@ -373,7 +373,7 @@ func (candidateCombine) MergeAccumulators(a, b Candidates) Candidates {
 
 // lcmdGlobalFn runs LCMD on the proposals, every labeled row counting as
 // chosen.
-type lcmdGlobalFn struct{ Cfg LCMDConfig }
+type lcmdGlobalFn struct{ Cfg LCMDSpec }
 
 func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, auditIt func(*AuditRows) bool, emit func(Selected)) error {
 	var audit AuditRows
@@ -434,7 +434,7 @@ func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, auditIt
 	return nil
 }
 
-// TunedKernel is the kernel TuneKernel chooses, in LCMDConfig's terms:
+// TunedKernel is the kernel TuneKernel chooses, in LCMDSpec's terms:
 // Kernel (the family), Sigma and per-column Scales on the raw columns,
 // and Report, a line saying what was chosen.
 type TunedKernel struct {

@@ -55,7 +55,7 @@ func TestLCMDSamplePrism(t *testing.T) {
 			isLabeled[i] = true
 		}
 		audited = labeled[2:3] // an earlier audit row: hidden from LCMD
-		cfg := LCMDConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Budget: budget, M: m, Kernel: c.kernel, Sigma: c.sigma, Seed: 4, Labeled: labeled, Audited: audited}
+		cfg := LCMDSpec{Spec: Spec{Columns: p.cols, Target: "y"}, Budget: budget, M: m, Kernel: c.kernel, Sigma: c.sigma, Seed: 4, Labeled: labeled, Audited: audited}
 		if cfg.AuditSize() != a {
 			t.Fatalf("AuditSize %d, want %d", cfg.AuditSize(), a)
 		}
@@ -185,15 +185,15 @@ func TestLCMDSampleErrors(t *testing.T) {
 	p := writePool(t, dir, 60, 2, 2, 5)
 	spec := Spec{Columns: p.cols, Target: "y"}
 	for _, c := range []struct {
-		cfg  LCMDConfig
+		cfg  LCMDSpec
 		want string
 	}{
-		{LCMDConfig{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.files[0], 900}}}, "line 900 is not a row of the pool's shards"},
-		{LCMDConfig{Spec: spec, Budget: 70, M: 10}, "budget 70"},
-		{LCMDConfig{Spec: spec, Budget: 59, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}}}, "budget 59: the pool has 58 rows not yet labeled"},
+		{LCMDSpec{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.files[0], 900}}}, "line 900 is not a row of the pool's shards"},
+		{LCMDSpec{Spec: spec, Budget: 70, M: 10}, "budget 70"},
+		{LCMDSpec{Spec: spec, Budget: 59, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}}}, "budget 59: the pool has 58 rows not yet labeled"},
 		// The pool's rows 0 and 1 labeled with their values, then swapped:
 		// the labeled file is not of these shards.
-		{LCMDConfig{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}},
+		{LCMDSpec{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}},
 			LabeledValues: [][]float64{p.x.RawRowView(1), p.x.RawRowView(0)}}, "do not come from these shards"},
 	} {
 		pipe, s := beam.NewPipelineWithRoot()
@@ -206,7 +206,7 @@ func TestLCMDSampleErrors(t *testing.T) {
 	}
 	// With their own values they pass.
 	pipe, s := beam.NewPipelineWithRoot()
-	sel, err := LCMDSample(s, beam.CreateList(s, p.files), LCMDConfig{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}},
+	sel, err := LCMDSample(s, beam.CreateList(s, p.files), LCMDSpec{Spec: spec, Budget: 5, M: 10, Labeled: []RowID{{p.file[0], p.line[0]}, {p.file[1], p.line[1]}},
 		LabeledValues: [][]float64{p.x.RawRowView(0), p.x.RawRowView(1)}})
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +215,7 @@ func TestLCMDSampleErrors(t *testing.T) {
 	if err := run(t, pipe); err != nil {
 		t.Errorf("labeled rows with their own values: %v", err)
 	}
-	for _, bad := range []LCMDConfig{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{}},
+	for _, bad := range []LCMDSpec{{Spec: spec}, {Spec: spec, Budget: 3, M: -1}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{}},
 		{Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{{1}}}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{{1, math.NaN()}}}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}, {"a", 2}}},
 		{Spec: spec, Budget: 3, Audit: 0.6}, {Spec: spec, Budget: 3, Kernel: "matern32"}, {Spec: spec, Budget: 3, Kernel: "laplace", Sigma: 1}, {Spec: spec, Budget: 3, Audit: math.NaN()}, {Spec: spec, Budget: 3, Labeled: []RowID{{"a", 2}}, Audited: []RowID{{"a", 3}}}} {
 		pipe, s := beam.NewPipelineWithRoot()

@@ -35,7 +35,7 @@ type ModelFile struct {
 }
 
 // NewModelFile describes fit as a ModelFile.
-func NewModelFile(cfg NystromConfig, spec NystromSpec, fit *credlab.Fit, tv *TrainVal) (*ModelFile, error) {
+func NewModelFile(cfg NystromSpec, spec NystromParams, fit *credlab.Fit, tv *TrainVal) (*ModelFile, error) {
 	feats, err := cfg.FeatureNames()
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// NystromConfig configures NystromFit: M centers, the training rows with
+// NystromSpec configures NystromFit: M centers, the training rows with
 // the M smallest RowHash(Seed, PurposeCenter, ...); a Gaussian kernel of
 // bandwidth Sigma (0: credlab.MedianDistance of the centers); rows held
 // out for validation when RowHash(Seed, PurposeSplit, ...) falls in the
@@ -21,7 +21,7 @@ import (
 // ridge, lambda fixed by Lambda or chosen on the validation statistics
 // from Lambdas) or "nytro" (gradient steps, stopped on the validation
 // statistics, or exactly Iter steps).
-type NystromConfig struct {
+type NystromSpec struct {
 	Spec
 	M           int
 	Sigma       float64
@@ -40,7 +40,7 @@ type NystromConfig struct {
 	Block int
 }
 
-func (c NystromConfig) valFraction() float64 {
+func (c NystromSpec) valFraction() float64 {
 	switch {
 	case c.ValFraction == 0:
 		return 0.2
@@ -50,26 +50,26 @@ func (c NystromConfig) valFraction() float64 {
 	return c.ValFraction
 }
 
-func (c NystromConfig) check() error {
+func (c NystromSpec) check() error {
 	if c.Target == "" {
-		return fmt.Errorf("credbeam: NystromConfig.Target is empty: want the response column")
+		return fmt.Errorf("credbeam: NystromSpec.Target is empty: want the response column")
 	}
 	if _, err := c.layout(); err != nil {
 		return err
 	}
 	switch {
 	case c.M <= 0:
-		return fmt.Errorf("credbeam: NystromConfig.M = %d: want a positive number of centers", c.M)
+		return fmt.Errorf("credbeam: NystromSpec.M = %d: want a positive number of centers", c.M)
 	case c.Sigma < 0 || math.IsNaN(c.Sigma) || math.IsInf(c.Sigma, 0):
-		return fmt.Errorf("credbeam: NystromConfig.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
+		return fmt.Errorf("credbeam: NystromSpec.Sigma = %v: want a positive bandwidth (0: median distance of the centers)", c.Sigma)
 	case !(c.ValFraction < 1) || math.IsInf(c.ValFraction, -1):
-		return fmt.Errorf("credbeam: NystromConfig.ValFraction = %v: want a fraction below 1 (0 means 0.2, a negative value no validation rows)", c.ValFraction)
+		return fmt.Errorf("credbeam: NystromSpec.ValFraction = %v: want a fraction below 1 (0 means 0.2, a negative value no validation rows)", c.ValFraction)
 	case c.Method != "" && c.Method != "nkrls" && c.Method != "nytro":
-		return fmt.Errorf("credbeam: NystromConfig.Method = %q: want \"nkrls\" or \"nytro\"", c.Method)
+		return fmt.Errorf("credbeam: NystromSpec.Method = %q: want \"nkrls\" or \"nytro\"", c.Method)
 	case c.Lambda < 0 || math.IsNaN(c.Lambda):
-		return fmt.Errorf("credbeam: NystromConfig.Lambda = %v: want lambda >= 0 (0: chosen on validation)", c.Lambda)
+		return fmt.Errorf("credbeam: NystromSpec.Lambda = %v: want lambda >= 0 (0: chosen on validation)", c.Lambda)
 	case c.Block < 0:
-		return fmt.Errorf("credbeam: NystromConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+		return fmt.Errorf("credbeam: NystromSpec.Block = %d: want a positive block (0 means 4096)", c.Block)
 	}
 	return nil
 }
@@ -111,12 +111,12 @@ func keepSmallest(c []Center, m int) []Center {
 	return c[:min(len(c), m)]
 }
 
-// NystromSpec is the Nyström map every worker rebuilds: the kernel of
+// NystromParams is the Nyström map every worker rebuilds: the kernel of
 // family Kernel ("" or "gaussian": credlab.GaussianKernel; "matern52",
 // "matern32": credlab.MaternKernel) and bandwidth Sigma on Centers (in
 // hash order; CenterFiles and CenterLines locate them), factored by
 // credlab.NewNystrom with tolerance Tol to rank Rank.
-type NystromSpec struct {
+type NystromParams struct {
 	Kernel string
 	Sigma  float64
 	// Scales, when set, are per-column scales of the kernel
@@ -131,9 +131,9 @@ type NystromSpec struct {
 }
 
 // Map rebuilds the Nyström map: O(m^2 d + m^3/3).
-func (s NystromSpec) Map() (*credlab.Nystrom, error) {
+func (s NystromParams) Map() (*credlab.Nystrom, error) {
 	if len(s.Centers) == 0 {
-		return nil, fmt.Errorf("credbeam: Nyström specification without centers")
+		return nil, fmt.Errorf("credbeam: Nyström parameters without centers")
 	}
 	d := len(s.Centers[0])
 	c := mat.NewDense(len(s.Centers), d, nil)
@@ -183,9 +183,9 @@ type TrainVal struct {
 
 // NystromOutput holds the PCollections of NystromFit.
 type NystromOutput struct {
-	Spec  beam.PCollection // one NystromSpec
-	Stats beam.PCollection // one TrainVal
-	Model beam.PCollection // one string: the model as JSON (ModelFile)
+	Params beam.PCollection // one NystromParams
+	Stats  beam.PCollection // one TrainVal
+	Model  beam.PCollection // one string: the model as JSON (ModelFile)
 }
 
 // NystromFit adds the Nyström kernel regression of the pool whose shards
@@ -205,24 +205,24 @@ type NystromOutput struct {
 // and equals credlab.NKRLS on the training rows with the same centers,
 // kernel and lambda. As in CREDSample, the stages after a failed one emit
 // nothing, and an empty files collection gives no model and no error.
-func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromConfig) (NystromOutput, error) {
+func NystromFit(s beam.Scope, files beam.PCollection, cfg NystromSpec) (NystromOutput, error) {
 	if err := cfg.check(); err != nil {
 		return NystromOutput{}, err
 	}
 	s = s.Scope("credbeam.NystromFit")
 	files = beam.Reshuffle(s, files) // spread the shards over the workers (no fusion with their source)
 	var out NystromOutput
-	out.Spec = nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.Seed, Val: cfg.valFraction(), Block: cfg.Block}, nystromSpecFn{M: cfg.M, Sigma: cfg.Sigma, Tol: cfg.Tol})
-	stats := beam.ParDo(s, &splitStatsFn{Cfg: cfg}, files, beam.SideInput{Input: out.Spec})
+	out.Params = nystromCenters(s, files, centerFn{Spec: cfg.Spec, M: cfg.M, Seed: cfg.Seed, Val: cfg.valFraction(), Block: cfg.Block}, nystromParamsFn{M: cfg.M, Sigma: cfg.Sigma, Tol: cfg.Tol})
+	stats := beam.ParDo(s, &splitStatsFn{Cfg: cfg}, files, beam.SideInput{Input: out.Params})
 	out.Stats = beam.Combine(s, &trainValCombine{}, stats)
-	out.Model = beam.ParDo(s, &fitFn{Cfg: cfg}, out.Stats, beam.SideInput{Input: out.Spec})
+	out.Model = beam.ParDo(s, &fitFn{Cfg: cfg}, out.Stats, beam.SideInput{Input: out.Params})
 	return out, nil
 }
 
 // nystromCenters adds the choice of the Nyström centers (the rows of
 // smallest RowHash(Seed, PurposeCenter, ...) among the rows cf keeps) and
-// the map's specification on them.
-func nystromCenters(s beam.Scope, files beam.PCollection, cf centerFn, sf nystromSpecFn) beam.PCollection {
+// the map's parameters on them.
+func nystromCenters(s beam.Scope, files beam.PCollection, cf centerFn, sf nystromParamsFn) beam.PCollection {
 	cands := beam.ParDo(s, &cf, files)
 	all := beam.Combine(s, &centerCombine{M: cf.M}, cands)
 	sf.Split = cf.Val > 0
@@ -284,11 +284,11 @@ func (c *centerCombine) MergeAccumulators(a, b Centers) Centers {
 	return Centers{Items: keepSmallest(append(append([]Center(nil), a.Items...), b.Items...), c.M), Shards: a.Shards + b.Shards}
 }
 
-// nystromSpecFn builds the Nyström map on the centers.
+// nystromParamsFn builds the Nyström map on the centers.
 // With Standardize the kernel scales each column by 1/(its standard
 // deviation over the centers), a uniform sample of the pool; Scales, when
 // set, are the kernel's scales instead.
-type nystromSpecFn struct {
+type nystromParamsFn struct {
 	Kernel      string
 	M           int
 	Sigma       float64
@@ -298,7 +298,7 @@ type nystromSpecFn struct {
 	Standardize bool
 }
 
-func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error {
+func (f *nystromParamsFn) ProcessElement(c Centers, emit func(NystromParams)) error {
 	if c.Shards == 0 {
 		return nil // no shard was read: a shard failed, and its error is the pipeline's
 	}
@@ -309,7 +309,7 @@ func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error 
 		}
 		return fmt.Errorf("credbeam: the pool has %d %s, fewer than the M = %d Nyström centers", len(c.Items), rows, f.M)
 	}
-	spec := NystromSpec{Kernel: f.Kernel, Sigma: f.Sigma, Tol: f.Tol}
+	spec := NystromParams{Kernel: f.Kernel, Sigma: f.Sigma, Tol: f.Tol}
 	for _, it := range c.Items {
 		spec.Centers = append(spec.Centers, it.X)
 		spec.CenterFiles = append(spec.CenterFiles, it.File)
@@ -350,7 +350,7 @@ func (f *nystromSpecFn) ProcessElement(c Centers, emit func(NystromSpec)) error 
 // splitStatsFn adds a shard's training and validation statistics in the
 // Nyström features: O(n (M d + M^2)).
 type splitStatsFn struct {
-	Cfg NystromConfig
+	Cfg NystromSpec
 	lay layout
 	ny  *credlab.Nystrom
 }
@@ -361,8 +361,8 @@ func (f *splitStatsFn) Setup() error {
 	return err
 }
 
-func (f *splitStatsFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromSpec) bool, emit func(TrainVal)) error {
-	var spec NystromSpec
+func (f *splitStatsFn) ProcessElement(ctx context.Context, file string, specIt func(*NystromParams) bool, emit func(TrainVal)) error {
+	var spec NystromParams
 	if !specIt(&spec) {
 		return nil // an upstream stage failed; its error is the pipeline's
 	}
@@ -431,10 +431,10 @@ func (trainValCombine) MergeAccumulators(a, b TrainVal) (TrainVal, error) {
 }
 
 // fitFn solves for the model on the combined statistics.
-type fitFn struct{ Cfg NystromConfig }
+type fitFn struct{ Cfg NystromSpec }
 
-func (f *fitFn) ProcessElement(ctx context.Context, tv TrainVal, specIt func(*NystromSpec) bool, emit func(string)) error {
-	var spec NystromSpec
+func (f *fitFn) ProcessElement(ctx context.Context, tv TrainVal, specIt func(*NystromParams) bool, emit func(string)) error {
+	var spec NystromParams
 	if tv.Train.Dim == 0 || !specIt(&spec) {
 		return nil // a stage before failed, and its error is the pipeline's
 	}
@@ -461,7 +461,7 @@ func (f *fitFn) ProcessElement(ctx context.Context, tv TrainVal, specIt func(*Ny
 // FitStats fits the model of cfg's method on the combined statistics with
 // the Nyström map ny: credlab.RidgeGram or credlab.GradientGram, with the
 // validation statistics when they hold rows.
-func FitStats(ctx context.Context, cfg NystromConfig, tv *TrainVal, ny *credlab.Nystrom) (*credlab.Fit, error) {
+func FitStats(ctx context.Context, cfg NystromSpec, tv *TrainVal, ny *credlab.Nystrom) (*credlab.Fit, error) {
 	if tv.Train.Dim == 0 || tv.Train.Rows == 0 {
 		return nil, fmt.Errorf("credbeam: no training rows")
 	}

@@ -32,14 +32,14 @@ func TestNystromFitPrism(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := writePool(t, dir, n, d, k, 2)
-	base := NystromConfig{Spec: Spec{Columns: p.cols, Target: "y"}, M: m, Sigma: 1.2, Seed: 5}
+	base := NystromSpec{Spec: Spec{Columns: p.cols, Target: "y"}, M: m, Sigma: 1.2, Seed: 5}
 	fixed, chosen, nytro := base, base, base
 	fixed.Lambda = 1e-4
 	nytro.Method, nytro.Iter = "nytro", 40
 
 	pipe, s := beam.NewPipelineWithRoot()
 	files := beam.CreateList(s, p.files)
-	for name, cfg := range map[string]NystromConfig{"fixed": fixed, "chosen": chosen, "nytro": nytro} {
+	for name, cfg := range map[string]NystromSpec{"fixed": fixed, "chosen": chosen, "nytro": nytro} {
 		out, err := NystromFit(s, files, cfg)
 		if err != nil {
 			t.Fatal(err)

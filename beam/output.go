@@ -98,9 +98,9 @@ func (w *selectedWriter) ProcessElement(ctx context.Context, _ int, it func(*Sel
 // Y (nil otherwise).
 //
 // Audited lists the rows with a positive weight in an "audit" column (an
-// audit sample's rows, LCMDConfig.Audited). Values holds each row's
+// audit sample's rows, LCMDSpec.Audited). Values holds each row's
 // features as the file has them, in Rows' order, when it has every
-// feature column (nil otherwise): LCMDConfig.LabeledValues, which the
+// feature column (nil otherwise): LCMDSpec.LabeledValues, which the
 // shards check against the pool's rows.
 type Labeled struct {
 	Rows    []RowID

@@ -18,12 +18,12 @@ import (
 // it as credlab select's pool weights (frames.PoolWeightColumn).
 const PoolWeightColumn = "pool_weight"
 
-// PoolWeightsConfig configures PoolWeights: the Labeled rows of the pool
+// PoolWeightsSpec configures PoolWeights: the Labeled rows of the pool
 // with their features (LabeledValues, in Labeled's order, as ReadLabeled
 // gives them in Labeled.Values), and the columns' Scales of the distance
 // (raw columns times Scales: TuneKernel's, each column's inverse standard
 // deviation times its learned scale).
-type PoolWeightsConfig struct {
+type PoolWeightsSpec struct {
 	Spec
 	Labeled       []RowID
 	LabeledValues [][]float64
@@ -31,25 +31,25 @@ type PoolWeightsConfig struct {
 	Block         int
 }
 
-func (c PoolWeightsConfig) check() error {
+func (c PoolWeightsSpec) check() error {
 	names, err := c.FeatureNames()
 	if err != nil {
 		return err
 	}
 	switch {
 	case len(c.Labeled) == 0:
-		return fmt.Errorf("credbeam: PoolWeightsConfig.Labeled is empty: want the labeled rows to weigh")
+		return fmt.Errorf("credbeam: PoolWeightsSpec.Labeled is empty: want the labeled rows to weigh")
 	case len(c.Scales) != len(names):
-		return fmt.Errorf("credbeam: PoolWeightsConfig.Scales has %d values for %d feature columns", len(c.Scales), len(names))
+		return fmt.Errorf("credbeam: PoolWeightsSpec.Scales has %d values for %d feature columns", len(c.Scales), len(names))
 	case c.Block < 0:
-		return fmt.Errorf("credbeam: PoolWeightsConfig.Block = %d: want a positive block (0 means 4096)", c.Block)
+		return fmt.Errorf("credbeam: PoolWeightsSpec.Block = %d: want a positive block (0 means 4096)", c.Block)
 	}
 	for j, s := range c.Scales {
 		if !(s >= 0) || math.IsInf(s, 0) {
-			return fmt.Errorf("credbeam: PoolWeightsConfig.Scales[%d] = %v: want a finite scale, 0 or more", j, s)
+			return fmt.Errorf("credbeam: PoolWeightsSpec.Scales[%d] = %v: want a finite scale, 0 or more", j, s)
 		}
 	}
-	return checkLabeledValues("PoolWeightsConfig", c.LabeledValues, len(c.Labeled), len(names))
+	return checkLabeledValues("PoolWeightsSpec", c.LabeledValues, len(c.Labeled), len(names))
 }
 
 // Counts holds credlab.NearestCounts of the labeled rows summed over the
@@ -67,7 +67,7 @@ type Counts struct {
 // pool (credlab.PoolWeightsFromCounts), as credlab select writes them for
 // the rows a batch method chose. WritePoolWeights writes them beside the
 // labeled file's rows. A shard's rows must fit a worker: n d floats.
-func PoolWeights(s beam.Scope, files beam.PCollection, cfg PoolWeightsConfig) (beam.PCollection, error) {
+func PoolWeights(s beam.Scope, files beam.PCollection, cfg PoolWeightsSpec) (beam.PCollection, error) {
 	if err := cfg.check(); err != nil {
 		return beam.PCollection{}, err
 	}
@@ -79,7 +79,7 @@ func PoolWeights(s beam.Scope, files beam.PCollection, cfg PoolWeightsConfig) (b
 // nearestFn counts a shard's rows by nearest labeled row, and checks the
 // labeled rows it holds against the labeled file's values.
 type nearestFn struct {
-	Cfg    PoolWeightsConfig
+	Cfg    PoolWeightsSpec
 	lay    layout
 	names  []string
 	lab    *mat.Dense
@@ -157,7 +157,7 @@ func (countsCombine) MergeAccumulators(a, b Counts) Counts {
 // WritePoolWeights writes the labeled file at labeled to path with a
 // PoolWeightColumn (replaced when the file has one): each row's
 // credlab.PoolWeightsFromCounts of counts (PoolWeights's, for rows, the
-// labeled rows in PoolWeightsConfig's order), found by its file and line.
+// labeled rows in PoolWeightsSpec's order), found by its file and line.
 func WritePoolWeights(s beam.Scope, counts beam.PCollection, labeled, path string, rows []RowID) {
 	s = s.Scope("credbeam.WritePoolWeights")
 	beam.ParDo0(s, &poolWeightsWriter{Labeled: labeled, Path: path, Rows: rows}, counts)

@@ -97,7 +97,7 @@ func TestPoolWeightsPrism(t *testing.T) {
 					t.Fatalf("PoolWeights %v, %v; from NearestCounts %v", mem, err, want)
 				}
 			}
-			cfg := PoolWeightsConfig{Spec: Spec{Columns: p.cols, Target: "y"}, Labeled: rows, LabeledValues: vals, Scales: scales}
+			cfg := PoolWeightsSpec{Spec: Spec{Columns: p.cols, Target: "y"}, Labeled: rows, LabeledValues: vals, Scales: scales}
 			pipe, s := beam.NewPipelineWithRoot()
 			counts, err := PoolWeights(s, beam.CreateList(s, p.files), cfg)
 			if err != nil {
@@ -149,7 +149,7 @@ func TestPoolWeightsPrism(t *testing.T) {
 		}
 	}
 	spec := Spec{Columns: []string{"x0", "y"}, Target: "y"}
-	for _, c := range []PoolWeightsConfig{{Spec: spec},
+	for _, c := range []PoolWeightsSpec{{Spec: spec},
 		{Spec: spec, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{{1}}, Scales: []float64{1, 2}},
 		{Spec: spec, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{{1, 2}}, Scales: []float64{1}},
 		{Spec: spec, Labeled: []RowID{{"a", 2}}, LabeledValues: [][]float64{{1}}, Scales: []float64{math.NaN()}},

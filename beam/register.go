@@ -10,20 +10,20 @@ import (
 )
 
 func init() {
-	for _, t := range []any{credlab.GramStats{}, credlab.LeverageFactor{}, ShardScores{}, ShardMass{}, Masses{}, Plan{}, Selected{}, FeatureSpec{}} {
+	for _, t := range []any{credlab.GramStats{}, credlab.LeverageFactor{}, ShardScores{}, ShardMass{}, Masses{}, Plan{}, Selected{}, FeatureParams{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
-	register.DoFn4x1[context.Context, string, func(*FeatureSpec) bool, func(credlab.GramStats), error](&gramFn{})
+	register.DoFn4x1[context.Context, string, func(*FeatureParams) bool, func(credlab.GramStats), error](&gramFn{})
 	register.Combiner1[credlab.GramStats](&gramCombine{})
 	register.DoFn2x1[credlab.GramStats, func(credlab.LeverageFactor), error](&factorFn{})
-	register.DoFn5x1[context.Context, string, func(*credlab.LeverageFactor) bool, func(*FeatureSpec) bool, func(ShardScores), error](&scoreFn{})
+	register.DoFn5x1[context.Context, string, func(*credlab.LeverageFactor) bool, func(*FeatureParams) bool, func(ShardScores), error](&scoreFn{})
 	register.Function1x1(nystromFeatures)
-	register.Emitter1[FeatureSpec]()
+	register.Emitter1[FeatureParams]()
 	register.Function1x1(toMass)
 	register.Combiner3[Masses, ShardMass, Masses](&massCombine{})
 	register.DoFn2x1[Masses, func(Plan), error](&planFn{})
 	register.DoFn4x1[context.Context, ShardScores, func(*Plan) bool, func(Selected), error](&drawFn{})
-	register.Iter1[FeatureSpec]()
+	register.Iter1[FeatureParams]()
 	register.Iter1[credlab.LeverageFactor]()
 	register.Iter1[Plan]()
 	register.Emitter1[credlab.GramStats]()
@@ -43,18 +43,18 @@ func init() {
 }
 
 func init() {
-	for _, t := range []any{Center{}, Centers{}, NystromSpec{}, TrainVal{}} {
+	for _, t := range []any{Center{}, Centers{}, NystromParams{}, TrainVal{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 	register.DoFn3x1[context.Context, string, func(Centers), error](&centerFn{})
 	register.Combiner1[Centers](&centerCombine{})
-	register.DoFn2x1[Centers, func(NystromSpec), error](&nystromSpecFn{})
-	register.DoFn4x1[context.Context, string, func(*NystromSpec) bool, func(TrainVal), error](&splitStatsFn{})
+	register.DoFn2x1[Centers, func(NystromParams), error](&nystromParamsFn{})
+	register.DoFn4x1[context.Context, string, func(*NystromParams) bool, func(TrainVal), error](&splitStatsFn{})
 	register.Combiner1[TrainVal](&trainValCombine{})
-	register.DoFn4x1[context.Context, TrainVal, func(*NystromSpec) bool, func(string), error](&fitFn{})
-	register.Iter1[NystromSpec]()
+	register.DoFn4x1[context.Context, TrainVal, func(*NystromParams) bool, func(string), error](&fitFn{})
+	register.Iter1[NystromParams]()
 	register.Emitter1[Centers]()
-	register.Emitter1[NystromSpec]()
+	register.Emitter1[NystromParams]()
 	register.Emitter1[TrainVal]()
 	register.Emitter1[string]()
 }
@@ -65,7 +65,7 @@ func init() {
 	}
 	register.DoFn3x1[context.Context, string, func(AuditRows), error](&auditFn{})
 	register.Combiner1[AuditRows](&auditCombine{})
-	register.DoFn5x1[context.Context, string, func(*NystromSpec) bool, func(*AuditRows) bool, func(Candidates), error](&lcmdShardFn{})
+	register.DoFn5x1[context.Context, string, func(*NystromParams) bool, func(*AuditRows) bool, func(Candidates), error](&lcmdShardFn{})
 	register.Combiner1[Candidates](&candidateCombine{})
 	register.DoFn4x1[context.Context, Candidates, func(*AuditRows) bool, func(Selected), error](&lcmdGlobalFn{})
 	register.Emitter1[Candidates]()

@@ -352,7 +352,7 @@ func TestTunePoolRMSEAudit(t *testing.T) {
 	for i, j := range rows {
 		audit[j] = 10 + float64(i)
 	}
-	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionCV, Relevance: RelevanceOff, Kernel: "gaussian", Audit: audit})
+	res, err := Tune(t.Context(), x, y, TuneConfig{Criterion: CriterionCV, Relevance: RelevanceOff, Family: "gaussian", Audit: audit})
 	if err != nil {
 		t.Fatal(err)
 	}

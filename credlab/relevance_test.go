@@ -315,7 +315,7 @@ func TestTuneRelevanceFewRows(t *testing.T) {
 	var rmse [2]float64
 	var stages []string
 	for k, rel := range []string{"", RelevanceOff} {
-		f, err := Tune(t.Context(), xl, yl, TuneConfig{Relevance: rel, Kernel: "gaussian"})
+		f, err := Tune(t.Context(), xl, yl, TuneConfig{Relevance: rel, Family: "gaussian"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,12 +46,12 @@ const MaxLOORows = 3000
 // sigma and lambda of a Gaussian kernel by 5-fold cross-validation, with
 // the method chosen automatically, within DefaultTimeBudget.
 type TuneConfig struct {
-	// Kernel is the family searched: "" (the default: the Gaussian kernel,
+	// Family is the kernel family searched: "" (the default: the Gaussian kernel,
 	// then the Matérn kernels of smoothness 5/2 and 3/2 tried at the chosen
 	// scales and m, Matérn 3/2 kept unless another criterion is lower by
 	// more than 1%; with CriterionCV and sigma searched), "gaussian",
 	// "matern52", "matern32" or "laplacian".
-	Kernel string
+	Family string
 	// Sigma, when positive, fixes the bandwidth; otherwise sigma is
 	// searched. Sigmas, when not nil, replaces the initial sigma grid (the
 	// search still refines and extends it).
@@ -361,7 +361,7 @@ var ErrFlatCriterion = errors.New("the criterion cannot choose")
 //     chosen sigma and m and kept when the criterion is lower
 //     (Choice.Centers).
 //
-// Kernel family (TuneConfig.Kernel ""): at the chosen m and centers, the
+// Kernel family (TuneConfig.Family ""): at the chosen m and centers, the
 // Matérn kernels of smoothness 5/2 and 3/2 (MaternKernel) search sigma up
 // from the Gaussian choice's, on the same scaled columns; Matérn 3/2 is
 // kept unless the Gaussian kernel or Matérn 5/2 has a criterion lower by

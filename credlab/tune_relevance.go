@@ -56,7 +56,7 @@ func relevanceFor(cfg TuneConfig, n, d int) (bool, error) {
 		}
 		return false, checkScales("TuneConfig.Scales", cfg.Scales)
 	}
-	gauss := cfg.Kernel == "" || cfg.Kernel == "gaussian" || cfg.Kernel == "rbf"
+	gauss := cfg.Family == "" || cfg.Family == "gaussian" || cfg.Family == "rbf"
 	return mode != RelevanceOff && gauss && cfg.Sigma == 0 && d >= 2 && n >= minRelevanceRows, nil
 }
 

@@ -452,7 +452,7 @@ func TestTuneErrors(t *testing.T) {
 		{"single row", mat.NewDense(1, 2, []float64{1, 2}), []float64{1}, TuneConfig{}, tuneErr(nil)},
 		{"hold-out on 2 rows", mat.NewDense(2, 1, []float64{1, 2}), []float64{1, 2}, TuneConfig{Criterion: CriterionHoldout}, tuneErr(nil)},
 		{"loo too large", mat.NewDense(MaxLOORows+1, 1, nil), make([]float64, MaxLOORows+1), TuneConfig{Criterion: CriterionLOO}, tuneErr(nil)},
-		{"kernel", x, y, TuneConfig{Kernel: "cosine"}, paramErr("TuneConfig.Kernel", `"cosine"`)},
+		{"kernel", x, y, TuneConfig{Family: "cosine"}, paramErr("TuneConfig.Family", `"cosine"`)},
 		{"criterion", x, y, TuneConfig{Criterion: "aic"}, paramErr("TuneConfig.Criterion", `"aic"`)},
 		{"method", x, y, TuneConfig{Method: "SVR"}, paramErr("TuneConfig.Method", `"SVR"`)},
 		{"one fold", x, y, TuneConfig{Folds: 1}, paramErr("TuneConfig.Folds", 1)},
@@ -559,7 +559,7 @@ func TestTuneGrowWalk(t *testing.T) {
 	}
 }
 
-// TestTuneFamily: with TuneConfig.Kernel empty the search tries the Matérn
+// TestTuneFamily: with TuneConfig.Family empty the search tries the Matérn
 // kernels and keeps one on a target with a kink, y = |x1| + noise, where
 // the Gaussian kernel's smoothness costs accuracy; a named family is
 // searched alone.
@@ -577,7 +577,7 @@ func TestTuneFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gauss, err := Tune(t.Context(), x, y, TuneConfig{Kernel: "gaussian"})
+	gauss, err := Tune(t.Context(), x, y, TuneConfig{Family: "gaussian"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -595,7 +595,7 @@ func TestTuneFamily(t *testing.T) {
 	if _, ok := few.Choice.Kernel.(GaussianKernel); !ok || !hasStage(few.Choice.Stages, "family: the Gaussian kernel kept: Matérn kernels are tried from") {
 		t.Errorf("%d rows: chose %v; stages %q", minMaternRows-1, few.Choice.Kernel, few.Choice.Stages)
 	}
-	m32, err := Tune(t.Context(), x, y, TuneConfig{Kernel: "matern32"})
+	m32, err := Tune(t.Context(), x, y, TuneConfig{Family: "matern32"})
 	if err != nil {
 		t.Fatal(err)
 	}

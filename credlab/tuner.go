@@ -102,8 +102,8 @@ func setupTuner(x *mat.Dense, y []float64, cfg TuneConfig, from *tuner) (*tuner,
 	if t.budget > 0 {
 		t.deadline = t.start.Add(t.budget)
 	}
-	if t.fam = kernelFamily(cfg.Kernel); t.fam == nil {
-		return nil, &ParamError{Name: "TuneConfig.Kernel", Value: strconv.Quote(cfg.Kernel), Want: "gaussian, matern52, matern32 or laplacian (or empty: the Gaussian kernel, Matérn kernels tried)"}
+	if t.fam = kernelFamily(cfg.Family); t.fam == nil {
+		return nil, &ParamError{Name: "TuneConfig.Family", Value: strconv.Quote(cfg.Family), Want: "gaussian, matern52, matern32 or laplacian (or empty: the Gaussian kernel, Matérn kernels tried)"}
 	}
 	t.crit = cfg.Criterion
 	switch t.crit {
@@ -578,7 +578,7 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 // complete tries the Matérn kernels at best's m and centers (default
 // kernel and criterion), then fits the choice on all rows (finish).
 func (t *tuner) complete(ctx context.Context, best sigmaResult) error {
-	if t.cfg.Kernel == "" && t.cfg.Sigma == 0 && t.cv != nil {
+	if t.cfg.Family == "" && t.cfg.Sigma == 0 && t.cv != nil {
 		if t.n < minMaternRows {
 			t.stage("family: the Gaussian kernel kept: Matérn kernels are tried from %d rows", minMaternRows)
 		} else {
@@ -724,7 +724,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 	return nil
 }
 
-// kernelFamily returns the kernel family TuneConfig.Kernel names, nil for
+// kernelFamily returns the kernel family TuneConfig.Family names, nil for
 // an unknown name ("" is the Gaussian kernel, the automatic search's start).
 func kernelFamily(name string) func(sigma float64) Kernel {
 	switch name {

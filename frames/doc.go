@@ -123,7 +123,8 @@
 // Options struct (CSVOptions, LoadOptions, PredictOptions, ...) says how a
 // file is read or a model applied. The algorithms' settings underneath are
 // credlab's Config structs. A zero field means the documented default in
-// all three.
+// all three. The Beam module (credbeam) and the papers' experiments follow
+// the same rule.
 //
 // In a gophernotes notebook, import this package together with gota's
 // dataframe and series packages and the project's packages in one import

@@ -286,7 +286,7 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 
 // tuneConfig is the credlab.Tune configuration of an automatic spec.
 func tuneConfig(s Spec, crit credlab.Criterion, w, audit []float64) credlab.TuneConfig {
-	return credlab.TuneConfig{Kernel: s.Kernel, Sigma: s.Sigma, Lambda: s.Lambda, Lambdas: s.Lambdas,
+	return credlab.TuneConfig{Family: s.Kernel, Sigma: s.Sigma, Lambda: s.Lambda, Lambdas: s.Lambdas,
 		Criterion: crit, Holdout: credlab.Holdout{Fraction: s.Validation, Seed: s.Seed}, M: s.M,
 		Seed: s.Seed, NoIntercept: s.NoIntercept, Weights: w, Audit: audit, Relevance: s.Relevance, Transform: s.Transform, TimeBudget: s.TimeBudget, Status: s.Progress}
 }

@@ -66,7 +66,7 @@ type Spec struct {
 	// a Gaussian, Matérn or Laplacian kernel; with Kernel empty it starts
 	// from the Gaussian kernel and tries the Matérn kernels, keeping
 	// Matérn 3/2 unless another validates 1% better
-	// (credlab.TuneConfig.Kernel), and the fitted model's Spec.Kernel names
+	// (credlab.TuneConfig.Family), and the fitted model's Spec.Kernel names
 	// the one chosen.
 	Kernel string `json:"kernel,omitempty"`
 	// Sigma is the Gaussian or Laplacian bandwidth (and the random Fourier

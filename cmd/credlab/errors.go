@@ -34,7 +34,7 @@ var paramFlags = map[string]string{
 	"IterConfig.Threshold": "threshold", "SGMConfig.Threshold": "threshold", "SGMConfig.Batch": "batch",
 	"SGMConfig.StepSize": "eta", "SGMConfig.Decay": "decay", "SGMConfig.Passes": "passes", "SGMConfig.Preset": "preset",
 	"random features D": "m", "TuneConfig.Sigma": "sigma", "TuneConfig.Lambda": "lambda", "Lambdas": "lambda",
-	"TuneConfig.M": "m", "TuneConfig.MaxM": "m", "TuneConfig.Criterion": "selection", "TuneConfig.Kernel": "kernel",
+	"TuneConfig.M": "m", "TuneConfig.MaxM": "m", "TuneConfig.Criterion": "selection", "TuneConfig.Family": "kernel",
 	"TuneConfig.Method": "method", "SelectSpec.Design": "design", "Spec.Selection": "selection", "Spec.Scale": "standardize",
 	"Spec.Target": "target", "Spec.Weight": "weight", "SelectSpec.Kernel": "kernel", "SelectSpec.Sigma": "sigma",
 	"SelectSpec.FeatureMap": "features", "SelectSpec.M": "m", "BudgetSpec.Kernel": "kernel", "BudgetSpec.Sigma": "sigma",

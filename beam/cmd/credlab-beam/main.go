@@ -169,7 +169,7 @@ func runSelect() error {
 			return fmt.Errorf("the median distance of the first rows of %s is %v: set -sigma", files[0], sg)
 		}
 	}
-	cfg := credbeam.SelectConfig{Spec: sp, Map: *mapKind, D: *dFeat, M: *m, Sigma: sg, FeatureSeed: *fseed, LambdaQ: *lambdaQ, Budget: *budget, Seed: *seed, Block: *block}
+	cfg := credbeam.SelectSpec{Spec: sp, Map: *mapKind, D: *dFeat, M: *m, Sigma: sg, FeatureSeed: *fseed, LambdaQ: *lambdaQ, Budget: *budget, Seed: *seed, Block: *block}
 	p, s := beam.NewPipelineWithRoot()
 	res, err := credbeam.CREDSample(s, beam.CreateList(s, files), cfg)
 	if err != nil {
@@ -195,7 +195,7 @@ func runStats() error {
 	if vf == 0 {
 		vf = -1 // -val 0: no validation rows (0 means the default in the config)
 	}
-	cfg := credbeam.NystromConfig{Spec: sp, M: *m, Sigma: *sigma, Seed: *seed, ValFraction: vf, Method: *method,
+	cfg := credbeam.NystromSpec{Spec: sp, M: *m, Sigma: *sigma, Seed: *seed, ValFraction: vf, Method: *method,
 		Lambda: *lambda, Iter: *iter, Block: *block}
 	p, s := beam.NewPipelineWithRoot()
 	res, err := credbeam.NystromFit(s, beam.CreateList(s, files), cfg)
@@ -212,7 +212,7 @@ func runLCMD() error {
 	if err != nil {
 		return err
 	}
-	cfg := credbeam.LCMDConfig{Spec: sp, Budget: *budget, M: *m, Sigma: *sigma, Seed: *seed, Block: *block, Audit: *audit}
+	cfg := credbeam.LCMDSpec{Spec: sp, Budget: *budget, M: *m, Sigma: *sigma, Seed: *seed, Block: *block, Audit: *audit}
 	how := fmt.Sprintf("gaussian on the columns standardized over the centers, sigma %s", map[bool]string{true: "the median distance of the centers", false: fmt.Sprint(*sigma)}[*sigma == 0])
 	if *labeled != "" {
 		lab, err := credbeam.ReadLabeled(ctx, *labeled, sp)
@@ -264,7 +264,7 @@ func runWeights() error {
 		return err
 	}
 	p, s := beam.NewPipelineWithRoot()
-	counts, err := credbeam.PoolWeights(s, beam.CreateList(s, files), credbeam.PoolWeightsConfig{Spec: sp, Labeled: lab.Rows, LabeledValues: lab.Values, Scales: k.Scales, Block: *block})
+	counts, err := credbeam.PoolWeights(s, beam.CreateList(s, files), credbeam.PoolWeightsSpec{Spec: sp, Labeled: lab.Rows, LabeledValues: lab.Values, Scales: k.Scales, Block: *block})
 	if err != nil {
 		return err
 	}
@@ -274,7 +274,7 @@ func runWeights() error {
 }
 
 // auditNote says how many of the batch's rows are the audit sample.
-func auditNote(cfg credbeam.LCMDConfig) string {
+func auditNote(cfg credbeam.LCMDSpec) string {
 	a := cfg.AuditSize()
 	if a == 0 {
 		return "; no audit sample"
