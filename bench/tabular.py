@@ -60,6 +60,27 @@ def load(name, rng):
         x = rng.standard_normal((6000, 8))
         y = np.sin(x.sum(axis=1) / 2) + 0.1 * rng.standard_normal(6000)
         return x, y
+    if name == "synth-sum":  # a total of two skewed count columns, which other columns drive (as a rental count)
+        n = 12000
+        hr = rng.integers(0, 24, n).astype(float)
+        temp = rng.uniform(0, 1, n)
+        hum = rng.uniform(0.2, 1, n)
+        work = (rng.uniform(size=n) < 0.7).astype(float)
+        day = rng.integers(0, 7, n).astype(float)
+        season = rng.integers(1, 5, n).astype(float)
+        peak = np.exp(-((hr - 8) ** 2) / 4) + np.exp(-((hr - 17) ** 2) / 6)
+        a = rng.poisson(np.exp(1 + 2 * temp - hum + (1 - work) * np.sin(np.pi * hr / 24) * 2))
+        b = rng.poisson(np.exp(2 + 2.5 * work * peak + temp - 0.5 * hum + 0.1 * season))
+        x = np.column_stack([np.arange(n, dtype=float), season, rng.integers(0, 2, n), rng.integers(1, 13, n), hr,
+                             (rng.uniform(size=n) < 0.03).astype(float), day, work, rng.integers(1, 4, n), temp,
+                             temp + 0.05 * rng.standard_normal(n), hum, rng.uniform(0, 0.8, n), a, b])
+        return x, (a + b).astype(float)
+    if name == "synth-steps":  # discrete columns, most often 0, and a target that jumps at thresholds
+        n = 8000
+        x = np.where(rng.uniform(size=(n, 26)) < 0.6, 0.0, rng.integers(1, 11, (n, 26)) * 10.0)
+        y = (20 * (x[:, 0] > 35) + 15 * (x[:, 1] > 0) * (x[:, 2] > 55) + 10 * np.minimum(x[:, 3], 60) / 60
+             + 0.004 * x[:, 4] * x[:, 5] + 5 * (x[:, 6] > 75) + 2 * rng.standard_normal(n))
+        return x, y
     raise SystemExit("unknown set " + name)
 
 

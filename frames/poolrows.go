@@ -24,9 +24,16 @@ type PoolRowsError struct {
 	Missing          bool
 	Row, PoolRow     int
 	Value, PoolValue string
+	// Foreign, when set, lists columns of the rows that the pool lacks,
+	// while the rows lack every column compared (Column names the first).
+	Foreign []string
 }
 
 func (e *PoolRowsError) Error() string {
+	if e.Foreign != nil {
+		return fmt.Sprintf("frames: %s: none of the pool's columns (%q, ...) but columns the pool lacks (%s): they do not come from this pool",
+			e.What, e.Column, quoteList(e.Foreign, 5))
+	}
 	if e.Missing {
 		return fmt.Sprintf("frames: %s: no column %q of the pool, though they have its other columns: they do not come from this pool, or a column was renamed", e.What, e.Column)
 	}
@@ -39,7 +46,9 @@ func (e *PoolRowsError) Error() string {
 // pool but Select's bookkeeping ones when cols is nil): row i of rows must
 // equal pool row row[i] in each of them that rows has, and rows must have
 // all of cols or none (a file that keeps some of the features but lacks
-// one had it renamed, or comes from another table). Cells compare as
+// one had it renamed, or comes from another table). rows that hold none
+// of cols may hold one column the pool lacks (the label), not more: such
+// rows come from another table. Cells compare as
 // numbers when both read as numbers (within a relative 1e-12, as a file
 // saved by a spreadsheet keeps 15 digits; exactly between integer
 // columns), missing values (NaN, or a missing-value token such as "" or
@@ -77,6 +86,17 @@ func CheckPoolRows(pool, rows dataframe.DataFrame, what string, cols []string) e
 			shared = append(shared, c)
 		}
 	}
+	if len(shared) == 0 && len(cols) > 0 {
+		var foreign []string
+		for _, c := range names {
+			if !bookkeeping(c) && !beamBookkeeping(names, c) && !slices.Contains(pool.Names(), c) {
+				foreign = append(foreign, c)
+			}
+		}
+		if len(foreign) > 1 {
+			return &PoolRowsError{What: what, Column: cols[0], Foreign: foreign}
+		}
+	}
 	if len(shared) == 0 || len(at) == 0 {
 		return nil // nothing to compare: the features come from the pool by row
 	}
@@ -100,6 +120,19 @@ func CheckPoolRows(pool, rows dataframe.DataFrame, what string, cols []string) e
 		}
 	}
 	return nil
+}
+
+// quoteList quotes the first k names, and says how many there are in all
+// when there are more.
+func quoteList(names []string, k int) string {
+	q := make([]string, 0, k)
+	for _, n := range names[:min(k, len(names))] {
+		q = append(q, strconv.Quote(n))
+	}
+	if len(names) > k {
+		return fmt.Sprintf("%s, ... (%d in all)", strings.Join(q, ", "), len(names))
+	}
+	return strings.Join(q, ", ")
 }
 
 // sameCell reports whether two cells hold the same value (CheckPoolRows);

@@ -30,6 +30,13 @@ func TestCheckPoolRows(t *testing.T) {
 		Mutate(series.New([]float64{2031, math.NaN(), math.NaN()}, series.Float, "zip")).
 		Mutate(series.New([]int{5000000001, 2, 4}, series.Int, "id"))
 	idOff := zipAsRead.Mutate(series.New([]int{5000000002, 2, 4}, series.Int, "id"))
+	other := func(names ...string) dataframe.DataFrame { // pool rows 0 and 1 with columns the pool lacks
+		df := dataframe.New(series.New([]int{0, 1}, series.Int, RowColumn), series.New([]float64{0.5, 0.5}, series.Float, WeightColumn))
+		for _, n := range names {
+			df = df.Mutate(series.New([]float64{1, 2}, series.Float, n))
+		}
+		return df
+	}
 	for _, c := range []struct {
 		name      string
 		rows      dataframe.DataFrame
@@ -38,6 +45,8 @@ func TestCheckPoolRows(t *testing.T) {
 		wantRow   int
 		wantMiss  bool
 		wantParam bool
+		// wantForeign: the rows hold none of cols but columns the pool lacks
+		wantForeign bool
 	}{
 		{name: "same rows", rows: rows([]int{3, 0, 2}, []float64{333333.333333333, 0.1, math.NaN()}, []string{"w", "x", "z"}), cols: cols},
 		{name: "same rows, other types", rows: zipAsRead, cols: []string{"a", "city", "zip", "id"}},
@@ -48,6 +57,8 @@ func TestCheckPoolRows(t *testing.T) {
 		{name: "another string", rows: rows([]int{0, 1}, []float64{0.1, 2.5}, []string{"x", "x"}), cols: cols, wantCol: "city", wantRow: 1},
 		{name: "one of the columns missing", rows: rows([]int{0}, []float64{0.1}, []string{"x"}).Drop("city"), cols: cols, wantCol: "city", wantMiss: true},
 		{name: "a row outside the pool", rows: rows([]int{4}, []float64{0.1}, []string{"x"}), cols: cols, wantParam: true},
+		{name: "none of the columns, a label the pool lacks", rows: other("label"), cols: cols},
+		{name: "another table's columns", rows: other("p", "q"), cols: cols, wantCol: "a", wantForeign: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := CheckPoolRows(pool, c.rows, "labeled rows", c.cols)
@@ -60,8 +71,8 @@ func TestCheckPoolRows(t *testing.T) {
 				}
 			default:
 				e, ok := asError[*PoolRowsError](t, err)
-				if ok && (e.Column != c.wantCol || e.Missing != c.wantMiss || !c.wantMiss && e.Row != c.wantRow) {
-					t.Errorf("error for column %q, row %d, missing %v; want %q, %d, %v (%v)", e.Column, e.Row, e.Missing, c.wantCol, c.wantRow, c.wantMiss, err)
+				if ok && (e.Column != c.wantCol || e.Missing != c.wantMiss || (e.Foreign != nil) != c.wantForeign || !c.wantMiss && !c.wantForeign && e.Row != c.wantRow) {
+					t.Errorf("error for column %q, row %d, missing %v, foreign %q; want %q, %d, %v, %v (%v)", e.Column, e.Row, e.Missing, e.Foreign, c.wantCol, c.wantRow, c.wantMiss, c.wantForeign, err)
 				}
 			}
 		})

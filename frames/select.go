@@ -72,11 +72,13 @@ type SelectSpec struct {
 	// between the rows of the design matrix the selector sees).
 	Report func(line string)
 	// Design is how rows are drawn from the sampling distribution
-	// (credlab.Design): "replacement" (default, the paper's: budget draws,
-	// a row drawn twice appears twice), "distinct" (the same draws, each
-	// distinct row once with its draws in "count" and in its weight) or
-	// "without" (exactly budget distinct rows, inclusion probability
-	// proportional to the CRED distribution, Horvitz-Thompson weights).
+	// (credlab.Design): "without" (the default: exactly budget distinct
+	// rows, inclusion probabilities proportional to the sampling
+	// distribution, Horvitz-Thompson weights; a labeler is paid per
+	// distinct row, and a budget above the rows not yet labeled is an
+	// error), "replacement" (the CRED paper's: budget draws, a row drawn
+	// twice appears twice) or "distinct" (the same draws, each distinct
+	// row once with its draws in "count" and in its weight).
 	Design string
 	// Labeled, when set, is an earlier Select result on the same pool
 	// with the same spec, Seed included: its rows are not labeled again,
@@ -112,8 +114,6 @@ type SelectSpec struct {
 	Widths     []int
 	// LambdaQ is CRED's lambda_q (default 1e-6).
 	LambdaQ float64
-	// WithoutReplacement is Design "without".
-	WithoutReplacement bool
 	// Seed seeds the draw and the random features.
 	Seed uint64
 	// OneHot, Scale and DropNA act as in Spec: by default the columns are
@@ -143,11 +143,11 @@ type SelectSpec struct {
 
 // Select chooses budget rows of pool to label and returns them, in draw
 // order, with three added columns: "row", the row's index in pool; "prob",
-// its sampling probability q (with replacement) or inclusion probability
-// pi (without); and "weight", its importance weight (1/(N q) with
-// replacement, budget/(N pi) without) for a weighted Fit (Spec.Weight =
-// "weight"). With replacement (the default) a row can appear more than
-// once. pool is not modified.
+// its inclusion probability pi (without replacement, the default) or
+// sampling probability q (with replacement); and "weight", its importance
+// weight (budget/(N pi) without replacement, 1/(N q) with) for a weighted
+// Fit (Spec.Weight = "weight"). With replacement a row can appear more
+// than once. pool is not modified.
 func Select(pool dataframe.DataFrame, budget int, spec SelectSpec) (dataframe.DataFrame, error) {
 	return SelectContext(context.Background(), pool, budget, spec)
 }
@@ -277,17 +277,14 @@ func poolWeights(ctx context.Context, sel credlab.Selector, x *mat.Dense, idx []
 // designOf parses SelectSpec.Design.
 func designOf(spec SelectSpec, what string) (credlab.Design, error) {
 	switch strings.ToLower(spec.Design) {
-	case "", "replacement", "with-replacement":
-		if spec.WithoutReplacement {
-			return credlab.WithoutReplacement, nil
-		}
+	case "", "without", "without-replacement":
+		return credlab.WithoutReplacement, nil
+	case "replacement", "with-replacement":
 		return credlab.WithReplacement, nil
 	case "distinct":
 		return credlab.DistinctRows, nil
-	case "without", "without-replacement":
-		return credlab.WithoutReplacement, nil
 	}
-	return 0, &credlab.ParamError{Name: what + ".Design", Value: strconv.Quote(spec.Design), Want: "replacement (the default), distinct or without"}
+	return 0, &credlab.ParamError{Name: what + ".Design", Value: strconv.Quote(spec.Design), Want: "without (the default), replacement or distinct"}
 }
 
 // labeledSelection turns an earlier Select result into the credlab

@@ -18,13 +18,14 @@ func TestSelect(t *testing.T) {
 		spec SelectSpec
 	}{
 		{"cred exact", SelectSpec{Sigma: 0.5, Seed: 1}},
+		{"cred with replacement", SelectSpec{Sigma: 0.5, Seed: 1, Design: "replacement"}},
 		{"cred default sigma", SelectSpec{Method: "CRED"}},
 		{"cred fourier", SelectSpec{FeatureMap: "fourier", M: 50, Sigma: 0.5}},
 		{"cred raw", SelectSpec{FeatureMap: "raw", LambdaQ: 1e-3}},
 		{"cred nystrom", SelectSpec{FeatureMap: "nystrom", M: 30}},
 		{"cred bless", SelectSpec{FeatureMap: "bless", M: 40}},
 		{"uniform", SelectSpec{Method: "uniform"}},
-		{"uniform distinct", SelectSpec{Method: "uniform", WithoutReplacement: true}},
+		{"uniform with replacement", SelectSpec{Method: "uniform", Design: "replacement"}},
 		{"custom", SelectSpec{Selector: credlab.UniformSelector{}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,15 +47,19 @@ func TestSelect(t *testing.T) {
 			}
 			a, pa := col(t, sel, "a"), col(t, pool, "a")
 			prob, w := col(t, sel, "prob"), col(t, sel, "weight")
-			seen := map[int]bool{}
+			without := c.spec.Design == "" && c.spec.Selector == nil // the default design
+			seen, draws := map[int]bool{}, 1.0                       // weight = 1/(N q) per draw, n/(N pi) without
+			if without {
+				draws = 40
+			}
 			for i, r := range rows {
 				if r < 0 || r >= 150 || a[i] != pa[r] {
 					t.Fatalf("row %d: index %d, a %v", i, r, a[i])
 				}
-				if math.Abs(w[i]*150*prob[i]-1) > 1e-9 && c.spec.Method != "uniform" && c.spec.Selector == nil {
-					t.Errorf("weight %v is not 1/(N q) for q = %v", w[i], prob[i])
+				if math.Abs(w[i]*150*prob[i]/draws-1) > 1e-9 && c.spec.Method != "uniform" && c.spec.Selector == nil {
+					t.Errorf("weight %v for probability %v (without replacement %v)", w[i], prob[i], without)
 				}
-				if c.spec.WithoutReplacement && seen[r] {
+				if without && seen[r] {
 					t.Errorf("row %d drawn twice without replacement", r)
 				}
 				seen[r] = true
@@ -75,12 +80,12 @@ func TestSelectErrors(t *testing.T) {
 		spec   SelectSpec
 		want   errCheck
 	}{
-		{"budget beyond pool", pool, 51, SelectSpec{Method: "uniform", WithoutReplacement: true}, wantParam("budget")},
+		{"budget beyond pool", pool, 51, SelectSpec{Method: "uniform"}, wantParam("budget")},
 		{"zero budget", pool, 0, SelectSpec{}, wantParam("budget")},
 		{"row column", withRow, 5, SelectSpec{}, wantProblem("row", "")},
 		{"unknown method", pool, 5, SelectSpec{Method: "bogus"}, wantParam("SelectSpec.Method")},
 		{"unknown design", pool, 5, SelectSpec{Design: "bogus"}, wantParam("SelectSpec.Design")},
-		{"cred without, budget beyond pool", pool, 51, SelectSpec{WithoutReplacement: true, Sigma: 1}, wantParam("budget")},
+		{"cred, budget beyond pool", pool, 51, SelectSpec{Sigma: 1}, wantParam("budget")},
 		{"labeled row outside pool", pool, 5, SelectSpec{Labeled: &outside}, wantParam("labeled row")},
 		{"labeled without prob", pool, 5, SelectSpec{Labeled: &noProb}, wantColumn("prob", "labeled")},
 		{"missing feature", pool, 5, SelectSpec{Features: []string{"c"}}, wantColumn("c", "feature")},
@@ -99,7 +104,7 @@ func TestSelectErrors(t *testing.T) {
 	}
 	_, err = Select(houses, 3, SelectSpec{Exclude: []string{"city"}})
 	wantMissing(1, 4)(t, err)
-	sel, err := Select(houses, 60, SelectSpec{DropNA: true, OneHot: true, Sigma: 1})
+	sel, err := Select(houses, 60, SelectSpec{DropNA: true, OneHot: true, Sigma: 1, Design: "replacement"}) // 60 draws: row 4 never among them
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +227,7 @@ func TestSelectBLESS(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sel, err := Select(pool, 30, SelectSpec{FeatureMap: "bless", M: 20, Sigma: 0.5, LambdaQ: 1e-3, Seed: 3, Scale: ScaleNone})
+	sel, err := Select(pool, 30, SelectSpec{FeatureMap: "bless", M: 20, Sigma: 0.5, LambdaQ: 1e-3, Seed: 3, Scale: ScaleNone, Design: "replacement"})
 	if err != nil {
 		t.Fatal(err)
 	}

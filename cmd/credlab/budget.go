@@ -74,7 +74,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	stop()
 	if err != nil {
 		p.clear()
-		return fmt.Errorf("budget %s: %w", *pool, err)
+		return fmt.Errorf("budget %s: %w", *pool, namePoolRows(err, fmt.Sprintf("-pilot %s (rows of -pool %s)", *pilot, *pool)))
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err

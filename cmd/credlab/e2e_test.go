@@ -131,7 +131,7 @@ func TestSelectFrequencies(t *testing.T) {
 		for s := 1; s <= seeds; s++ {
 			out := filepath.Join(dir, method+strconv.Itoa(s)+".csv")
 			mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", strconv.Itoa(budget), "-method", method,
-				"-seed", strconv.Itoa(s), "-exclude", "id", "-lambda", "0.01", "-quiet", "-out", out)
+				"-seed", strconv.Itoa(s), "-exclude", "id", "-lambda", "0.01", "-design", "replacement", "-quiet", "-out", out)
 			head, recs := readCSV(t, out)
 			if len(recs) != budget {
 				t.Fatalf("%s seed %d: %d rows, want %d", method, s, len(recs), budget)
@@ -293,7 +293,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"select", "-pool", "testdata/pool.csv", "-budget", "5"}, 2, "-out"},
 		{[]string{"select", "-pool", "testdata/nosuch.csv", "-budget", "5", "-out", out}, 1, "nosuch.csv"},
 		{append(sel, "-budget", "5", "-columns", "x1,zz"), 2, `"zz" (flag -columns)`},
-		{append(sel, "-budget", "50", "-method", "uniform", "-without-replacement"), 2, "flag -budget 50"},
+		{append(sel, "-budget", "50", "-method", "uniform"), 2, "flag -budget 50"},
+		{append(sel, "-budget", "50"), 2, "flag -budget 50"},
 		{append(fit, "-method", "frob"), 2, "frob"},
 		{append(fit, "-kernel", "frob"), 2, "frob"},
 		{append(fit, "-method", "nkrls", "-m", "-3"), 2, "flag -m -3"},

@@ -26,8 +26,8 @@ var paramFlags = map[string]string{
 	"Spec.Method": "method", "SelectSpec.Method": "method", "Spec.Kernel": "kernel",
 	"Spec.FeatureMap": "feature-map", "Spec.Preset": "preset", "Spec.M": "m", "NystromConfig.M": "m",
 	"Spec.Transform": "transform", "Spec.Relevance": "relevance", "Spec.Sigma": "sigma", "Gaussian kernel sigma": "sigma", "Laplacian kernel sigma": "sigma",
-	"random features sigma": "sigma", "SelectSpec.WithoutReplacement": "without-replacement",
-	"LoadOptions.Format": "format", "memory limit": "memory-limit", "lambda": "lambda", "lambda_q": "lambda",
+	"random features sigma": "sigma",
+	"LoadOptions.Format":    "format", "memory limit": "memory-limit", "lambda": "lambda", "lambda_q": "lambda",
 	"step size": "eta",
 	"budget":    "budget", "previous row": "labeled", "labeled row": "labeled", "pilot labels": "pilot", "pilot row": "pilot",
 	"Holdout.Fraction": "validation", "IterConfig.Iter": "iters", "SGMConfig.Iter": "iters", "IterConfig.MaxIter": "max-iter",
@@ -133,4 +133,15 @@ func nRows(n int) string {
 		return "1 row"
 	}
 	return fmt.Sprintf("%d rows", n)
+}
+
+// namePoolRows names, in a *frames.PoolRowsError, the flag and file of the
+// rows said to be the pool's (what), in place of the library's generic
+// name; other errors are returned as they are.
+func namePoolRows(err error, what string) error {
+	var pe *frames.PoolRowsError
+	if errors.As(err, &pe) {
+		pe.What = what
+	}
+	return err
 }

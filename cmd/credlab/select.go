@@ -17,16 +17,15 @@ import (
 func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("select", "select -pool FILE -budget N -method cred|uniform|greedy -seed S -target COL -out FILE.csv [flags]", stderr)
 	pool := fs.String("pool", "", "data file (CSV, TSV, ARFF, LIBSVM, IDX or Parquet) of the unlabeled pool (required; .gz is decompressed)")
-	budget := fs.Int("budget", 0, "number of rows to label (required, > 0): draws under -design replacement or distinct, distinct rows under without")
+	budget := fs.Int("budget", 0, "number of rows to label (required, > 0, at most the rows not yet labeled): distinct rows under -design without, draws under replacement or distinct")
 	method := fs.String("method", "", "selection (default: lcmd after -labeled rows of weight 1 whose -target labels are filled in, the batch loop where it measured best; cred otherwise): cred (importance sampling by leverage scores), uniform, greedy (GSx: each next row farthest from those chosen), or a batch method on -m Nyström features (default 256), rows in -labeled counting as chosen, with the kernel tuned on their -target labels when filled in: lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait or herding (docs/labeling.md)")
-	design := fs.String("design", "replacement", "how rows are drawn: replacement (the CRED paper's; a row can repeat), distinct (the same draws, each row once with its count in its weight) or without (exactly -budget distinct rows, Horvitz-Thompson weights)")
+	design := fs.String("design", "without", "how rows are drawn: without (exactly -budget distinct rows, Horvitz-Thompson weights: what a labeler is paid for), replacement (the CRED paper's draws; a row can repeat) or distinct (the same draws, each row once with its count in its weight)")
 	labeled := fs.String("labeled", "", "CSV of an earlier select output on the same pool with the same flags and -seed: its rows are kept, the next batch continues the design, and -out gets the union with a batch column, the same rows and weights as one select of the total budget")
 	seed := fs.Uint64("seed", 1, "random seed of the draw and of random features")
 	out := fs.String("out", "", "output CSV (Parquet when the name ends in .parquet): the chosen rows in draw order with the pool's columns plus row (0-based pool index), prob and weight, and for a batch method or greedy pool_weight, each row's share of the pool, which fit weighs the rows by (required)")
 	sf := newScoreFlags(fs)
 	columns := fs.String("columns", "", "comma-separated columns the selector sees (default: every column but -target and -exclude; string columns need -onehot)")
 	exclude := fs.String("exclude", "", "comma-separated columns left out of the default features, such as the label")
-	noRepl := fs.Bool("without-replacement", false, "same as -design without")
 	standardize := fs.Bool("standardize", true, "center and scale each column to unit variance before scoring, as fit does; -standardize=false scores the columns as they are")
 	oneHot := fs.Bool("onehot", false, "encode string columns as 0/1 columns, one per level")
 	dropNA := fs.Bool("dropna", false, "never choose rows with a missing value (otherwise an error)")
@@ -56,16 +55,16 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usagef("select: flag -method %q: choose cred, uniform, greedy, lcmd, kmeanspp, maxdist, maxdet, maxdiag, bait or herding", *method)
 	}
 	switch strings.ToLower(*design) {
-	case "replacement", "distinct", "without":
+	case "without", "replacement", "distinct":
 	default:
-		return usagef("select: flag -design %q: choose replacement, distinct or without", *design)
+		return usagef("select: flag -design %q: choose without (the default), replacement or distinct", *design)
 	}
 	excl := splitList(*exclude)
 	if *target != "" {
 		excl = append(excl, *target)
 	}
 	spec := frames.SelectSpec{Method: *method, Features: splitList(*columns), Exclude: excl,
-		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, WithoutReplacement: *noRepl, Seed: *seed,
+		Kernel: *sf.kernel, Sigma: *sf.sigma, LambdaQ: *sf.lambda, FeatureMap: fm, M: m, Seed: *seed,
 		Scale: scaleFlag(*standardize), OneHot: *oneHot, DropNA: *dropNA, Design: *design, Target: *target, Audit: *audit, TimeBudget: *timeBudget}
 	if *audit == 0 {
 		spec.Audit = -1
@@ -113,6 +112,7 @@ func selectCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	stop()
 	if err != nil {
 		p.clear()
+		err = namePoolRows(err, fmt.Sprintf("-labeled %s (rows of -pool %s)", *labeled, *pool))
 		return fmt.Errorf("select %s: %w", *pool, lf.locate(err, *pool, df))
 	}
 	p.clear()

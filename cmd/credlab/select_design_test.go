@@ -62,10 +62,20 @@ func TestSelectBatchesCLI(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "flag -labeled 99: want a row of the pool's 20") {
 		t.Errorf("labeled row outside the pool: exit %d, %s", code, errs)
 	}
-	_, errs, code = runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "21", "-design", "without",
+	_, errs, code = runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "21",
 		"-exclude", "id", "-quiet", "-out", two)
 	if code != 2 || !strings.Contains(errs, "flag -budget 21: want at most the 20 rows") {
 		t.Errorf("budget above the pool: exit %d, %s", code, errs)
+	}
+	other := filepath.Join(dir, "other.csv") // rows of another table: its columns, not the pool's
+	if err := os.WriteFile(other, []byte("a,b,c,row,prob,weight\n1,2,3,3,0.1,1\n4,5,6,7,0.1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	three := filepath.Join(dir, "three.csv")
+	_, errs, code = runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "2", "-method", "uniform",
+		"-exclude", "id", "-quiet", "-labeled", other, "-out", three)
+	if _, err := os.Stat(three); code != 1 || !strings.Contains(errs, "-labeled "+other+" (rows of -pool testdata/pool.csv): none of the pool's columns") || err == nil {
+		t.Errorf("labeled rows of another table: exit %d, %s", code, errs)
 	}
 }
 
@@ -73,7 +83,7 @@ func TestSelectBatchesCLI(t *testing.T) {
 // distribution of credlab.ApproxLeverageScores with -m as the dictionary.
 func TestSelectBLESSFlag(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sel.csv")
-	mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "30", "-features", "bless", "-m", "8", "-sigma", "3", "-standardize=false",
+	mustRun(t, "select", "-pool", "testdata/pool.csv", "-budget", "30", "-design", "replacement", "-features", "bless", "-m", "8", "-sigma", "3", "-standardize=false",
 		"-lambda", "0.01", "-seed", "2", "-exclude", "id", "-quiet", "-out", out)
 	pool, err := frames.LoadCSV("testdata/pool.csv")
 	if err != nil {

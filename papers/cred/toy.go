@@ -98,8 +98,8 @@ type TrialSpec struct {
 	// Trials the number of trials (the paper: 1000).
 	Labels, Trials int
 	// Select draws the rows: all Labels x Trials rows in one call, so that
-	// consecutive groups are independent draws (with replacement). Its
-	// Features default to the trial's.
+	// consecutive groups are independent draws (with replacement: Design
+	// "" is "replacement" here). Its Features default to the trial's.
 	Select frames.SelectSpec
 	// Unweighted fits without the importance weights.
 	Unweighted bool
@@ -135,6 +135,9 @@ func CoefficientTrials(pool dataframe.DataFrame, spec TrialSpec) (dataframe.Data
 		return none, err
 	}
 	sel := spec.Select
+	if sel.Design == "" {
+		sel.Design = "replacement"
+	}
 	if len(sel.Features) == 0 && len(sel.Exclude) == 0 {
 		sel.Features = feats
 	}
