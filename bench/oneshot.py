@@ -11,7 +11,7 @@ pool/test split to CSV. For each budget it runs, with each binary given,
 `-method uniform` from the first binary is the reference. It prints test RMSE
 over uniform labeling's, geometric mean over the seeds, per table and budget.
 """
-import argparse, math, os, re, subprocess, sys
+import argparse, csv, math, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import numpy as np
@@ -36,7 +36,8 @@ def labeled_rmse(binary, d, tag, budget, seed, method):
     out = run([binary, "fit", "-data", lab, "-target", "y", "-test", os.path.join(d, "test.csv"), "-out",
                os.path.join(d, tag + "-model.json")])
     m = re.search(r"^test .*: RMSE (\S+)", out, re.M)
-    distinct = len(set(l.split(",")[-3] for l in open(chosen).read().splitlines()[1:]))
+    with open(chosen) as f:
+        distinct = len(set(r["row"] for r in csv.DictReader(f)))
     return float(m.group(1)), distinct
 
 

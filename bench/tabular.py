@@ -4,7 +4,10 @@
     bench/tabular.py OUT [--sets a,b] [--credlab BIN] [--max-train N] [--quick]
 
 For each table (the staged regression sets of ../shared/data and synthetic
-tables where only some columns matter) it writes a seeded 75/25 train/test
+tables where only some columns matter; not by default: synth-sum, a total of
+two count columns, synth-steps, a target that jumps at thresholds of discrete
+columns, and synth-arm, a smooth low-noise target whose learning curve keeps
+falling) it writes a seeded 75/25 train/test
 split to CSV, runs `credlab fit` with no flag but -target (the default fit),
 with -relevance off -transform off (one shared kernel scale on the columns
 as they are), then scikit-learn's
@@ -75,6 +78,14 @@ def load(name, rng):
                              (rng.uniform(size=n) < 0.03).astype(float), day, work, rng.integers(1, 4, n), temp,
                              temp + 0.05 * rng.standard_normal(n), hum, rng.uniform(0, 0.8, n), a, b])
         return x, (a + b).astype(float)
+    if name == "synth-arm":  # the end of an 8-link planar arm, its distance to a point: smooth, 2% noise, a falling learning curve
+        n = 40000
+        th = rng.uniform(0.5, 1.2, (n, 8))
+        ang = np.cumsum(th, axis=1)
+        links = np.linspace(1, 0.4, 8)
+        ex, ey = (links * np.cos(ang)).sum(axis=1), (links * np.sin(ang)).sum(axis=1)
+        y = np.sqrt((ex - 1.0) ** 2 + (ey - 2.0) ** 2)
+        return th, y + 0.02 * y.std() * rng.standard_normal(n)
     if name == "synth-steps":  # discrete columns, most often 0, and a target that jumps at thresholds
         n = 8000
         x = np.where(rng.uniform(size=(n, 26)) < 0.6, 0.0, rng.integers(1, 11, (n, 26)) * 10.0)

@@ -191,7 +191,9 @@ const MinPilot = 30
 // Model: a random hold-out part H of the pilot measures RMSE; from the rest
 // T, for each size n = f |T| and each repeat, n rows are drawn with
 // replacement, uniformly or from q restricted to T with weights
-// 1/(|T| q_j), KRLS is fitted to the targets centered by their weighted
+// 1/(|T| q_j) (T stands for a pool much larger than n, where draws with
+// and without replacement agree; without replacement every draw of |T|
+// rows would be T itself), KRLS is fitted to the targets centered by their weighted
 // mean (added back, as the default fit's intercept), and RMSE on H
 // averaged over repeats. The
 // curve RMSE(n) = A n^-B is fitted by least squares in log-log and

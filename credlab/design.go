@@ -234,7 +234,7 @@ func rankedDesign(q, scores []float64, budget int, prev *Selection, rng *rand.Ra
 	}
 	for _, j := range sel.Index {
 		if !first[j] {
-			return nil, &ParamError{Name: "previous row", Value: j, Want: fmt.Sprintf("one of the first %d rows of this design's ranking: continue a selection without replacement with the pool, settings and seed of its first batch", k)}
+			return nil, &ParamError{Name: "previous row", Value: j, Want: fmt.Sprintf("one of the first %d rows of this design's ranking: continue a selection without replacement with the pool, settings and seed of its first batch (and one drawn with replacement with that design)", k)}
 		}
 	}
 	for _, j := range rank[k:total] {

@@ -110,6 +110,17 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if err != nil {
 		return nil, err
 	}
+	if spec.Pilot != nil { // the pilot's checks that need no scores, before the scores
+		if err := checkFrame(*spec.Pilot, "pilot"); err != nil {
+			return nil, err
+		}
+		if spec.Target == "" {
+			return nil, &credlab.ParamError{Name: "BudgetSpec.Target", Value: `""`, Want: "the name of the pilot's label column (a Pilot needs it)"}
+		}
+		if err := CheckPoolRows(pool, *spec.Pilot, "pilot", p.d.features); err != nil {
+			return nil, err
+		}
+	}
 	var notes []string
 	sel, err := selectorOf(ctx, SelectSpec{Method: "cred", Kernel: spec.Kernel, Sigma: spec.Sigma, FeatureMap: spec.FeatureMap, M: spec.M,
 		Widths: spec.Widths, LambdaQ: spec.LambdaQ, Seed: spec.Seed, Report: func(line string) { notes = append(notes, line) }}, "BudgetSpec", p, nil)
@@ -152,12 +163,6 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 	if c.Kernel == nil {
 		return nil, &credlab.ParamError{Name: "BudgetSpec.Kernel", Value: "none", Want: "a kernel for the learning curve"}
 	}
-	if err := checkFrame(*spec.Pilot, "pilot"); err != nil {
-		return nil, err
-	}
-	if spec.Target == "" {
-		return nil, &credlab.ParamError{Name: "BudgetSpec.Target", Value: `""`, Want: "the name of the pilot's label column (a Pilot needs it)"}
-	}
 	rows, err := Column(*spec.Pilot, RowColumn)
 	if err != nil {
 		return nil, fmt.Errorf("frames: pilot: %w", err)
@@ -181,9 +186,6 @@ func Budget(ctx context.Context, pool dataframe.DataFrame, spec BudgetSpec) (*Bu
 			return nil, problem(spec.Target, "target", "has no label in row %d of the pilot: every pilot row needs one", i)
 		}
 		idx[i], qp[i] = j, q[j]
-	}
-	if err := CheckPoolRows(pool, *spec.Pilot, "pilot", p.d.features); err != nil {
-		return nil, err
 	}
 	if len(idx) < credlab.MinPilot {
 		return nil, &credlab.ParamError{Name: "pilot labels", Value: len(idx), Want: fmt.Sprintf("at least %d pilot labels for a learning curve", credlab.MinPilot)}

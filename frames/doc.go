@@ -30,12 +30,13 @@
 //   - Select(pool, budget, SelectSpec) chooses rows to label (CRED,
 //     uniform, greedy GSx, or a batch active-learning method of
 //     credlab.BatchSelector such as "lcmd", selecting with the kernel tuned
-//     on SelectSpec.Labeled's Target labels; SelectSpec.Design: with
-//     replacement, distinct rows or without replacement;
+//     on SelectSpec.Labeled's Target labels; SelectSpec.Design: without
+//     replacement, the default, with replacement or distinct rows;
 //     SelectSpec.Labeled continues a design from rows already labeled,
 //     which must hold their pool rows' values: CheckPoolRows, poolrows.go)
 //     and returns them with their pool index
-//     ("row"), sampling probability ("prob") and importance weight
+//     ("row"), inclusion probability ("prob"; the sampling probability
+//     under SelectSpec.Design "replacement") and importance weight
 //     ("weight"), and for a batch method or greedy their pool weights
 //     ("pool_weight", credlab.PoolWeights); label them, and Fit with
 //     Spec.Weight = "weight" (or "pool_weight").

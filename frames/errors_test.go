@@ -305,7 +305,7 @@ func TestErrorTypes(t *testing.T) {
 		{"Budget sigma", budget(BudgetSpec{Sigma: -1}), wantParam("BudgetSpec.Sigma")},
 		{"Budget feature map", budget(BudgetSpec{FeatureMap: "x"}), wantParam("BudgetSpec.FeatureMap")},
 		{"Budget pilot without target", budget(BudgetSpec{Sigma: 1, Pilot: &pool}), wantParam("BudgetSpec.Target")},
-		{"Budget pilot without rows", budget(BudgetSpec{Sigma: 1, Pilot: &df, Target: "y"}), wantColumn("row", "")},
+		{"Budget pilot without rows", budget(BudgetSpec{Sigma: 1, Pilot: &df, Target: "y"}), wantColumn("row", "pilot")},
 		{"Budget no such feature", budget(BudgetSpec{Features: []string{"c"}}), wantColumn("c", "feature")},
 		// Conversions.
 		{"FromMatrix nil", func() error { _, err := FromMatrix(nil); return err }, wantIs(credlab.ErrEmpty)},

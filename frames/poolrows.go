@@ -25,13 +25,13 @@ type PoolRowsError struct {
 	Row, PoolRow     int
 	Value, PoolValue string
 	// Foreign, when set, lists columns of the rows that the pool lacks,
-	// while the rows lack every column compared (Column names the first).
+	// while the rows hold none of the features (Column names one).
 	Foreign []string
 }
 
 func (e *PoolRowsError) Error() string {
 	if e.Foreign != nil {
-		return fmt.Sprintf("frames: %s: none of the pool's columns (%q, ...) but columns the pool lacks (%s): they do not come from this pool",
+		return fmt.Sprintf("frames: %s: none of the pool's feature columns (such as %q) but columns the pool lacks (%s): they come from another table",
 			e.What, e.Column, quoteList(e.Foreign, 5))
 	}
 	if e.Missing {
@@ -47,8 +47,9 @@ func (e *PoolRowsError) Error() string {
 // equal pool row row[i] in each of them that rows has, and rows must have
 // all of cols or none (a file that keeps some of the features but lacks
 // one had it renamed, or comes from another table). rows that hold none
-// of cols may hold one column the pool lacks (the label), not more: such
-// rows come from another table. Cells compare as
+// of cols but several columns the pool lacks, more than half as many as
+// the pool has, come from another table: an error too, while a label and
+// a note or two beside Select's columns are not. Cells compare as
 // numbers when both read as numbers (within a relative 1e-12, as a file
 // saved by a spreadsheet keeps 15 digits; exactly between integer
 // columns), missing values (NaN, or a missing-value token such as "" or
@@ -87,13 +88,7 @@ func CheckPoolRows(pool, rows dataframe.DataFrame, what string, cols []string) e
 		}
 	}
 	if len(shared) == 0 && len(cols) > 0 {
-		var foreign []string
-		for _, c := range names {
-			if !bookkeeping(c) && !beamBookkeeping(names, c) && !slices.Contains(pool.Names(), c) {
-				foreign = append(foreign, c)
-			}
-		}
-		if len(foreign) > 1 {
+		if foreign := foreignColumns(pool, names); foreign != nil {
 			return &PoolRowsError{What: what, Column: cols[0], Foreign: foreign}
 		}
 	}
@@ -121,6 +116,28 @@ func CheckPoolRows(pool, rows dataframe.DataFrame, what string, cols []string) e
 	}
 	return nil
 }
+
+// foreignColumns returns the columns of rows (names, which hold none of
+// the pool's features) that carry a table of their own: the columns the
+// pool lacks besides Select's, when there are at least minForeign of them
+// and more than half as many as the pool has columns. A label, a note or
+// two beside the bookkeeping columns are not.
+func foreignColumns(pool dataframe.DataFrame, names []string) []string {
+	var foreign []string
+	for _, c := range names {
+		if !slices.Contains(pool.Names(), c) && !bookkeeping(c) && !beamBookkeeping(names, c) {
+			foreign = append(foreign, c)
+		}
+	}
+	if len(foreign) < minForeign || 2*len(foreign) <= pool.Ncol() {
+		return nil
+	}
+	return foreign
+}
+
+// minForeign is the least number of columns of their own that make rows a
+// table of their own (foreignColumns).
+const minForeign = 3
 
 // quoteList quotes the first k names, and says how many there are in all
 // when there are more.

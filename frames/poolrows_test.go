@@ -57,8 +57,11 @@ func TestCheckPoolRows(t *testing.T) {
 		{name: "another string", rows: rows([]int{0, 1}, []float64{0.1, 2.5}, []string{"x", "x"}), cols: cols, wantCol: "city", wantRow: 1},
 		{name: "one of the columns missing", rows: rows([]int{0}, []float64{0.1}, []string{"x"}).Drop("city"), cols: cols, wantCol: "city", wantMiss: true},
 		{name: "a row outside the pool", rows: rows([]int{4}, []float64{0.1}, []string{"x"}), cols: cols, wantParam: true},
-		{name: "none of the columns, a label the pool lacks", rows: other("label"), cols: cols},
-		{name: "another table's columns", rows: other("p", "q"), cols: cols, wantCol: "a", wantForeign: true},
+		{name: "none of the columns, a label and notes the pool lacks", rows: other("label", "notes"), cols: cols},
+		{name: "none of the columns, Select's and the Beam module's", rows: other(ProbColumn, BatchColumn, CountColumn, AuditColumn, PoolWeightColumn, "file", "line", "draw", "label"), cols: cols},
+		{name: "another table's columns and a pool column (the label's name)", rows: other("y", "p", "q", "r"), cols: cols, wantCol: "a", wantForeign: true},
+		{name: "a pool column, a label and notes", rows: other("id", "label", "notes"), cols: cols},
+		{name: "another table's columns", rows: other("p", "q", "r"), cols: cols, wantCol: "a", wantForeign: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := CheckPoolRows(pool, c.rows, "labeled rows", c.cols)

@@ -361,6 +361,16 @@ func selectorOf(ctx context.Context, spec SelectSpec, what string, p *prepared, 
 			method = DefaultBatchMethod
 		}
 	}
+	if (method == "" || method == "cred" || method == "uniform") && d == credlab.WithoutReplacement && prev != nil {
+		seen := make(map[int]bool, len(prev.Index))
+		for _, j := range prev.Index {
+			if seen[j] {
+				return nil, &credlab.ParamError{Name: what + ".Design", Value: strconv.Quote(spec.Design),
+					Want: "replacement, as the labeled rows were drawn: they repeat a row, which a design without replacement never does"}
+			}
+			seen[j] = true
+		}
+	}
 	switch method {
 	case "uniform":
 		return credlab.UniformSelector{Design: d, Previous: prev}, nil

@@ -244,3 +244,33 @@ func TestSelectBLESS(t *testing.T) {
 		t.Error("the BLESS probabilities equal the exact ones: the approximation was not used")
 	}
 }
+
+// TestSelectContinueReplacement: rows drawn with replacement (they repeat a
+// row) do not continue under the default design without replacement, and
+// the error names the design to continue them with.
+func TestSelectContinueReplacement(t *testing.T) {
+	pool := regFrame(t, 50, 4).Select([]string{"a", "b"})
+	for _, method := range []string{"cred", "uniform"} {
+		first, err := Select(pool, 40, SelectSpec{Method: method, Design: "replacement", Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := first.Col(RowColumn).Int()
+		seen, repeats := map[int]bool{}, false
+		for _, r := range rows {
+			repeats = repeats || seen[r]
+			seen[r] = true
+		}
+		if !repeats {
+			t.Fatalf("%s: 40 draws of 50 rows repeat none: the test needs a repeat", method)
+		}
+		_, err = Select(pool, 5, SelectSpec{Method: method, Seed: 1, Labeled: &first})
+		wantParam("SelectSpec.Design")(t, err)
+		if err != nil && !strings.Contains(err.Error(), "want replacement") {
+			t.Errorf("%s: %v", method, err)
+		}
+		if _, err := Select(pool, 5, SelectSpec{Method: method, Design: "replacement", Seed: 1, Labeled: &first}); err != nil {
+			t.Errorf("%s: continuing with replacement: %v", method, err)
+		}
+	}
+}

@@ -54,4 +54,17 @@ func TestBudgetCLI(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "-target") {
 		t.Errorf("pilot without target: exit %d, %s", code, errs)
 	}
+	other := filepath.Join(dir, "other.csv") // a pilot of another table
+	var ob strings.Builder
+	ob.WriteString("a,b,c,d,y,row,prob,weight\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&ob, "%d,1,2,3,0.5,%d,0.005,1\n", i, i)
+	}
+	if err := os.WriteFile(other, []byte(ob.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code = runBin(t, "budget", "-pool", pool, "-pilot", other, "-target", "y", "-quiet", "-out", filepath.Join(dir, "none"))
+	if _, err := os.Stat(filepath.Join(dir, "none")); code != 1 || !strings.Contains(errs, "-pilot "+other+" (rows of -pool "+pool+"): none of the pool's feature columns") || err == nil {
+		t.Errorf("pilot of another table: exit %d, %s", code, errs)
+	}
 }

@@ -74,7 +74,7 @@ func TestSelectBatchesCLI(t *testing.T) {
 	three := filepath.Join(dir, "three.csv")
 	_, errs, code = runBin(t, "select", "-pool", "testdata/pool.csv", "-budget", "2", "-method", "uniform",
 		"-exclude", "id", "-quiet", "-labeled", other, "-out", three)
-	if _, err := os.Stat(three); code != 1 || !strings.Contains(errs, "-labeled "+other+" (rows of -pool testdata/pool.csv): none of the pool's columns") || err == nil {
+	if _, err := os.Stat(three); code != 1 || !strings.Contains(errs, "-labeled "+other+" (rows of -pool testdata/pool.csv): none of the pool's feature columns") || err == nil {
 		t.Errorf("labeled rows of another table: exit %d, %s", code, errs)
 	}
 }

@@ -2,6 +2,7 @@ package cred
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -44,6 +45,14 @@ func TestCoefficientTrials(t *testing.T) {
 	u, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Select: frames.SelectSpec{Method: "uniform", Seed: 4}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The trials are draws with replacement, whatever frames.Select's default.
+	r, err := CoefficientTrials(pool, TrialSpec{Target: "y", Labels: 3, Trials: 300, Select: frames.SelectSpec{Method: "uniform", Design: "replacement", Seed: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(u.Records()), fmt.Sprint(r.Records()); got != want {
+		t.Error("CoefficientTrials with Design \"\" differs from Design \"replacement\"")
 	}
 	if a.Nrow() != 300 || strings.Join(a.Names(), ",") != "labeling,trial,x1,x2" || u.Col("labeling").Records()[0] != "uniform" {
 		t.Fatalf("trials frame %v %v", a.Names(), u.Col("labeling").Records()[0])
