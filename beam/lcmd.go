@@ -42,8 +42,9 @@ type LCMDSpec struct {
 	Spec
 	Budget int
 	M      int
-	// Kernel is the kernel's family: "" or "gaussian", "matern52" or
-	// "matern32" (Sigma then required), as TuneKernel chooses it.
+	// Kernel is the kernel's family: "" or "gaussian", "matern52",
+	// "matern32" or "manhattan" (Sigma then required), as TuneKernel
+	// chooses it.
 	Kernel string
 	Sigma  float64
 	// Scales, when set, are the kernel's per-column scales on the raw
@@ -446,7 +447,7 @@ type TunedKernel struct {
 
 // TuneKernel chooses LCMDSample's kernel from labeled rows as credlab
 // select does: credlab.Tune with its default configuration (Matérn 3/2
-// unless the Gaussian kernel or Matérn 5/2 validates better; learned
+// unless the Gaussian, Matérn 5/2 or Manhattan kernel validates better; learned
 // column scales included) on the rows' standardized columns, returned with the scales
 // mapped back to the raw columns.
 func TuneKernel(ctx context.Context, lab *Labeled, seed uint64) (*TunedKernel, error) {

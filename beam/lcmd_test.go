@@ -44,7 +44,7 @@ func TestLCMDSamplePrism(t *testing.T) {
 		shards int
 		kernel string
 		sigma  float64
-	}{{1, "", 1}, {4, "", 1}, {1, "matern32", 3}} {
+	}{{1, "", 1}, {4, "", 1}, {1, "matern32", 3}, {1, "manhattan", 2}} {
 		shards := c.shards
 		dir := t.TempDir()
 		p := writePool(t, dir, n, d, shards, 3)

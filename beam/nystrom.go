@@ -113,7 +113,8 @@ func keepSmallest(c []Center, m int) []Center {
 
 // NystromParams is the Nyström map every worker rebuilds: the kernel of
 // family Kernel ("" or "gaussian": credlab.GaussianKernel; "matern52",
-// "matern32": credlab.MaternKernel) and bandwidth Sigma on Centers (in
+// "matern32": credlab.MaternKernel; "manhattan": credlab.ManhattanKernel)
+// and bandwidth Sigma on Centers (in
 // hash order; CenterFiles and CenterLines locate them), factored by
 // credlab.NewNystrom with tolerance Tol to rank Rank.
 type NystromParams struct {
@@ -161,17 +162,22 @@ func kernelOf(family string, sigma float64, scales []float64) (credlab.Kernel, e
 		return credlab.MaternKernel{Nu: 2.5, Sigma: sigma, Scales: scales}, nil
 	case "matern32":
 		return credlab.MaternKernel{Nu: 1.5, Sigma: sigma, Scales: scales}, nil
+	case "manhattan":
+		return credlab.ManhattanKernel{Sigma: sigma, Scales: scales}, nil
 	}
-	return nil, fmt.Errorf("credbeam: kernel %q: want gaussian, matern52 or matern32", family)
+	return nil, fmt.Errorf("credbeam: kernel %q: want gaussian, matern52, matern32 or manhattan", family)
 }
 
 // familyOf names a kernel's family as kernelOf takes it.
 func familyOf(k credlab.Kernel) string {
-	if m, ok := k.(credlab.MaternKernel); ok {
-		if m.Nu == 1.5 {
+	switch k := k.(type) {
+	case credlab.MaternKernel:
+		if k.Nu == 1.5 {
 			return "matern32"
 		}
 		return "matern52"
+	case credlab.ManhattanKernel:
+		return "manhattan"
 	}
 	return "gaussian"
 }

@@ -18,7 +18,8 @@
 //
 // Kernels and kernel matrices (kernel.go, kernel_matrix.go): the Kernel
 // interface; GaussianKernel, MaternKernel (smoothness 3/2 or 5/2),
-// LaplacianKernel (all with optional per-column Scales, which make them
+// LaplacianKernel, ManhattanKernel (the Laplacian kernel of the L1
+// distance; all with optional per-column Scales, which make them
 // incomparable with ==: use reflect.DeepEqual), LinearKernel,
 // PolynomialKernel; KernelMatrix;
 // Lengthscales; MedianDistance, the median heuristic for sigma.

@@ -70,6 +70,21 @@ func refLaplacian(sigma float64) refKernel {
 	return func(a, b []float64) float64 { return math.Exp(-math.Sqrt(refSqDist(a, b)) / sigma) }
 }
 
+// refManhattan is exp(-sum_j s_j |a_j - b_j| / sigma), s nil for every s_j 1.
+func refManhattan(sigma float64, s []float64) refKernel {
+	return func(a, b []float64) float64 {
+		t := 0.0
+		for j := range a {
+			w := 1.0
+			if s != nil {
+				w = s[j]
+			}
+			t += w * math.Abs(a[j]-b[j])
+		}
+		return math.Exp(-t / sigma)
+	}
+}
+
 // refMatern is the half-integer Matérn kernel nu = p + 1/2 by the general
 // series exp(-sqrt(2 nu) r) p!/(2p)! sum_i (p+i)!/(i! (p-i)!)
 // (2 sqrt(2 nu) r)^(p-i), r = ||a-b||/sigma.

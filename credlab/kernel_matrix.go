@@ -1,6 +1,8 @@
 package credlab
 
 import (
+	"math"
+
 	"github.com/credlab/credlab/internal/parallel"
 	"github.com/credlab/credlab/internal/vecmath"
 	"gonum.org/v1/gonum/blas"
@@ -102,6 +104,17 @@ func kernelBlock(dst *mat.Dense, k Kernel, x, y *mat.Dense, xsq, ysq []float64) 
 				fromSqDistRow(kk, row)
 			}
 		})
+	case l1Kernel:
+		if s := kk.columnScales(); s != nil {
+			x, y = scaleColumns(x, s), scaleColumns(y, s)
+		}
+		xr, yr := x.RawMatrix(), y.RawMatrix()
+		parallel.Rows(d.Rows, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				l1DistRow(d.Data[i*d.Stride:i*d.Stride+d.Cols], xr.Data[i*xr.Stride:i*xr.Stride+xr.Cols], yr)
+				fromL1DistRow(kk, d.Data[i*d.Stride:i*d.Stride+d.Cols])
+			}
+		})
 	case dotKernel:
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, x.RawMatrix(), y.RawMatrix(), 0, d)
 		mapRows(d, kk.fromDot)
@@ -128,6 +141,30 @@ func fromSqDistRow(k distKernel, row []float64) {
 	}
 	for j, s := range row {
 		row[j] = k.fromSqDist(s)
+	}
+}
+
+// l1DistRow sets row[j] = ||a - y_j||_1 for the rows y_j of y. O(m d).
+func l1DistRow(row, a []float64, y blas64.General) {
+	for j := range row {
+		b := y.Data[j*y.Stride : j*y.Stride+y.Cols]
+		t := 0.0
+		for c, v := range a {
+			t += math.Abs(v - b[c])
+		}
+		row[j] = t
+	}
+}
+
+// fromL1DistRow sets row[j] = k.fromL1Dist(row[j]) for every j, the
+// Manhattan kernel's exponentials four at a time.
+func fromL1DistRow(k l1Kernel, row []float64) {
+	if m, ok := k.(ManhattanKernel); ok {
+		vecmath.ExpNegDiv(row, m.Sigma)
+		return
+	}
+	for j, s := range row {
+		row[j] = k.fromL1Dist(s)
 	}
 }
 
@@ -162,6 +199,7 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 	lower := blas64.Symmetric{N: n, Stride: d.Stride, Data: d.Data, Uplo: blas.Lower}
 	var f func(i, j int, g float64) float64
 	var dk distKernel // the lower rows are squared distances first
+	var lk l1Kernel   // the lower rows are L1 distances first
 	switch kk := k.(type) {
 	case distKernel:
 		if s := kk.columnScales(); s != nil {
@@ -174,6 +212,12 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 		f = func(i, j int, g float64) float64 {
 			return gramSqDist(sq[i]+sq[j]-2*g, sq[i]+sq[j], xr, xr, i, j)
 		}
+	case l1Kernel:
+		if s := kk.columnScales(); s != nil {
+			x = scaleColumns(x, s)
+			xr = x.RawMatrix()
+		}
+		lk = kk
 	case dotKernel:
 		blas64.Syrk(blas.NoTrans, 1, xr, 0, lower)
 		f = func(_, _ int, g float64) float64 { return kk.fromDot(g) }
@@ -181,6 +225,18 @@ func kernelSym(dst *mat.Dense, k Kernel, x *mat.Dense) {
 		f = func(i, j int, _ float64) float64 {
 			return k.Eval(xr.Data[i*xr.Stride:i*xr.Stride+xr.Cols], xr.Data[j*xr.Stride:j*xr.Stride+xr.Cols])
 		}
+	}
+	if lk != nil {
+		parallel.Rows(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				row := d.Data[i*d.Stride : i*d.Stride+i+1]
+				l1DistRow(row, xr.Data[i*xr.Stride:i*xr.Stride+xr.Cols], blas64.General{Rows: i + 1, Cols: xr.Cols, Stride: xr.Stride, Data: xr.Data})
+				row[i] = 0
+				fromL1DistRow(lk, row)
+			}
+		})
+		parallel.MirrorLower(d)
+		return
 	}
 	parallel.Rows(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {

@@ -44,6 +44,7 @@ func kernelCases() []kernelCase {
 		{"matern32", MaternKernel{Nu: 1.5, Sigma: 0.9}, refMatern(1, 0.9)},
 		{"matern52", MaternKernel{Nu: 2.5, Sigma: 1.1}, refMatern(2, 1.1)},
 		{"matern52-zero-nu", MaternKernel{Sigma: 1.1}, refMatern(2, 1.1)},
+		{"manhattan", ManhattanKernel{Sigma: 1.7}, refManhattan(1.7, nil)},
 		{"linear", LinearKernel{}, refLinear()},
 		{"polynomial", PolynomialKernel{Degree: 3, Gamma: 0.5, Coef0: 1}, refPoly(3, 0.5, 1)},
 		{"polynomial-zero-value", PolynomialKernel{}, refPoly(2, 1, 1)},
@@ -289,6 +290,8 @@ func TestKernelValidate(t *testing.T) {
 		{"matern zero sigma", MaternKernel{Nu: 1.5}, "Matérn kernel sigma"},
 		{"matern nu 2", MaternKernel{Nu: 2, Sigma: 1}, "Matérn kernel nu"},
 		{"matern negative scale", MaternKernel{Sigma: 1, Scales: []float64{1, -1}}, "Matérn kernel scales[1]"},
+		{"manhattan zero sigma", ManhattanKernel{}, "Manhattan kernel sigma"},
+		{"manhattan negative scale", ManhattanKernel{Sigma: 1, Scales: []float64{1, -1}}, "Manhattan kernel scales[1]"},
 		{"linear", LinearKernel{}, ""},
 		{"polynomial zero value", PolynomialKernel{}, ""},
 		{"polynomial negative degree", PolynomialKernel{Degree: -1}, "polynomial kernel degree"},
@@ -311,4 +314,37 @@ func TestKernelValidate(t *testing.T) {
 	}
 	_, err := KernelMatrix(nil, x, nil)
 	wantErrKind(t, "nil kernel", err, paramErr("Kernel"))
+}
+
+// TestManhattanKernelScales checks the Manhattan kernel with column scales
+// (a zero scale leaves its column out) against its formula, symmetric and
+// cross blocks alike, and its L1 distances exact for identical rows.
+func TestManhattanKernelScales(t *testing.T) {
+	rng := newRNG(9)
+	x, y := randData(rng, 31, 4, 2), randData(rng, 17, 4, 2)
+	x.SetRow(30, row(x, 0))
+	for _, s := range [][]float64{nil, {0.5, 2, 0, 1.25}} {
+		k := ManhattanKernel{Sigma: 0.8, Scales: s}
+		ref := refManhattan(0.8, s)
+		sym, err := KernelMatrix(k, x, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiffMat(sym, refMatrix(ref, x, x)); d > 1e-13 {
+			t.Errorf("scales %v: K(X, X) differs from the formula: rel %g", s, d)
+		}
+		if sym.At(30, 0) != 1 || sym.At(0, 30) != 1 || sym.At(5, 5) != 1 {
+			t.Errorf("scales %v: identical rows give %v, %v, diagonal %v, want 1", s, sym.At(30, 0), sym.At(0, 30), sym.At(5, 5))
+		}
+		cross, err := KernelMatrix(k, x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiffMat(cross, refMatrix(ref, x, y)); d > 1e-13 {
+			t.Errorf("scales %v: K(X, Y) differs from the formula: rel %g", s, d)
+		}
+		if got := Lengthscales(k); s != nil && (got[0] != 0.8/0.5 || !math.IsInf(got[2], 1)) {
+			t.Errorf("lengthscales %v", got)
+		}
+	}
 }

@@ -100,11 +100,11 @@ func nearestCounts(ctx context.Context, pool, labeled *mat.Dense, k Kernel, abou
 	for j := range scales {
 		scales[j] = 1
 	}
-	if dk, ok := k.(distKernel); ok {
+	if s, ok := kernelScales(k); ok {
 		if err := checkKernelOn(k, pool); err != nil {
 			return nil, err
 		}
-		if s := dk.columnScales(); s != nil {
+		if s != nil {
 			copy(scales, s)
 		}
 	}

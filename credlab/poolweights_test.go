@@ -64,10 +64,13 @@ func testPoolWeightsBruteForce(t *testing.T, N, n int, offset float64) {
 		labeled.Set(i, 0, labeled.At(i, 0)+0.1*rng.NormFloat64())
 	}
 	orig := mat.DenseCopyOf(pool)
-	for _, scales := range [][]float64{nil, {1, 0.2, 3}, {0, 1, 1}} {
+	for c, scales := range [][]float64{nil, {1, 0.2, 3}, {0, 1, 1}} {
 		var k Kernel
-		if scales != nil {
+		switch {
+		case c == 1:
 			k = MaternKernel{Nu: 1.5, Sigma: 2, Scales: scales}
+		case scales != nil:
+			k = ManhattanKernel{Sigma: 2, Scales: scales} // its scales weigh the columns too
 		}
 		got, err := PoolWeights(context.Background(), pool, labeled, k)
 		if err != nil {

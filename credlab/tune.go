@@ -47,10 +47,11 @@ const MaxLOORows = 3000
 // the method chosen automatically, within DefaultTimeBudget.
 type TuneConfig struct {
 	// Family is the kernel family searched: "" (the default: the Gaussian kernel,
-	// then the Matérn kernels of smoothness 5/2 and 3/2 tried at the chosen
-	// scales and m, Matérn 3/2 kept unless another criterion is lower by
-	// more than 1%; with CriterionCV and sigma searched), "gaussian",
-	// "matern52", "matern32" or "laplacian".
+	// then the Matérn kernels of smoothness 5/2 and 3/2 and the Manhattan
+	// kernel tried at the chosen scales and m, Matérn 3/2 kept unless
+	// another criterion is lower by more than 1%; with CriterionCV and
+	// sigma searched), "gaussian", "matern52", "matern32", "manhattan" or
+	// "laplacian".
 	Family string
 	// Sigma, when positive, fixes the bandwidth; otherwise sigma is
 	// searched. Sigmas, when not nil, replaces the initial sigma grid (the
@@ -361,12 +362,15 @@ var ErrFlatCriterion = errors.New("the criterion cannot choose")
 //     chosen sigma and m and kept when the criterion is lower
 //     (Choice.Centers).
 //
-// Kernel family (TuneConfig.Family ""): at the chosen m and centers, the
+// Kernel family (TuneConfig.Family ""): at the chosen centers (at most
+// familyM = 1000 of them, the winner rescored at the chosen m), the
 // Matérn kernels of smoothness 5/2 and 3/2 (MaternKernel) search sigma up
-// from the Gaussian choice's, on the same scaled columns; Matérn 3/2 is
-// kept unless the Gaussian kernel or Matérn 5/2 has a criterion lower by
-// more than 1% (tuner.tryMatern; Choice.Kernel says which). Below 250
-// rows (minMaternRows) the Gaussian kernel is kept.
+// from the Gaussian choice's and the Manhattan kernel (ManhattanKernel,
+// the L1 distance) from the median L1 distance, on the same scaled
+// columns; Matérn 3/2 is kept unless the Gaussian kernel, Matérn 5/2 or
+// the Manhattan kernel has a criterion lower by more than 1%
+// (tuner.tryFamilies; Choice.Kernel says which). Below 250 rows
+// (minMaternRows) the Gaussian kernel is kept.
 //
 // With the default criterion, 5-fold cross-validation (CriterionCV),
 // every stage runs on Nyström paths (centers drawn from all rows, as the

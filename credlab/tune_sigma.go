@@ -158,12 +158,25 @@ func bestResult(res []sigmaResult) int {
 // spaced sample of up to 256 rows of x (1 when it is zero), the median
 // heuristic's bandwidth. O(256^2 d).
 func medianSigma(x *mat.Dense) float64 {
+	return medianPairDistance(x, func(a, b []float64) float64 { return math.Sqrt(vecmath.SqDist(a, b)) })
+}
+
+// medianL1 is medianSigma for the L1 distance: the scale of the Manhattan
+// kernel's sigma.
+func medianL1(x *mat.Dense) float64 {
+	return medianPairDistance(x, func(a, b []float64) float64 { return scaledL1Dist(a, b, nil) })
+}
+
+// medianPairDistance returns the median of dist over the pairs of an
+// evenly spaced sample of up to 256 rows of x, 1 when it is not positive
+// and finite.
+func medianPairDistance(x *mat.Dense, dist func(a, b []float64) float64) float64 {
 	n, _ := x.Dims()
 	k := min(n, 256)
 	var d []float64
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
-			d = append(d, math.Sqrt(vecmath.SqDist(x.RawRowView(i*n/k), x.RawRowView(j*n/k))))
+			d = append(d, dist(x.RawRowView(i*n/k), x.RawRowView(j*n/k)))
 		}
 	}
 	if len(d) == 0 {

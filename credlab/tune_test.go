@@ -626,7 +626,7 @@ func TestTuneFamilySmooth(t *testing.T) {
 	}
 }
 
-// TestChooseFamily checks tryMatern's rule: Matérn 3/2 unless another
+// TestChooseFamily checks tryFamilies's rule: Matérn 3/2 unless another
 // family scores more than familyMargin lower.
 func TestChooseFamily(t *testing.T) {
 	all := []string{"", "matern52", "matern32"}
@@ -698,5 +698,74 @@ func TestTuneBounds(t *testing.T) {
 				t.Errorf("shift %g, row %d: prediction %g, want %g (%g clipped)", shift, i, p[i], want, q[i])
 			}
 		}
+	}
+}
+
+// TestExactDistanceCache: the exact evaluator's kernel matrices mapped from
+// distances computed once (squared, or L1 for the Manhattan kernel) score
+// every lambda as the matrices computed for each sigma do.
+func TestExactDistanceCache(t *testing.T) {
+	rng := newRNG(4)
+	x := randData(rng, 80, 3, 1)
+	y := smoothTargets(rng, x, 0.1)
+	for _, fam := range []string{"gaussian", "matern32", "manhattan"} {
+		tu, err := newTuner(x, y, TuneConfig{Family: fam, Criterion: CriterionGCV})
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, err := tu.exactEval(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cached, err := tu.exactEval(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sigma := range []float64{0.4, 2.5} {
+			a, err := direct.eval(t.Context(), sigma)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := cached.eval(t.Context(), sigma)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range a {
+				if math.Abs(a[i].score-b[i].score) > 1e-9*a[i].score {
+					t.Fatalf("%s, sigma %g, lambda %d: score %g from the kernel, %g from cached distances", fam, sigma, i, a[i].score, b[i].score)
+				}
+			}
+		}
+	}
+}
+
+// TestTuneFamilyManhattan: on a target that steps at thresholds of two
+// columns the criterion favours the Manhattan kernel, whose functions may
+// step along one column at a time, by more than familyMargin, and the
+// search keeps it; the model is the kernel chosen.
+func TestTuneFamilyManhattan(t *testing.T) {
+	rng := newRNG(23)
+	const n = 500
+	x := mat.NewDense(n, 3, nil)
+	y := make([]float64, n)
+	for i := range y {
+		for j := 0; j < 3; j++ {
+			x.Set(i, j, 4*rng.Float64()-2)
+		}
+		y[i] = 0.05 * rng.NormFloat64()
+		if x.At(i, 0) > 0 {
+			y[i]++
+		}
+		if x.At(i, 1) > 0.5 {
+			y[i]++
+		}
+	}
+	auto, err := Tune(t.Context(), x, y, TuneConfig{Relevance: RelevanceOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, ok := auto.Choice.Kernel.(ManhattanKernel)
+	if !ok || !hasStage(auto.Choice.Stages, "family: manhattan chosen") || auto.Fit.Model.Kernel.String() != k.String() {
+		t.Errorf("chose %v, model kernel %v; stages %q", auto.Choice.Kernel, auto.Fit.Model.Kernel, auto.Choice.Stages)
 	}
 }

@@ -21,6 +21,26 @@ func (sqDistKernel) String() string               { return "squared distance" }
 func (sqDistKernel) fromSqDist(s float64) float64 { return s }
 func (sqDistKernel) columnScales() []float64      { return nil }
 
+// l1DistKernel is ||a - b||_1: with it kernelSym and kernelBlock return
+// L1 distances, computed once for the exact sigma search of an l1Kernel
+// family.
+type l1DistKernel struct{}
+
+func (l1DistKernel) Eval(a, b []float64) float64  { return scaledL1Dist(a, b, nil) }
+func (l1DistKernel) Validate() error              { return nil }
+func (l1DistKernel) String() string               { return "L1 distance" }
+func (l1DistKernel) fromL1Dist(s float64) float64 { return s }
+func (l1DistKernel) columnScales() []float64      { return nil }
+
+// distances returns the kernel whose matrix holds the distances the
+// kernels of fam are functions of: squared distances, or L1 distances.
+func distances(fam func(float64) Kernel) Kernel {
+	if _, ok := fam(1).(l1Kernel); ok {
+		return l1DistKernel{}
+	}
+	return sqDistKernel{}
+}
+
 // exactEvaluator scores exact KRLS at each sigma: the kernel matrix is
 // mapped from squared distances computed once, O(n^2) per sigma (or, for a
 // single sigma, computed directly without the distance matrix), then
@@ -53,7 +73,7 @@ func (t *tuner) exactEval(sigmas int) (*exactEvaluator, error) {
 	}
 	if cache {
 		e.sqd = make([]float64, (nt+nv)*nt)
-		e.fill(e.sqd, sqDistKernel{})
+		e.fill(e.sqd, distances(t.fam))
 	}
 	if nv > 0 {
 		e.yv = gather(t.y, t.val)
@@ -109,10 +129,17 @@ func (e *exactEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaScore
 	return pr.scorePath(rp, e.t.grid, e.t.crit, e.t.extraDF), nil
 }
 
-// mapSqDist sets the kernel buffer from the squared distances: W^1/2 K
-// W^1/2 on the training rows, K W^1/2 on the validation rows.
+// mapSqDist sets the kernel buffer from the distances (squared, or L1
+// for an l1Kernel family): W^1/2 K W^1/2 on the training rows, K W^1/2 on
+// the validation rows.
 func (e *exactEvaluator) mapSqDist(sigma float64) {
-	k := e.t.fam(sigma).(distKernel)
+	var fromDist func(row []float64)
+	switch k := e.t.fam(sigma).(type) {
+	case distKernel:
+		fromDist = func(row []float64) { fromSqDistRow(k, row) }
+	case l1Kernel:
+		fromDist = func(row []float64) { fromL1DistRow(k, row) }
+	}
 	nt := e.nt
 	parallel.Rows(nt+e.nv, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -122,7 +149,7 @@ func (e *exactEvaluator) mapSqDist(sigma float64) {
 				si = e.sq[i]
 			}
 			copy(dst, src)
-			fromSqDistRow(k, dst)
+			fromDist(dst)
 			if e.sq != nil {
 				for j, v := range dst {
 					dst[j] = v * (si * e.sq[j])
@@ -229,6 +256,12 @@ func (e *nystromEvaluator) eval(ctx context.Context, sigma float64) ([]lambdaSco
 		crit = CriterionGCV
 	}
 	return pr.scorePath(rp, e.t.grid, crit, e.t.extraDF), nil
+}
+
+// release drops the folds' statistics (O(k m^2) memory); the fold-0
+// scores stay, and a later evaluation recomputes what it needs.
+func (e *nystromEvaluator) release() {
+	e.stats, e.kept = nil, nil
 }
 
 // keepStats asks that the statistics of sigma be kept aside when

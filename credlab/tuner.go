@@ -103,7 +103,7 @@ func setupTuner(x *mat.Dense, y []float64, cfg TuneConfig, from *tuner) (*tuner,
 		t.deadline = t.start.Add(t.budget)
 	}
 	if t.fam = kernelFamily(cfg.Family); t.fam == nil {
-		return nil, &ParamError{Name: "TuneConfig.Family", Value: strconv.Quote(cfg.Family), Want: "gaussian, matern52, matern32 or laplacian (or empty: the Gaussian kernel, Matérn kernels tried)"}
+		return nil, &ParamError{Name: "TuneConfig.Family", Value: strconv.Quote(cfg.Family), Want: "gaussian, matern52, matern32, manhattan or laplacian (or empty: the Gaussian kernel, the Matérn and Manhattan kernels tried)"}
 	}
 	t.crit = cfg.Criterion
 	switch t.crit {
@@ -583,7 +583,7 @@ func (t *tuner) complete(ctx context.Context, best sigmaResult) error {
 			t.stage("family: the Gaussian kernel kept: Matérn kernels are tried from %d rows", minMaternRows)
 		} else {
 			var err error
-			if best, err = t.tryMatern(ctx, best); err != nil {
+			if best, err = t.tryFamilies(ctx, best); err != nil {
 				return err
 			}
 		}
@@ -736,11 +736,19 @@ func kernelFamily(name string) func(sigma float64) Kernel {
 		return func(s float64) Kernel { return MaternKernel{Nu: 2.5, Sigma: s} }
 	case "matern32":
 		return func(s float64) Kernel { return MaternKernel{Nu: 1.5, Sigma: s} }
+	case "manhattan":
+		return func(s float64) Kernel { return ManhattanKernel{Sigma: s} }
 	}
 	return nil
 }
 
-// minMaternRows is the fewest rows on which tryMatern runs. Below it the
+// familyM is the most Nyström centers tryFamilies screens and searches
+// the kernel families with: with more, a family's sigma search costs
+// O(n m^2) a sigma, and on 15,480 rows at m = 2000 the time budget left
+// room for one family of three.
+const familyM = 1000
+
+// minMaternRows is the fewest rows on which tryFamilies runs. Below it the
 // 5-fold choice of a Matérn kernel overfits: at 60 and 200 rows three of
 // the seven Matérn choices measured were 16-24% worse on test than the
 // Gaussian kernel, the others 0.4-1.6% better; at 256 rows they gained 1
@@ -748,85 +756,154 @@ func kernelFamily(name string) func(sigma float64) Kernel {
 // (docs/default-fit.md).
 const minMaternRows = 250
 
-// tryMatern scores the Matérn kernels of smoothness 5/2 and 3/2 on the
-// chosen m and centers. Matérn 3/2 is chosen unless the Gaussian kernel
-// or Matérn 5/2 scores more than familyMargin lower (then the lower of
-// those two, Matérn 5/2 over the Gaussian by the same margin): on the
-// staged tables (cadata, cpusmall, space_ga; 300 to 3000 rows) it was
-// 3-15% better on test than the Gaussian kernel with the same scales in
-// 17 of 19 splits (at most 1.3% worse in the others) while the folds'
-// criterion mostly called them even, and on
-// smooth synthetic targets, where it was up to 37% worse, the criterion
-// favours the Gaussian kernel by more than the margin
-// (docs/default-fit.md). A Matérn kernel fits best at a larger sigma (on
-// cpusmall, standardized, 2-3 times the Gaussian one for 5/2 and 4-11
-// times for 3/2), so each family is first screened on fold 0 at lo and
-// 2 lo times the Gaussian sigma (lo = 2 for 5/2, 4 for 3/2; paired with
-// the choice's fold-0 score, as tuner.screened): Matérn 5/2 passes when
-// it scores more than familyMargin lower there, Matérn 3/2 unless it
-// scores more than familyMargin higher. A family that passes has sigma
-// searched from lo/2 to 2 lo times the Gaussian one, the grid extended
-// while the best sits at an end. Cost: 2 screens a family, and about 5
-// evaluations for a family that passes, when the budget affords them.
-func (t *tuner) tryMatern(ctx context.Context, best sigmaResult) (sigmaResult, error) {
-	if !t.affords(4*t.lastEval, "trying Matérn kernels") {
+// tryFamilies scores the Matérn kernels of smoothness 5/2 and 3/2 and the
+// Manhattan kernel on the chosen m and centers. Matérn 3/2 is chosen
+// unless the Gaussian kernel, Matérn 5/2 or the Manhattan kernel scores
+// more than familyMargin lower (then the lowest of those, in that order,
+// each over the one kept by the same margin): on the staged tables
+// (cadata, cpusmall, space_ga; 300 to 3000 rows) Matérn 3/2 was 3-15%
+// better on test than the Gaussian kernel with the same scales in 17 of
+// 19 splits (at most 1.3% worse in the others) while the folds' criterion
+// mostly called them even, and on smooth synthetic targets, where it was
+// up to 37% worse, the criterion favours the Gaussian kernel by more than
+// the margin (docs/default-fit.md). A Matérn kernel fits best at a larger
+// sigma (on cpusmall, standardized, 2-3 times the Gaussian one for 5/2
+// and 4-11 times for 3/2), the Manhattan kernel at 0.5-8 times the median
+// L1 distance between rows, so each family is first screened on fold 0 at
+// lo and 2 lo times its base (the Gaussian sigma, lo = 2 for 5/2 and 4 for
+// 3/2; the median L1 distance, lo = 1, for the Manhattan kernel; paired
+// with the choice's fold-0 score, as tuner.screened): Matérn 5/2 and the
+// Manhattan kernel pass when they score more than familyMargin lower
+// there, Matérn 3/2 unless it scores more than familyMargin higher. The
+// families that pass have sigma searched, the lowest screen first, from
+// lo/2 to 2 lo times the base, the grid extended while the best sits at
+// an end. Cost: 2 screens a family, and about 5 evaluations for a family
+// that passes, when the budget affords them.
+func (t *tuner) tryFamilies(ctx context.Context, best sigmaResult) (sigmaResult, error) {
+	if !t.affords(4*t.lastEval, "trying the Matérn and Manhattan kernels") {
 		return best, nil
 	}
 	t.begin("family")
 	t0 := time.Now()
 	gauss := t.fam
+	// Above familyM centers the families are judged at familyM centers,
+	// against the Gaussian kernel there, and the winner rescored at the
+	// choice's m.
+	ref, stageM := best, best.m
+	if best.m > familyM {
+		stageM = familyM
+		ev, err := t.nystromEval(ctx, stageM, best.centers)
+		if err != nil {
+			t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("other kernel families not tried: %v", err))
+			return best, nil
+		}
+		if ref, err = t.evalSigma(ctx, ev, best.sigma, "family", 0); err != nil {
+			return best, err
+		}
+		ev.release()
+	}
 	type candidate struct {
 		name string // "" for the Gaussian kernel
 		r    sigmaResult
 	}
-	cands := []candidate{{"", best}}
+	cands := []candidate{{"", ref}}
 	var notes []string
-	for _, fam := range []struct {
+	type family struct {
 		name   string
-		lo     float64 // the screen's and the search's least sigma over the Gaussian one
+		lo     float64 // the screen's and the search's least sigma over base
+		base   float64 // the Gaussian sigma, or the median L1 distance
 		screen float64 // the fold-0 score ratio to the Gaussian kernel's below which it passes
-	}{{"matern52", 2, 1 - familyMargin}, {"matern32", 4, 1 + familyMargin}} {
-		name := fam.name
+		ev     *nystromEvaluator
+		f0     float64 // the screen's fold-0 score
+	}
+	fams := []*family{{name: "matern52", lo: 2, base: best.sigma, screen: 1 - familyMargin},
+		{name: "matern32", lo: 4, base: best.sigma, screen: 1 + familyMargin},
+		{name: "manhattan", lo: 1, base: medianL1(t.x), screen: 1 - familyMargin}}
+	// Screen every family first, then search those that pass, the most
+	// promising first, while the budget affords them.
+	var passed []*family
+	for _, fam := range fams {
 		// A fresh evaluator: statistics are kept by sigma, not by family.
-		t.fam = kernelFamily(name)
-		ev, err := t.nystromEval(ctx, best.m, best.centers)
+		t.fam = kernelFamily(fam.name)
+		ev, err := t.nystromEval(ctx, stageM, best.centers)
 		if err != nil {
 			t.fam = gauss
-			t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("Matérn kernels not tried: %v", err))
+			t.out.Choice.Warnings = append(t.out.Choice.Warnings, fmt.Sprintf("other kernel families not tried: %v", err))
 			return best, nil
 		}
-		if best.first > 0 {
-			f0 := math.Inf(1)
-			for _, s := range []float64{fam.lo * best.sigma, 2 * fam.lo * best.sigma} {
+		fam.ev = ev
+		if ref.first > 0 {
+			fam.f0 = math.Inf(1)
+			for _, s := range []float64{fam.lo * fam.base, 2 * fam.lo * fam.base} {
 				v, err := ev.screen(ctx, s)
 				if err != nil {
 					t.fam = gauss
 					return best, err
 				}
-				f0 = math.Min(f0, v)
+				fam.f0 = math.Min(fam.f0, v)
 			}
-			if !(f0 < fam.screen*best.first) {
-				notes = append(notes, fmt.Sprintf("%s screened out on fold 1 (%+.2f%%)", name, 100*(f0-best.first)/best.first))
+			ev.release()
+			if !(fam.f0 < fam.screen*ref.first) {
+				notes = append(notes, fmt.Sprintf("%s screened out on fold 1 (%+.2f%%)", fam.name, 100*(fam.f0-ref.first)/ref.first))
 				continue
 			}
-			if !t.affords(5*t.lastEval, "searching sigma for "+name) {
-				break
-			}
 		}
-		res, b, err := t.searchSigma(ctx, ev, LogGrid(fam.lo*best.sigma/2, 2*fam.lo*best.sigma, 3), "family", nearExtensions, 1)
+		passed = append(passed, fam)
+	}
+	sort.SliceStable(passed, func(i, j int) bool { return passed[i].f0 < passed[j].f0 })
+	for _, fam := range passed {
+		if ref.first > 0 && !t.affords(5*t.lastEval, "searching sigma for "+fam.name) {
+			notes = append(notes, fam.name+" not searched: the time budget")
+			continue
+		}
+		t.fam = kernelFamily(fam.name)
+		res, b, err := t.searchSigma(ctx, fam.ev, LogGrid(fam.lo*fam.base/2, 2*fam.lo*fam.base, 3), "family", nearExtensions, 1)
+		fam.ev.release()
 		if err != nil {
 			t.fam = gauss
 			return best, err
 		}
-		notes = append(notes, fmt.Sprintf("%s %.4g at sigma %.4g", name, res[b].score(), res[b].sigma))
-		cands = append(cands, candidate{name, res[b]})
+		notes = append(notes, fmt.Sprintf("%s %.4g at sigma %.4g", fam.name, res[b].score(), res[b].sigma))
+		cands = append(cands, candidate{fam.name, res[b]})
 	}
+	order := map[string]int{"": -1}
+	for i, f := range fams {
+		order[f.name] = i
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return order[cands[i].name] < order[cands[j].name] }) // chooseFamily's order
 	scores := make([]float64, len(cands))
 	names := make([]string, len(cands))
 	for i, c := range cands {
 		names[i], scores[i] = c.name, c.r.score()
 	}
 	win := cands[chooseFamily(names, scores)]
+	at := ""
+	if win.name != "" && stageM < best.m { // rescore the winner at the choice's m
+		cost := time.Duration(float64(t.lastEval) * math.Pow(float64(best.m)/float64(stageM), 2))
+		if !t.affords(cost, "rescoring "+win.name+" at m = "+strconv.Itoa(best.m)) {
+			win = candidate{"", best}
+			notes = append(notes, "no time to rescore at m = "+strconv.Itoa(best.m))
+		} else {
+			t.fam = kernelFamily(win.name)
+			ev, err := t.nystromEval(ctx, best.m, best.centers)
+			if err != nil {
+				t.fam = gauss
+				return best, err
+			}
+			r, err := t.evalSigma(ctx, ev, win.r.sigma, "family", 0)
+			if err != nil {
+				t.fam = gauss
+				return best, err
+			}
+			notes = append(notes, fmt.Sprintf("at m = %d %s %.4g against the Gaussian kernel's %.4g", stageM, win.name, win.r.score(), ref.score()))
+			at = fmt.Sprintf(" at m = %d", best.m)
+			if w := chooseFamily([]string{"", win.name}, []float64{best.score(), r.score()}); w == 0 {
+				win = candidate{"", best}
+			} else {
+				win.r = r
+			}
+		}
+	}
 	gain := (best.score() - win.r.score()) / best.score()
 	if win.name == "" {
 		t.fam = gauss
@@ -835,11 +912,11 @@ func (t *tuner) tryMatern(ctx context.Context, best sigmaResult) (sigmaResult, e
 	}
 	t.fam = kernelFamily(win.name)
 	t.lastExact = nil // its reduction is the Gaussian kernel's: finish must not solve from it
-	t.stage("family: %s chosen, %.4g at sigma %.4g (%+.2f%% against the Gaussian kernel; %s): %v", win.name, win.r.score(), win.r.sigma, -100*gain, strings.Join(notes, ", "), time.Since(t0).Round(time.Millisecond))
+	t.stage("family: %s chosen, %.4g at sigma %.4g%s (%+.2f%% against the Gaussian kernel; %s): %v", win.name, win.r.score(), win.r.sigma, at, -100*gain, strings.Join(notes, ", "), time.Since(t0).Round(time.Millisecond))
 	return win.r, nil
 }
 
-// chooseFamily returns the index of the family tryMatern keeps among the
+// chooseFamily returns the index of the family tryFamilies keeps among the
 // candidates names (the Gaussian kernel "" first) with criterion scores:
 // preferredFamily when present, else the first; then, in order, any other
 // whose score is more than familyMargin below the one kept so far.
@@ -858,7 +935,7 @@ func chooseFamily(names []string, scores []float64) int {
 	return win
 }
 
-// preferredFamily is the kernel family tryMatern chooses unless another
+// preferredFamily is the kernel family tryFamilies chooses unless another
 // scores familyMargin lower.
 const (
 	preferredFamily = "matern32"

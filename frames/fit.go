@@ -253,11 +253,11 @@ func resolveSpec(s *Spec) (*methodInfo, credlab.Criterion, error) {
 		s.Kernel = "gaussian"
 	case "laplacian", "laplace":
 		s.Kernel = "laplacian"
-	case "matern52", "matern32":
+	case "matern52", "matern32", "manhattan":
 		s.Kernel = k
 	default:
 		return nil, "", &credlab.ParamError{Name: "Spec.Kernel", Value: strconv.Quote(s.Kernel),
-			Want: `gaussian, matern52, matern32 or laplacian (or empty: the Gaussian kernel, Matérn kernels tried): the automatic method searches the bandwidth of one of these; for another kernel name a method (for example Method "krls")`}
+			Want: `gaussian, matern52, matern32, manhattan or laplacian (or empty: the Gaussian kernel, then the Matérn and Manhattan kernels tried): the automatic method searches the bandwidth of one of these; for another kernel name a method (for example Method "krls")`}
 	}
 	for _, c := range []struct {
 		name  string

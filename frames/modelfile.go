@@ -30,8 +30,10 @@ import (
 // (credlab.Model.Bounds; a 3.1 reader ignores them and predicts unclipped).
 // Version 4 added the normal-score map of skewed design columns
 // (credlab.Model.Transform), which a version 3 reader would ignore,
-// predicting from unmapped columns: hence a major version.
-const FormatVersion = "4.0"
+// predicting from unmapped columns: hence a major version; 4.1 the
+// Manhattan kernel ("manhattan"; a 4.0 reader refuses it as an unknown
+// kernel).
+const FormatVersion = "4.1"
 
 // oldestMajor is the oldest major format version LoadModel reads.
 const oldestMajor = 1
@@ -173,12 +175,14 @@ func kernelToFile(k credlab.Kernel) (*kernelFile, error) {
 		return &kernelFile{Name: "laplacian", Sigma: k.Sigma, Scales: k.Scales}, nil
 	case credlab.MaternKernel:
 		return &kernelFile{Name: kernelFamilyName(k), Sigma: k.Sigma, Scales: k.Scales}, nil
+	case credlab.ManhattanKernel:
+		return &kernelFile{Name: "manhattan", Sigma: k.Sigma, Scales: k.Scales}, nil
 	case credlab.LinearKernel:
 		return &kernelFile{Name: "linear"}, nil
 	case credlab.PolynomialKernel:
 		return &kernelFile{Name: "polynomial", Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0}, nil
 	}
-	return nil, &credlab.ParamError{Name: "Model.Predictor.Kernel", Value: fmt.Sprintf("%T", k), Want: "a gaussian, Matérn, laplacian, linear or polynomial kernel (the kernels a model file holds)"}
+	return nil, &credlab.ParamError{Name: "Model.Predictor.Kernel", Value: fmt.Sprintf("%T", k), Want: "a gaussian, Matérn, Manhattan, laplacian, linear or polynomial kernel (the kernels a model file holds)"}
 }
 
 func featureMapToFile(fm credlab.FeatureMap) (*featureMapFile, error) {
@@ -458,6 +462,8 @@ func kernelFromFile(k *kernelFile) (credlab.Kernel, error) {
 		out = credlab.MaternKernel{Nu: 2.5, Sigma: k.Sigma, Scales: k.Scales}
 	case "matern32":
 		out = credlab.MaternKernel{Nu: 1.5, Sigma: k.Sigma, Scales: k.Scales}
+	case "manhattan":
+		out = credlab.ManhattanKernel{Sigma: k.Sigma, Scales: k.Scales}
 	case "linear":
 		out = credlab.LinearKernel{}
 	case "polynomial":

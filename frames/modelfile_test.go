@@ -24,6 +24,8 @@ func TestSaveLoad(t *testing.T) {
 		{Method: "gd", Kernel: "laplacian", Sigma: 1, Iters: 20},
 		{Method: "krls", Kernel: "matern32", Sigma: 1.5},
 		{Method: "nkrls", M: 30, Kernel: "matern52", Sigma: 1.5},
+		{Method: "nkrls", M: 30, Kernel: "manhattan", Sigma: 4},
+		{Method: "krls", Kernel: "manhattan", Sigma: 2},
 		{Method: "nkrls", M: 30, Kernel: "linear", Lambda: 1e-3},
 		{Method: "nytro", M: 30, Sigma: 0.5, MaxIter: 50},
 		{Method: "linear", Scale: "standardize", OneHot: true},

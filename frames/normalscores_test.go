@@ -38,8 +38,8 @@ func TestFitNormalScores(t *testing.T) {
 		t.Errorf("summary without the mapped columns:\n%s", s)
 	}
 	buf := savedAlike(t, m, df)
-	if !strings.Contains(buf.String(), `"version": "4.0"`) || !strings.Contains(buf.String(), `"normal_scores": {`) {
-		t.Fatal("model file without version 4.0 or the map")
+	if !strings.Contains(buf.String(), `"version": "`+FormatVersion+`"`) || !strings.Contains(buf.String(), `"normal_scores": {`) {
+		t.Fatal("model file without version " + FormatVersion + " or the map")
 	}
 	k := strings.Index(buf.String(), `"scores": [`)
 	bad := buf.String()[:k] + strings.Replace(buf.String()[k:], `"scores": [`, `"scores": [[1e9],`, 1)

@@ -61,11 +61,12 @@ type Spec struct {
 	Selection string `json:"selection,omitempty"`
 
 	// Kernel is "gaussian" (default), "matern52", "matern32",
-	// "laplacian", "linear" or "polynomial", for the kernel methods and for
-	// FeatureMap "nystrom". The automatic method searches the bandwidth of
-	// a Gaussian, Matérn or Laplacian kernel; with Kernel empty it starts
-	// from the Gaussian kernel and tries the Matérn kernels, keeping
-	// Matérn 3/2 unless another validates 1% better
+	// "manhattan" (the Laplacian kernel of the L1 distance), "laplacian",
+	// "linear" or "polynomial", for the kernel methods and for FeatureMap
+	// "nystrom". The automatic method searches the bandwidth of a
+	// Gaussian, Matérn, Manhattan or Laplacian kernel; with Kernel empty it
+	// starts from the Gaussian kernel and tries the Matérn and Manhattan
+	// kernels, keeping Matérn 3/2 unless another validates 1% better
 	// (credlab.TuneConfig.Family), and the fitted model's Spec.Kernel names
 	// the one chosen.
 	Kernel string `json:"kernel,omitempty"`
@@ -330,12 +331,14 @@ func kernelOf(s *Spec, sigma float64, name string) (credlab.Kernel, error) {
 		k = credlab.MaternKernel{Nu: 2.5, Sigma: sigma}
 	case "matern32":
 		k = credlab.MaternKernel{Nu: 1.5, Sigma: sigma}
+	case "manhattan":
+		k = credlab.ManhattanKernel{Sigma: sigma}
 	case "linear":
 		k = credlab.LinearKernel{}
 	case "polynomial", "poly":
 		k = credlab.PolynomialKernel{Degree: s.Degree, Gamma: s.Gamma, Coef0: s.Coef0}
 	default:
-		return nil, &credlab.ParamError{Name: name, Value: strconv.Quote(s.Kernel), Want: "gaussian, matern52, matern32, laplacian, linear or polynomial"}
+		return nil, &credlab.ParamError{Name: name, Value: strconv.Quote(s.Kernel), Want: "gaussian, matern52, matern32, manhattan, laplacian, linear or polynomial"}
 	}
 	if err := k.Validate(); err != nil {
 		return nil, err
@@ -356,7 +359,7 @@ func usesSigma(s *Spec, m *methodInfo) bool {
 		}
 	}
 	switch strings.ToLower(s.Kernel) {
-	case "", "gaussian", "rbf", "laplacian", "laplace", "matern52", "matern32":
+	case "", "gaussian", "rbf", "laplacian", "laplace", "matern52", "matern32", "manhattan":
 		return true
 	}
 	return false
@@ -373,6 +376,8 @@ func kernelFamilyName(k credlab.Kernel) string {
 		return "gaussian"
 	case credlab.LaplacianKernel:
 		return "laplacian"
+	case credlab.ManhattanKernel:
+		return "manhattan"
 	case credlab.MaternKernel:
 		if k.Nu == 1.5 {
 			return "matern32"

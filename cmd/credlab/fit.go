@@ -23,7 +23,7 @@ var stageWords = map[string]string{
 	"exact":     "searching the exact path",
 	"grow":      "trying more Nyström centers",
 	"centers":   "trying leverage-score centers",
-	"family":    "trying the Matérn kernels",
+	"family":    "trying the Matérn and Manhattan kernels",
 	"model":     "fitting the choice on all rows",
 	"estimate":  "refitting on folds to estimate the error",
 	"curve":     "projecting the learning curve",

@@ -135,7 +135,7 @@ func (f *modelFlags) register(fs *flag.FlagSet, sweep bool) {
 	fs.StringVar(&f.target, "target", "", "column to predict (required)")
 	fs.StringVar(&f.method, "method", "auto", "method: auto (exact or Nyström KRLS with sigma, lambda and m chosen by -selection), "+strings.Join(frames.MethodNames(), ", ")+" (aliases: gd = earlystopping, ridge = linear, sgd = sgm)")
 	fs.StringVar(&f.selection, "selection", "", "criterion of -method auto: cv (the default: 5-fold cross-validation), gcv (generalized cross-validation), holdout (the -validation share held out) or loo (leave-one-out, small data); named methods select on the hold-out split")
-	fs.StringVar(&f.kernel, "kernel", "", "kernel: gaussian, matern52, matern32, laplacian, linear or polynomial (default gaussian; with -method auto, the Gaussian kernel and the Matérn kernels tried)")
+	fs.StringVar(&f.kernel, "kernel", "", "kernel: gaussian, matern52, matern32, manhattan (the Laplacian kernel of the L1 distance), laplacian, linear or polynomial (default gaussian; with -method auto, the Gaussian kernel, then the Matérn and Manhattan kernels tried)")
 	fs.StringVar(&f.weight, "weight", "", "column of positive importance weights (default: select's pool_weight column in a file select wrote with a batch method, else its weight column; none: no weights)")
 	fs.StringVar(&f.columns, "columns", "", "comma-separated feature columns (default: every column but the target, the weight, -exclude and select's bookkeeping columns such as row, prob, weight and pool_weight; string columns need -onehot)")
 	fs.StringVar(&f.exclude, "exclude", "", "comma-separated columns left out of the default features")
@@ -178,9 +178,9 @@ func (f *modelFlags) spec(cmd string) (frames.Spec, error) {
 	}
 	if strings.EqualFold(f.method, "auto") {
 		switch strings.ToLower(f.kernel) {
-		case "", "gaussian", "rbf", "laplacian", "laplace", "matern52", "matern32":
+		case "", "gaussian", "rbf", "laplacian", "laplace", "matern52", "matern32", "manhattan":
 		default:
-			return s, usagef("%s: flag -kernel %s: -method auto searches the bandwidth of a gaussian, matern52, matern32 or laplacian kernel; name a -method (for example krls) for other kernels", cmd, f.kernel)
+			return s, usagef("%s: flag -kernel %s: -method auto searches the bandwidth of a gaussian, matern52, matern32, manhattan or laplacian kernel; name a -method (for example krls) for other kernels", cmd, f.kernel)
 		}
 	}
 	switch sel := strings.ToLower(f.selection); {
