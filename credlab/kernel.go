@@ -267,8 +267,8 @@ func checkKernelOn(k Kernel, x *mat.Dense) error {
 // checkKernelCols reports a kernel whose per-column scales do not match d
 // columns.
 func checkKernelCols(k Kernel, d int) error {
-	if dk, ok := k.(distKernel); ok && dk.columnScales() != nil && len(dk.columnScales()) != d {
-		return shapef("the kernel has %d column scales, the data %d columns", len(dk.columnScales()), d)
+	if s, ok := kernelScales(k); ok && s != nil && len(s) != d {
+		return shapef("the kernel has %d column scales, the data %d columns", len(s), d)
 	}
 	return nil
 }

@@ -15,7 +15,8 @@ import (
 // diagonal k(x_i, x_i).
 //
 // Built-in kernels cost one matrix multiply, O(n m d) time, plus O(n m)
-// element-wise work on all cores; memory is the O(n m) result. An error is
+// element-wise work on all cores (the Manhattan kernel O(n m d) of
+// element-wise work, without a multiply); memory is the O(n m) result. An error is
 // returned if the result would exceed MemoryLimit.
 func KernelMatrix(k Kernel, x, y *mat.Dense) (*mat.Dense, error) {
 	if err := checkKernel(k); err != nil {

@@ -1,6 +1,7 @@
 package credlab
 
 import (
+	"errors"
 	"math"
 	"sync/atomic"
 	"testing"
@@ -321,8 +322,18 @@ func TestKernelValidate(t *testing.T) {
 // cross blocks alike, and its L1 distances exact for identical rows.
 func TestManhattanKernelScales(t *testing.T) {
 	rng := newRNG(9)
-	x, y := randData(rng, 31, 4, 2), randData(rng, 17, 4, 2)
-	x.SetRow(30, row(x, 0))
+	for _, n := range []int{31, 130} { // below and above the blocked path's 64 rows
+		x, y := randData(rng, n, 4, 2), randData(rng, 17, 4, 2)
+		x.SetRow(30, row(x, 0))
+		manhattanScales(t, x, y)
+	}
+	_, err := KernelMatrix(ManhattanKernel{Sigma: 1, Scales: []float64{1, 2}}, randData(rng, 5, 4, 1), nil)
+	if !errors.Is(err, ErrShape) {
+		t.Errorf("two scales on four columns: %v, want ErrShape", err)
+	}
+}
+
+func manhattanScales(t *testing.T, x, y *mat.Dense) {
 	for _, s := range [][]float64{nil, {0.5, 2, 0, 1.25}} {
 		k := ManhattanKernel{Sigma: 0.8, Scales: s}
 		ref := refManhattan(0.8, s)

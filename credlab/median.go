@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/credlab/credlab/internal/vecmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -12,21 +13,26 @@ import (
 // a kernel bandwidth sigma); 1 when it is zero or not finite. Cost
 // O(min(n, 256)^2 d).
 func MedianDistance(x *mat.Dense) float64 {
+	return medianPairDistance(x, func(a, b []float64) float64 { return math.Sqrt(vecmath.SqDist(a, b)) }, true)
+}
+
+// MedianL1Distance is MedianDistance for the L1 distance sum_j |a_j - b_j|,
+// the median heuristic for the Manhattan kernel's sigma.
+func MedianL1Distance(x *mat.Dense) float64 {
+	return medianPairDistance(x, func(a, b []float64) float64 { return scaledL1Dist(a, b, nil) }, true)
+}
+
+// medianPairDistance returns the median of dist over the pairs of an
+// evenly spaced sample of up to 256 rows of x (of an even number of pairs
+// the mean of the middle two when mean is set, else the upper one); 1
+// when it is not positive and finite.
+func medianPairDistance(x *mat.Dense, dist func(a, b []float64) float64, mean bool) float64 {
 	n, _ := x.Dims()
 	k := min(n, 256)
-	rows := make([][]float64, k)
-	for i := range rows {
-		rows[i] = x.RawRowView(i * n / k)
-	}
 	var d []float64
 	for i := 0; i < k; i++ {
 		for j := i + 1; j < k; j++ {
-			s := 0.0
-			for c, v := range rows[i] {
-				t := v - rows[j][c]
-				s += t * t
-			}
-			d = append(d, math.Sqrt(s))
+			d = append(d, dist(x.RawRowView(i*n/k), x.RawRowView(j*n/k)))
 		}
 	}
 	if len(d) == 0 {
@@ -34,7 +40,7 @@ func MedianDistance(x *mat.Dense) float64 {
 	}
 	sort.Float64s(d)
 	m := d[len(d)/2]
-	if len(d)%2 == 0 {
+	if mean && len(d)%2 == 0 {
 		m = (d[len(d)/2-1] + d[len(d)/2]) / 2
 	}
 	if !(m > 0) || math.IsInf(m, 0) {

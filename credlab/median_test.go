@@ -25,6 +25,21 @@ func TestMedianDistance(t *testing.T) {
 	}
 }
 
+func TestMedianL1Distance(t *testing.T) {
+	for _, c := range []struct {
+		x    []float64 // rows of two columns
+		want float64
+	}{
+		{[]float64{0, 0, 1, 1, 3, 0}, 3},         // L1 distances 2, 3, 3 (Euclidean 1.41, 3, 2.24)
+		{[]float64{0, 0, 1, 0, 0, 2, 3, 3}, 3.5}, // 1, 2, 6, 3, 5, 4: median of an even count
+		{[]float64{1, 2, 1, 2}, 1},               // zero: 1
+	} {
+		if got := MedianL1Distance(mat.NewDense(len(c.x)/2, 2, c.x)); got != c.want {
+			t.Errorf("MedianL1Distance(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
+
 // The zero configuration of every kernel estimator (with the number of
 // Nyström centers, which is required) fits with the Gaussian kernel at the
 // median heuristic's sigma, the same model as that kernel given

@@ -200,7 +200,7 @@ func learnScales(ctx context.Context, x *mat.Dense, y, w []float64, iters int, s
 // the median heuristic and lambda 1e-3, then polished on all, at most
 // min(iters, 20) iterations each.
 func (p *looProblem) isotropic(ctx context.Context, iters int) ([]float64, float64, error) {
-	iso := []float64{math.Log(1 / medianSigma(p.x)), math.Log(1e-3)}
+	iso := []float64{math.Log(1 / medianSigma(p.x, false)), math.Log(1e-3)}
 	var err error
 	if q := p.screenRows(screenRows); q != p {
 		if iso, _, err = q.minimize(ctx, iso, true, min(iters, 20)); err != nil {

@@ -117,7 +117,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 			learned = verdict + "; " + learned
 		}
 		// Few rows: both searches, the lower criterion of the configured
-		// kernel wins; the Matérn kernels are tried for the winner alone.
+		// kernel wins; the other families are tried for the winner alone.
 		bIso, err := iso.searchKernel(ctx)
 		if err != nil {
 			return nil, nil, "", err

@@ -156,38 +156,14 @@ func bestResult(res []sigmaResult) int {
 
 // medianSigma returns the median distance between the rows of an evenly
 // spaced sample of up to 256 rows of x (1 when it is zero), the median
-// heuristic's bandwidth. O(256^2 d).
-func medianSigma(x *mat.Dense) float64 {
-	return medianPairDistance(x, func(a, b []float64) float64 { return math.Sqrt(vecmath.SqDist(a, b)) })
-}
-
-// medianL1 is medianSigma for the L1 distance: the scale of the Manhattan
-// kernel's sigma.
-func medianL1(x *mat.Dense) float64 {
-	return medianPairDistance(x, func(a, b []float64) float64 { return scaledL1Dist(a, b, nil) })
-}
-
-// medianPairDistance returns the median of dist over the pairs of an
-// evenly spaced sample of up to 256 rows of x, 1 when it is not positive
-// and finite.
-func medianPairDistance(x *mat.Dense, dist func(a, b []float64) float64) float64 {
-	n, _ := x.Dims()
-	k := min(n, 256)
-	var d []float64
-	for i := 0; i < k; i++ {
-		for j := i + 1; j < k; j++ {
-			d = append(d, dist(x.RawRowView(i*n/k), x.RawRowView(j*n/k)))
-		}
+// heuristic's bandwidth, or the median L1 distance for the Manhattan
+// family (l1 set): of an even number of pairs the upper middle one.
+// O(256^2 d).
+func medianSigma(x *mat.Dense, l1 bool) float64 {
+	if l1 {
+		return medianPairDistance(x, func(a, b []float64) float64 { return scaledL1Dist(a, b, nil) }, false)
 	}
-	if len(d) == 0 {
-		return 1
-	}
-	sort.Float64s(d)
-	m := d[len(d)/2]
-	if !(m > 0) || math.IsInf(m, 0) {
-		return 1
-	}
-	return m
+	return medianPairDistance(x, func(a, b []float64) float64 { return math.Sqrt(vecmath.SqDist(a, b)) }, false)
 }
 
 // The exact stage above exactPathRows rows scores the Nyström stages'

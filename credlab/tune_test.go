@@ -592,7 +592,7 @@ func TestTuneFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := few.Choice.Kernel.(GaussianKernel); !ok || !hasStage(few.Choice.Stages, "family: the Gaussian kernel kept: Matérn kernels are tried from") {
+	if _, ok := few.Choice.Kernel.(GaussianKernel); !ok || !hasStage(few.Choice.Stages, "family: the Gaussian kernel kept: other families are tried from") {
 		t.Errorf("%d rows: chose %v; stages %q", minMaternRows-1, few.Choice.Kernel, few.Choice.Stages)
 	}
 	m32, err := Tune(t.Context(), x, y, TuneConfig{Family: "matern32"})
@@ -630,6 +630,7 @@ func TestTuneFamilySmooth(t *testing.T) {
 // family scores more than familyMargin lower.
 func TestChooseFamily(t *testing.T) {
 	all := []string{"", "matern52", "matern32"}
+	four := append(all, "manhattan")
 	for _, c := range []struct {
 		names  []string
 		scores []float64
@@ -645,6 +646,11 @@ func TestChooseFamily(t *testing.T) {
 		{[]string{"", "matern52"}, []float64{1, 0.995}, ""},
 		{[]string{"", "matern32"}, []float64{1, 1.009}, "matern32"},
 		{[]string{""}, []float64{1}, ""},
+		{four, []float64{1, 1, 1, 0.98}, "manhattan"},
+		{four, []float64{1, 1, 1, 0.995}, "matern32"},
+		{four, []float64{1, 0.97, 1, 0.98}, "matern52"},
+		{four, []float64{1, 0.98, 1, 0.96}, "manhattan"},
+		{[]string{"", "manhattan"}, []float64{1, 1.005}, ""},
 	} {
 		if got := c.names[chooseFamily(c.names, c.scores)]; got != c.want {
 			t.Errorf("%q scores %v: chose %q, want %q", c.names, c.scores, got, c.want)
@@ -767,5 +773,28 @@ func TestTuneFamilyManhattan(t *testing.T) {
 	k, ok := auto.Choice.Kernel.(ManhattanKernel)
 	if !ok || !hasStage(auto.Choice.Stages, "family: manhattan chosen") || auto.Fit.Model.Kernel.String() != k.String() {
 		t.Errorf("chose %v, model kernel %v; stages %q", auto.Choice.Kernel, auto.Fit.Model.Kernel, auto.Choice.Stages)
+	}
+	// Judged at fewer centers than the choice's, the winner is rescored
+	// at the choice's m, and the stage says so.
+	const m = 200
+	defer func(v int) { familyM = v }(familyM)
+	familyM = m / 4
+	small, err := Tune(t.Context(), x, y, TuneConfig{Relevance: RelevanceOff, Method: "NKRLS", M: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := fmt.Sprintf("judged at m = %d, the Gaussian kernel", m/4)
+	rescored := fmt.Sprintf("rescored at m = %d, manhattan", m)
+	var st string
+	for _, s := range small.Choice.Stages {
+		if strings.HasPrefix(s, "family:") {
+			st = s
+		}
+	}
+	if !strings.Contains(st, judged) || !strings.Contains(st, rescored) {
+		t.Errorf("family stage %q: want %q and %q", st, judged, rescored)
+	}
+	if _, ok := small.Choice.Kernel.(ManhattanKernel); !ok {
+		t.Errorf("judged at m = %d: chose %v", m/4, small.Choice.Kernel)
 	}
 }

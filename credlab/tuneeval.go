@@ -33,12 +33,16 @@ func (l1DistKernel) fromL1Dist(s float64) float64 { return s }
 func (l1DistKernel) columnScales() []float64      { return nil }
 
 // distances returns the kernel whose matrix holds the distances the
-// kernels of fam are functions of: squared distances, or L1 distances.
+// kernels of fam are functions of: squared distances, or L1 distances;
+// nil for a family of neither.
 func distances(fam func(float64) Kernel) Kernel {
-	if _, ok := fam(1).(l1Kernel); ok {
+	switch fam(1).(type) {
+	case distKernel:
+		return sqDistKernel{}
+	case l1Kernel:
 		return l1DistKernel{}
 	}
-	return sqDistKernel{}
+	return nil
 }
 
 // exactEvaluator scores exact KRLS at each sigma: the kernel matrix is
@@ -62,7 +66,7 @@ type exactEvaluator struct {
 
 func (t *tuner) exactEval(sigmas int) (*exactEvaluator, error) {
 	nt, nv := len(t.train), len(t.val)
-	cache := sigmas > 1
+	cache := sigmas > 1 && distances(t.fam) != nil // mapSqDist maps the distances
 	mats := map[bool]int{true: 2, false: 1}[cache]
 	if err := checkAlloc("kernel and distance matrices", mats*(nt+nv), nt); err != nil {
 		return nil, err

@@ -379,7 +379,8 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 	case t.cfg.Sigma > 0:
 		init = []float64{t.cfg.Sigma}
 	case init == nil:
-		s0 := medianSigma(t.x)
+		_, l1 := distances(t.fam).(l1DistKernel)
+		s0 := medianSigma(t.x, l1)
 		init = LogGrid(s0/math.Sqrt(sigmaSpan), s0*math.Sqrt(sigmaSpan), sigmaPoints)
 	default:
 		init = append([]float64(nil), init...)
@@ -575,12 +576,13 @@ func (t *tuner) searchKernel(ctx context.Context) (sigmaResult, error) {
 	return best, nil
 }
 
-// complete tries the Matérn kernels at best's m and centers (default
-// kernel and criterion), then fits the choice on all rows (finish).
+// complete tries the Matérn and Manhattan kernels on best's centers
+// (tryFamilies; default kernel and criterion), then fits the choice on
+// all rows (finish).
 func (t *tuner) complete(ctx context.Context, best sigmaResult) error {
 	if t.cfg.Family == "" && t.cfg.Sigma == 0 && t.cv != nil {
 		if t.n < minMaternRows {
-			t.stage("family: the Gaussian kernel kept: Matérn kernels are tried from %d rows", minMaternRows)
+			t.stage("family: the Gaussian kernel kept: other families are tried from %d rows", minMaternRows)
 		} else {
 			var err error
 			if best, err = t.tryFamilies(ctx, best); err != nil {
@@ -745,8 +747,9 @@ func kernelFamily(name string) func(sigma float64) Kernel {
 // familyM is the most Nyström centers tryFamilies screens and searches
 // the kernel families with: with more, a family's sigma search costs
 // O(n m^2) a sigma, and on 15,480 rows at m = 2000 the time budget left
-// room for one family of three.
-const familyM = 1000
+// room for one family of three. A variable so that tests reach the
+// rescoring at small sizes.
+var familyM = 1000
 
 // minMaternRows is the fewest rows on which tryFamilies runs. Below it the
 // 5-fold choice of a Matérn kernel overfits: at 60 and 200 rows three of
@@ -808,6 +811,9 @@ func (t *tuner) tryFamilies(ctx context.Context, best sigmaResult) (sigmaResult,
 	}
 	cands := []candidate{{"", ref}}
 	var notes []string
+	if stageM < best.m {
+		notes = append(notes, fmt.Sprintf("judged at m = %d, the Gaussian kernel %.4g there", stageM, ref.score()))
+	}
 	type family struct {
 		name   string
 		lo     float64 // the screen's and the search's least sigma over base
@@ -818,11 +824,15 @@ func (t *tuner) tryFamilies(ctx context.Context, best sigmaResult) (sigmaResult,
 	}
 	fams := []*family{{name: "matern52", lo: 2, base: best.sigma, screen: 1 - familyMargin},
 		{name: "matern32", lo: 4, base: best.sigma, screen: 1 + familyMargin},
-		{name: "manhattan", lo: 1, base: medianL1(t.x), screen: 1 - familyMargin}}
+		{name: "manhattan", lo: 1, base: medianSigma(t.x, true), screen: 1 - familyMargin}}
 	// Screen every family first, then search those that pass, the most
 	// promising first, while the budget affords them.
 	var passed []*family
 	for _, fam := range fams {
+		if !t.affords(t.lastEval, "screening "+fam.name) {
+			notes = append(notes, fam.name+" not screened: the time budget")
+			continue
+		}
 		// A fresh evaluator: statistics are kept by sigma, not by family.
 		t.fam = kernelFamily(fam.name)
 		ev, err := t.nystromEval(ctx, stageM, best.centers)
@@ -895,7 +905,7 @@ func (t *tuner) tryFamilies(ctx context.Context, best sigmaResult) (sigmaResult,
 				t.fam = gauss
 				return best, err
 			}
-			notes = append(notes, fmt.Sprintf("at m = %d %s %.4g against the Gaussian kernel's %.4g", stageM, win.name, win.r.score(), ref.score()))
+			notes = append(notes, fmt.Sprintf("rescored at m = %d, %s %.4g against the Gaussian kernel's %.4g", best.m, win.name, r.score(), best.score()))
 			at = fmt.Sprintf(" at m = %d", best.m)
 			if w := chooseFamily([]string{"", win.name}, []float64{best.score(), r.score()}); w == 0 {
 				win = candidate{"", best}

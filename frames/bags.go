@@ -120,7 +120,7 @@ func FitBagsContext(ctx context.Context, df dataframe.DataFrame, spec BagSpec) (
 		return nil, &credlab.ParamError{Name: "BagSpec.Sigma", Value: spec.Sigma, Want: "a positive bandwidth, or 0 for the median heuristic"}
 	}
 	if spec.Sigma == 0 {
-		spec.Sigma = medianDistance(p.x)
+		spec.Sigma = medianDistance("", p.x)
 	}
 	k, err := bagKernel(&spec, p.x.RawMatrix().Cols)
 	if err != nil {

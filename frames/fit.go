@@ -295,7 +295,7 @@ func tuneConfig(s Spec, crit credlab.Criterion, w, audit []float64) credlab.Tune
 func fitAuto(ctx context.Context, p *prepared, spec Spec, crit credlab.Criterion) (*Model, error) {
 	var sigmaWarns []string // the user's Sigma (the search keeps it) far from the data's scale
 	if spec.Sigma > 0 {
-		if w := sigmaWarning(spec.Sigma, p, "Spec.Sigma", "0 to search it"); w != "" {
+		if w := sigmaWarning(spec.Sigma, spec.Kernel, p, "Spec.Sigma", "0 to search it"); w != "" {
 			sigmaWarns = append(sigmaWarns, w)
 		}
 	}
@@ -379,7 +379,7 @@ func newRunner(ctx context.Context, p *prepared, spec Spec, mi *methodInfo) (*ru
 // bandwidth (given > 0) and the kernel or feature map uses it.
 func (r *runner) warnSigma(given float64, p *prepared) {
 	if given > 0 && usesSigma(&r.s, r.mi) {
-		if w := sigmaWarning(given, p, r.field("Sigma"), "0 for the median"); w != "" {
+		if w := sigmaWarning(given, r.s.Kernel, p, r.field("Sigma"), "0 for the median"); w != "" {
 			r.warns = append(r.warns, w)
 		}
 	}
@@ -392,12 +392,12 @@ func (r *runner) warnSigma(given float64, p *prepared) {
 // identity, above 30 times it nearly constant. field names the setting
 // ("Spec.Sigma") and zero what 0 does ("0 for the median"). It returns ""
 // otherwise, and for fewer than two rows or no column.
-func sigmaWarning(sigma float64, p *prepared, field, zero string) string {
+func sigmaWarning(sigma float64, kernel string, p *prepared, field, zero string) string {
 	n, d := p.x.Dims()
 	if !(sigma > 0) || n < 2 || d == 0 {
 		return ""
 	}
-	med := medianDistance(p.x)
+	med := medianDistance(kernel, p.x)
 	switch {
 	case sigma < med/30:
 		hint := ""
@@ -554,7 +554,7 @@ func (r *runner) resolve() error {
 	}
 	s := &r.s
 	if s.Sigma == 0 && usesSigma(s, r.mi) {
-		s.Sigma = medianDistance(r.x)
+		s.Sigma = medianDistance(s.Kernel, r.x)
 	}
 	sigma := s.Sigma
 	if sigma == 0 {

@@ -421,6 +421,9 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 	if spec.M < 0 {
 		return nil, &credlab.ParamError{Name: "SelectSpec.M", Value: spec.M, Want: "a positive number of Nyström features (or zero for the default)"}
 	}
+	if k := strings.ToLower(spec.Kernel); k != "" && k != "gaussian" && k != "rbf" {
+		return nil, &credlab.ParamError{Name: "SelectSpec.Kernel", Value: strconv.Quote(spec.Kernel), Want: `"" with method ` + m + ": it scores rows with the Gaussian kernel, or with the kernel tuned on the labeled rows"}
+	}
 	n, _ := p.x.Dims()
 	b := credlab.BatchSelector{Method: m, M: min(spec.M, n), Previous: prev, Audit: auditShare(spec.Audit)}
 	report := func(format string, args ...any) {
@@ -440,7 +443,7 @@ func batchSelectorOf(ctx context.Context, spec SelectSpec, m string, p *prepared
 		b.Kernel = credlab.GaussianKernel{Sigma: sigma}
 		report("%s on %s, noise %g (sigma %s)", m, b.Kernel, credlab.DefaultBatchNoise, how)
 		if spec.Report != nil {
-			if w := sigmaWarning(spec.Sigma, p, "SelectSpec.Sigma", "0 for the median"); w != "" {
+			if w := sigmaWarning(spec.Sigma, "", p, "SelectSpec.Sigma", "0 for the median"); w != "" {
 				report("warning: %s", w)
 			}
 		}

@@ -92,6 +92,7 @@ func TestSelectErrors(t *testing.T) {
 		{"empty pool", dataframe.New(series.New([]float64{}, series.Float, "a")), 5, SelectSpec{}, wantIs(credlab.ErrEmpty)},
 		{"bad lambda_q", pool, 5, SelectSpec{LambdaQ: -1}, wantParam("lambda_q")},
 		{"bad feature map", pool, 5, SelectSpec{FeatureMap: "x"}, wantParam("SelectSpec.FeatureMap")},
+		{"kernel with a batch method", pool, 5, SelectSpec{Method: "lcmd", Kernel: "manhattan"}, wantParam("SelectSpec.Kernel")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Select(c.pool, c.budget, c.spec)

@@ -365,8 +365,15 @@ func usesSigma(s *Spec, m *methodInfo) bool {
 	return false
 }
 
-// medianDistance is the median heuristic for sigma (credlab.MedianDistance).
-func medianDistance(x *mat.Dense) float64 { return credlab.MedianDistance(x) }
+// medianDistance is the median heuristic for the sigma of the kernel
+// named: credlab.MedianL1Distance for the Manhattan kernel,
+// credlab.MedianDistance for the others.
+func medianDistance(kernel string, x *mat.Dense) float64 {
+	if strings.EqualFold(kernel, "manhattan") {
+		return credlab.MedianL1Distance(x)
+	}
+	return credlab.MedianDistance(x)
+}
 
 // kernelFamilyName names k's family as Spec.Kernel does ("" for a kernel
 // with no name there).

@@ -166,7 +166,7 @@ type scoreFlags struct {
 func newScoreFlags(fs *flag.FlagSet) scoreFlags {
 	return scoreFlags{fs: fs,
 		lambda:   fs.Float64("lambda", 1e-6, "CRED's lambda_q, the regularization of the leverage scores"),
-		kernel:   fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, laplacian or linear"),
+		kernel:   fs.String("kernel", "gaussian", "kernel scoring the rows: gaussian, matern52, matern32, manhattan, laplacian or linear"),
 		sigma:    fs.Float64("sigma", 0, "Gaussian or Laplacian bandwidth (0: the median distance between rows)"),
 		features: fs.String("features", "auto", "leverage scores from the exact kernel matrix (exact), approximated by BLESS without it (bless), or from random Fourier features (rf) or Nyström features (nystrom); auto: exact up to 5,000 rows, beyond it Nyström features, 2000 up to 50,000 rows and fewer for larger pools (about 2e11 flops)"),
 		m:        fs.Int("m", 100, "number of random Fourier or Nyström features (-features rf, nystrom; with -features auto, the Nyström features beyond 5,000 rows, default 2000 up to 50,000 rows), or BLESS dictionary size (-features bless; default 400)"),
