@@ -84,7 +84,9 @@ type SimulateResult struct {
 	// Curves has one row per repetition, method and budget: columns
 	// "seed", "method", "labels", "rmse" (test RMSE of the default fit on
 	// the labeled rows, its columns as they are: TransformOff, since the
-	// selectors reuse its kernel), "sigma" and "lambda" (the fit's choice, which the
+	// selectors reuse its kernel), "kernel" (the family the fit chose:
+	// gaussian, matern52, matern32 or manhattan), "sigma" and "lambda"
+	// (the fit's choice, which the
 	// next batch selects with), "seconds" (selection time), and "est_rmse",
 	// "est_lo", "est_hi": the fit's own estimate of its RMSE with a 90%
 	// interval, from the labels alone (credlab.Choice.PoolRMSE, its
@@ -210,8 +212,8 @@ func Simulate(ctx context.Context, table dataframe.DataFrame, spec SimulateSpec)
 			if row.cut {
 				cut = "; its search cut short by its share of the time budget"
 			}
-			clock.say(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (sigma %.3g, lambda %.2g, selection %.1f s%s)",
-				row.seed, row.method, b, row.rmse, row.est, row.proj2, row.sigma, row.lambda, row.seconds, cut))
+			clock.say(fmt.Sprintf("seed %d %-8s %5d labels: test RMSE %.4g, estimated %.4g, projected at 2x %.4g (%s, sigma %.3g, lambda %.2g, selection %.1f s%s)",
+				row.seed, row.method, b, row.rmse, row.est, row.proj2, row.kernel, row.sigma, row.lambda, row.seconds, cut))
 		}
 		last = time.Since(t0)
 	}
@@ -325,7 +327,7 @@ type simSplit struct {
 // simRow is one fit of the simulation.
 type simRow struct {
 	seed                uint64
-	method              string
+	method, kernel      string
 	labels              int
 	rmse, sigma, lambda float64
 	seconds             float64
@@ -524,7 +526,7 @@ func (r *simRun) fit(ctx context.Context, b int, budget time.Duration, poolWeigh
 	}
 	ch := fit.Choice
 	r.kernel, r.lambda = ch.Kernel, ch.Lambda
-	row := simRow{seed: r.seed, method: r.method, labels: b, rmse: credlab.RMSE(pred, sp.yt), sigma: ch.Sigma, lambda: ch.Lambda, seconds: r.selection,
+	row := simRow{seed: r.seed, method: r.method, labels: b, rmse: credlab.RMSE(pred, sp.yt), kernel: kernelFamilyName(ch.Kernel), sigma: ch.Sigma, lambda: ch.Lambda, seconds: r.selection,
 		est: math.NaN(), estLo: math.NaN(), estHi: math.NaN(), proj15: math.NaN(), proj2: math.NaN(),
 		pool: poolRMSE, cut: ch.OutOfTime}
 	if e := ch.PoolRMSE; e != nil {
@@ -594,12 +596,12 @@ func simulateCRED(ctx context.Context, xp *mat.Dense, add int, seed uint64, prev
 // simulateFrames builds the result frames.
 func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateResult, error) {
 	var seed, labels []int
-	var method []string
+	var method, kernel []string
 	var rmse, sigma, lambda, secs, est, estLo, estHi, proj15, proj2, pool []float64
 	uni := map[[2]int]float64{} // (seed, labels) -> uniform RMSE
 	for _, r := range rows {
 		seed = append(seed, int(r.seed))
-		method = append(method, r.method)
+		method, kernel = append(method, r.method), append(kernel, r.kernel)
 		labels = append(labels, r.labels)
 		rmse, sigma, lambda, secs = append(rmse, r.rmse), append(sigma, r.sigma), append(lambda, r.lambda), append(secs, r.seconds)
 		est, estLo, estHi = append(est, r.est), append(estLo, r.estLo), append(estHi, r.estHi)
@@ -610,7 +612,7 @@ func simulateFrames(rows []simRow, methods []string, budgets []int) (*SimulateRe
 	}
 	curves := dataframe.New(series.New(seed, series.Int, "seed"), series.New(method, series.String, "method"),
 		series.New(labels, series.Int, "labels"), series.New(rmse, series.Float, "rmse"),
-		series.New(sigma, series.Float, "sigma"), series.New(lambda, series.Float, "lambda"),
+		series.New(kernel, series.String, "kernel"), series.New(sigma, series.Float, "sigma"), series.New(lambda, series.Float, "lambda"),
 		series.New(secs, series.Float, "seconds"), series.New(est, series.Float, "est_rmse"),
 		series.New(estLo, series.Float, "est_lo"), series.New(estHi, series.Float, "est_hi"),
 		series.New(proj15, series.Float, "proj_1.5x"), series.New(proj2, series.Float, "proj_2x"),

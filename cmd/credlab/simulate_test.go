@@ -33,7 +33,7 @@ func TestSimulateCLI(t *testing.T) {
 		}
 	}
 	head, recs := readCSV(t, filepath.Join(out, "curves.csv"))
-	if strings.Join(head, ",") != "seed,method,labels,rmse,sigma,lambda,seconds,est_rmse,est_lo,est_hi,proj_1.5x,proj_2x,pool_rmse" || len(recs) != 12 {
+	if strings.Join(head, ",") != "seed,method,labels,rmse,kernel,sigma,lambda,seconds,est_rmse,est_lo,est_hi,proj_1.5x,proj_2x,pool_rmse" || len(recs) != 12 {
 		t.Errorf("curves.csv: %v, %d rows", head, len(recs))
 	}
 	if head, _ := readCSV(t, filepath.Join(out, "ratios.csv")); strings.Join(head, ",") != "method,labels,rmse,ratio,ratio_lo,ratio_hi" {
