@@ -198,19 +198,30 @@ func TestTuneRelevance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Below 2000 rows the search runs with and without the scales; the
-	// kernel family is tried, and the model fitted, for the winner alone.
-	cfg := TuneConfig{TimeBudget: -1}
-	isoT, err := newTuner(xtr, ytr, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	won, _, _, err := tuneRelevance(ctx, isoT, xtr, ytr, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if won.Choice.Scales == nil || isoT.out.Fit != nil || !strings.Contains(strings.Join(isoT.out.Choice.Stages, "\n"), "coarse:") {
-		t.Errorf("scales %v, the search with one scale fitted: %v; its stages %q", won.Choice.Scales, isoT.out.Fit != nil, isoT.out.Choice.Stages)
+	// Below 2000 rows the search runs with and without the scales, unless
+	// the learned scales' error is under half of one scale's (noise 0.1
+	// here); the kernel family is tried, and the model fitted, for the
+	// winner alone.
+	for _, c := range []struct {
+		noise    float64
+		searched bool
+		kept     string
+	}{{0.1, false, "no search with one scale"}, {0.7, true, "criterion"}} {
+		x, y := relevanceData(450, 8, 2, c.noise, 11)
+		cfg := TuneConfig{TimeBudget: -1}
+		isoT, err := newTuner(x, y, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		won, _, _, err := tuneRelevance(ctx, isoT, x, y, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		searched := strings.Contains(strings.Join(isoT.out.Choice.Stages, "\n"), "coarse:")
+		kept := strings.Join(won.Choice.Stages, "\n")
+		if won.Choice.Scales == nil || isoT.out.Fit != nil || searched != c.searched || !strings.Contains(kept, "relevance: learned scales kept: "+c.kept) {
+			t.Errorf("noise %g: scales %v, the search with one scale fitted: %v, ran: %v; stages %q", c.noise, won.Choice.Scales, isoT.out.Fit != nil, searched, won.Choice.Stages)
+		}
 	}
 	rel := ard.Choice.Relevance()
 	if rel == nil {

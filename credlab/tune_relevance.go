@@ -29,12 +29,16 @@ const (
 // Below nestedRelevanceRows rows, where scales learned and scored on the
 // same rows overfit (measured: up to 2x the test RMSE of one scale at
 // 60-200 rows of 10 columns), they must first win a relevanceFolds-fold
-// cross-validation of the learning itself.
+// cross-validation of the learning itself. Where that error (or, from
+// nestedRelevanceRows rows, the leave-one-out error) of the learned scales
+// is below relevanceDecisive of one scale's, the search with one scale is
+// skipped.
 const (
 	minRelevanceRows    = 40
 	minRelevanceVal     = 1000
 	relevanceValRows    = 2000
 	relevanceMargin     = 0.02
+	relevanceDecisive   = 0.5
 	relevanceShare      = 0.25
 	nestedRelevanceRows = 1000
 	relevanceFolds      = 5
@@ -100,6 +104,7 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 	learned := fmt.Sprintf("relevance: column scales learned on %d rows by leave-one-out (%d evaluations, start %s): %.4g against %.4g with one scale",
 		ns, rf.Evals, rf.Start, rf.LOO, rf.IsoLOO)
 	if nv == 0 {
+		decisive := rf.LOO < relevanceDecisive*rf.IsoLOO
 		if n < nestedRelevanceRows {
 			vIso, vARD, err := crossValidateScales(ctx, x, y, cfg.Weights, perm, stop)
 			if err != nil {
@@ -115,12 +120,16 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 				return iso.out, nil, "", iso.run(ctx)
 			}
 			learned = verdict + "; " + learned
+			decisive = vARD < relevanceDecisive*vIso
 		}
 		// Few rows: both searches, the lower criterion of the configured
-		// kernel wins; the other families are tried for the winner alone.
-		bIso, err := iso.searchKernel(ctx)
-		if err != nil {
-			return nil, nil, "", err
+		// kernel wins, unless the learned scales' error is decisive; the
+		// other families are tried for the winner alone.
+		var bIso sigmaResult
+		if !decisive {
+			if bIso, err = iso.searchKernel(ctx); err != nil {
+				return nil, nil, "", err
+			}
 		}
 		at, err := scaledTuner(x, y, cfg, rf.Scales, iso)
 		if err != nil {
@@ -130,20 +139,22 @@ func tuneRelevance(ctx context.Context, iso *tuner, x *mat.Dense, y []float64, c
 		if err != nil {
 			return nil, nil, "", err
 		}
-		took := time.Since(t0).Round(time.Millisecond) // the relevance stage and both searches
-		if !(bARD.score() < (1-relevanceMargin)*bIso.score()) {
-			iso.done = at.done
-			iso.stage("%s: %v", learned, took)
-			iso.stage("relevance: one scale kept: criterion %.4g against %.4g with the learned scales", bIso.score(), bARD.score())
-			return iso.out, nil, "", iso.complete(ctx, bIso)
+		took := time.Since(t0).Round(time.Millisecond) // the relevance stage and the searches
+		why := fmt.Sprintf("no search with one scale, whose error is above %g times theirs", 1/relevanceDecisive)
+		if !decisive {
+			if !(bARD.score() < (1-relevanceMargin)*bIso.score()) {
+				iso.done = at.done
+				iso.stage("%s: %v", learned, took)
+				iso.stage("relevance: one scale kept: criterion %.4g against %.4g with the learned scales", bIso.score(), bARD.score())
+				return iso.out, nil, "", iso.complete(ctx, bIso)
+			}
+			why = fmt.Sprintf("criterion %.4g against %.4g with one scale", bARD.score(), bIso.score())
 		}
 		if err := at.complete(ctx, bARD); err != nil {
 			return nil, nil, "", err
 		}
 		ard := unscaled(at, x, rf.Scales, "learned")
-		ard.Choice.Stages = append([]string{fmt.Sprintf("%s: %v", learned, took),
-			fmt.Sprintf("relevance: learned scales kept: criterion %.4g against %.4g with one scale", bARD.score(), bIso.score())},
-			ard.Choice.Stages...)
+		ard.Choice.Stages = append([]string{fmt.Sprintf("%s: %v", learned, took), "relevance: learned scales kept: " + why}, ard.Choice.Stages...)
 		return ard, nil, "", nil
 	}
 	vIdx := perm[ns : ns+nv]
