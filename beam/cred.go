@@ -12,8 +12,8 @@ import (
 )
 
 // SelectSpec configures CREDSample: features of the Gaussian kernel of
-// bandwidth Sigma, leverage scores at LambdaQ, and Budget draws with
-// replacement seeded by Seed. Map "fourier" (the default) uses D random
+// bandwidth Sigma, leverage scores at LambdaQ, and Budget rows drawn with
+// Design, seeded by Seed. Map "fourier" (the default) uses D random
 // Fourier features drawn with FeatureSeed, rebuilt identically on every
 // worker; Map "nystrom" uses the Nyström features of M centers, the rows
 // of smallest RowHash(FeatureSeed, PurposeCenter, ...), with Sigma 0
@@ -29,8 +29,25 @@ type SelectSpec struct {
 	LambdaQ float64
 	Budget  int
 	Seed    uint64
+	// Design is "" or "without" (the default, as credlab select's):
+	// exactly Budget distinct rows, a sample without replacement in each
+	// shard of the size NewPlan allocates it; or "replacement": Budget
+	// independent draws from q.
+	Design string
 	// Block is the number of rows parsed and scored at once (default 4096).
 	Block int
+}
+
+// withReplacement reports whether design names draws with replacement,
+// and checks it.
+func withReplacement(design string) (bool, error) {
+	switch design {
+	case "", "without":
+		return false, nil
+	case "replacement":
+		return true, nil
+	}
+	return false, fmt.Errorf("credbeam: SelectSpec.Design = %q: want \"without\" (the default) or \"replacement\"", design)
 }
 
 func (c SelectSpec) lambdaQ() float64 {
@@ -57,11 +74,12 @@ func (c SelectSpec) check() error {
 	case c.LambdaQ < 0 || math.IsNaN(c.LambdaQ):
 		return fmt.Errorf("credbeam: SelectSpec.LambdaQ = %v: want lambda_q > 0 (0 means 1e-6)", c.LambdaQ)
 	case c.Budget <= 0:
-		return fmt.Errorf("credbeam: SelectSpec.Budget = %d: want a positive number of draws", c.Budget)
+		return fmt.Errorf("credbeam: SelectSpec.Budget = %d: want a positive number of rows", c.Budget)
 	case c.Block < 0:
 		return fmt.Errorf("credbeam: SelectSpec.Block = %d: want a positive block (0 means 4096)", c.Block)
 	}
-	return nil
+	_, err := withReplacement(c.Design)
+	return err
 }
 
 // FeatureParams is the feature map of CREDSample, which every worker
@@ -120,32 +138,47 @@ type ShardScores struct {
 	Sum    float64
 }
 
-// ShardMass is a shard's number of rows and sum of scores.
+// ShardMass is a shard's number of rows and sum of scores, and for a
+// plan without replacement Top, its scores of q_j >= 1/(2 budget) in
+// decreasing order (topFn): the only rows whose inclusion probability can
+// reach 1, since c <= 2 budget in pi_j = min(1, c q_j) (the uniform half
+// of q keeps the capped rows' mass Q below 1/2 + r/(2 budget) for r of
+// them, and c = (budget - r)/(1 - Q)), and at most 2 budget rows of the
+// pool.
 type ShardMass struct {
 	File string
 	Rows int
 	Sum  float64
+	Top  []float64
 }
 
 // Plan is the sampling plan of CREDSample: the shards sorted by name with
 // their rows, score sums, probability masses Mass_k = sum of q_j over the
-// shard and number of draws Counts_k; N rows in all and the total score
-// S (summed over the sorted shards). Row j of the pool is drawn with
-// probability q_j = (s_j + S/N) / (2 S).
+// shard and number of draws (or distinct rows, without replacement)
+// Counts_k; N rows in all and the total score S (summed over the sorted
+// shards). q_j = (s_j + S/N) / (2 S) is row j's probability of each draw
+// with replacement.
 type Plan struct {
-	Files  []string
-	Rows   []int
-	Sums   []float64
-	Mass   []float64
-	Counts []int
-	N      int
-	S      float64
-	Budget int
+	Files       []string
+	Rows        []int
+	Sums        []float64
+	Mass        []float64
+	Counts      []int
+	N           int
+	S           float64
+	Budget      int
+	Replacement bool
+	// Shares are the expected counts without replacement, sum_j pi_j
+	// over each shard.
+	Shares []float64
 }
 
-// Selected is one draw: row Row (0-based data row) at line Line of File,
-// its Features and its whole CSV Record, its probability Prob = q_j and
-// importance weight Weight = 1/(N q_j). Draw numbers the shard's draws.
+// Selected is one chosen row: row Row (0-based data row) at line Line of
+// File, its Features and its whole CSV Record, its probability Prob and
+// importance weight Weight: with replacement q_j and 1/(N q_j), without
+// it the inclusion probability pi_j in its shard's sample and
+// Budget/(N pi_j). Draw numbers the shard's draws (without replacement
+// its rows in rank order).
 // Audit is an audit row's weight 1/pi (LCMDSpec.Audit), zero for the
 // other rows.
 type Selected struct {
@@ -181,14 +214,22 @@ type SelectOutput struct {
 //     broadcast as a side input;
 //  3. pass 2 scores every row, s_j = ||L^-1 phi_j||^2 (O(d D + D^2) per
 //     row), keeping one float per row;
-//  4. the shards' sums give the plan: Budget categorical draws over the
-//     shards' masses (a multinomial);
-//  5. each shard draws its count from q restricted to it (with
-//     credlab.DrawSelection, seeded by Seed and the shard's base name) and
-//     reads its file again for the chosen records.
+//  4. the shards' sums give the plan (NewPlan): each shard's number of
+//     rows, Budget times its mass q_k rounded systematically, or with
+//     replacement Budget categorical draws over the masses;
+//  5. each shard draws its count from q restricted to it (DrawShard,
+//     seeded by Seed and the shard's base name) and reads its file again
+//     for the chosen records.
 //
-// The draw is exactly q_j = (s_j + mean s)/(2 sum s), as credlab.
-// CREDDistribution, with replacement. Any shard that is empty, has other
+// By default (Design "without") the selection is exactly Budget distinct
+// rows, a sample stratified by shard: in each, the credlab.
+// WithoutReplacement design of its count on q_j = (s_j + mean s)/(2 sum
+// s), as credlab.CREDDistribution, restricted to the shard, with
+// inclusion probabilities pi_j = min(1, c_k q_j) summing to the count;
+// the Horvitz-Thompson weights Budget/(N pi_j) estimate pool means
+// without bias, and pi_j is within one row's rounding of the whole pool's
+// min(1, c q_j) of credlab select. With Design "replacement" the draws
+// are exactly q with replacement. Any shard that is empty, has other
 // columns, or holds a value that does not parse or is not finite fails the
 // pipeline with an error naming the shard, line and column; a budget over
 // the rows with positive probability fails it too. The stages after a
@@ -214,9 +255,12 @@ func CREDSample(s beam.Scope, files beam.PCollection, cfg SelectSpec) (SelectOut
 	out.Pool = beam.Combine(s, &gramCombine{}, stats)
 	out.Factor = beam.ParDo(s, &factorFn{LambdaQ: cfg.lambdaQ()}, out.Pool)
 	out.Scores = beam.ParDo(s, &scoreFn{Cfg: cfg}, files, beam.SideInput{Input: out.Factor}, fs)
-	masses := beam.ParDo(s, toMass, out.Scores)
-	all := beam.Combine(s, &massCombine{}, masses)
-	out.Plan = beam.ParDo(s, &planFn{Budget: cfg.Budget, Seed: cfg.Seed}, all)
+	repl, _ := withReplacement(cfg.Design)
+	all := beam.Combine(s, &massCombine{}, beam.ParDo(s, toMass, out.Scores))
+	if !repl {
+		all = beam.Combine(s, &massCombine{}, beam.ParDo(s, &topFn{Budget: cfg.Budget}, out.Scores, beam.SideInput{Input: all}))
+	}
+	out.Plan = beam.ParDo(s, &planFn{Budget: cfg.Budget, Replacement: repl, Seed: cfg.Seed}, all)
 	out.Selected = beam.ParDo(s, &drawFn{Cfg: cfg}, out.Scores, beam.SideInput{Input: out.Plan})
 	return out, nil
 }
@@ -338,6 +382,32 @@ func toMass(s ShardScores) ShardMass {
 	return ShardMass{File: s.File, Rows: len(s.Scores), Sum: s.Sum}
 }
 
+// topFn adds to a shard's ShardMass its Top scores, those of q_j >=
+// 1/(2 Budget) given the pool's masses: O(rows + t log t) for t of them.
+type topFn struct{ Budget int }
+
+func (f *topFn) ProcessElement(sc ShardScores, mIt func(*Masses) bool) ShardMass {
+	m := toMass(sc)
+	var all Masses
+	if !mIt(&all) {
+		return m // an upstream stage failed; its error is the pipeline's
+	}
+	n, sum := 0, 0.0
+	for _, sh := range all.Shards {
+		n, sum = n+sh.Rows, sum+sh.Sum
+	}
+	// s_j + S/N >= S/B: q_j >= 1/(2B), less a margin for the rounding of
+	// S, whose exact sum NewPlan makes over the sorted shards.
+	least := (sum/float64(f.Budget) - sum/float64(n)) * (1 - 1e-9)
+	for _, v := range sc.Scores {
+		if v >= least {
+			m.Top = append(m.Top, v)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(m.Top)))
+	return m
+}
+
 // Masses collects the shards' ShardMass, sorted by file on output.
 type Masses struct {
 	Shards []ShardMass
@@ -362,15 +432,16 @@ func (massCombine) ExtractOutput(a Masses) Masses {
 
 // planFn computes q's shard masses and draws the per-shard counts.
 type planFn struct {
-	Budget int
-	Seed   uint64
+	Budget      int
+	Replacement bool
+	Seed        uint64
 }
 
 func (f *planFn) ProcessElement(m Masses, emit func(Plan)) error {
 	if len(m.Shards) == 0 {
 		return nil // no shard was scored: a stage before failed, and its error is the pipeline's
 	}
-	p, err := NewPlan(m.Shards, f.Budget, f.Seed)
+	p, err := NewPlan(m.Shards, f.Budget, f.Replacement, f.Seed)
 	if err != nil {
 		return err
 	}
@@ -378,16 +449,25 @@ func (f *planFn) ProcessElement(m Masses, emit func(Plan)) error {
 	return nil
 }
 
-// NewPlan returns the sampling plan of budget draws over shards (sorted by
-// file here): the masses Mass_k = (Sum_k + Rows_k S/N) / (2 S) and
-// counts drawn as budget independent categorical draws over them with a
-// PCG generator seeded by seed: O(budget log shards). It fails when a
-// file repeats, when the scores sum to zero, and when budget exceeds the
-// rows with positive probability (all N rows when S > 0).
-func NewPlan(shards []ShardMass, budget int, seed uint64) (*Plan, error) {
+// NewPlan returns the sampling plan of budget rows over shards (sorted by
+// file here), with a PCG generator seeded by seed: the masses Mass_k =
+// (Sum_k + Rows_k S/N) / (2 S), and the counts. Without replacement each
+// shard's count is its share of the whole pool's inclusion probabilities
+// pi_j = min(1, c q_j) (sum budget; credlab.InclusionProbabilities), found
+// from the shards' Top scores (which must hold every row of q_j >=
+// 1/(2 budget), as topFn's do), a_k = (rows capped at 1) + c (Mass_k - their
+// q), rounded systematically: with one uniform start u, shard k gets
+// floor(A_k + u) - floor(A_{k-1} + u) for the cumulative shares A, so the
+// counts add to budget, each is a_k rounded down or up, and its mean is a_k:
+// O(T log T) for the T <= 2 budget top scores. With replacement the counts
+// are budget independent categorical draws over the masses: O(budget log
+// shards). It fails when a file repeats, when the scores sum to zero, and
+// when budget exceeds the rows with positive probability (all N rows when
+// S > 0).
+func NewPlan(shards []ShardMass, budget int, replacement bool, seed uint64) (*Plan, error) {
 	sh := append([]ShardMass(nil), shards...)
 	sort.Slice(sh, func(i, j int) bool { return sh[i].File < sh[j].File })
-	p := &Plan{Budget: budget}
+	p := &Plan{Budget: budget, Replacement: replacement}
 	for i, m := range sh {
 		if i > 0 && sh[i-1].File == m.File {
 			return nil, &ShardError{File: m.File, Err: fmt.Errorf("the shard appears twice in the pool")}
@@ -420,6 +500,12 @@ func NewPlan(shards []ShardMass, budget int, seed uint64) (*Plan, error) {
 	}
 	p.Counts = make([]int, len(p.Files))
 	rng := rand.New(rand.NewPCG(seed, 0x73686172))
+	if !replacement {
+		if err := p.allocate(sh, rng.Float64()); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	for range budget {
 		u := rng.Float64() * total
 		k := min(sort.SearchFloat64s(cum, u), len(cum)-1)
@@ -429,6 +515,54 @@ func NewPlan(shards []ShardMass, budget int, seed uint64) (*Plan, error) {
 		p.Counts[k]++
 	}
 	return p, nil
+}
+
+// allocate sets the shares and counts of a plan without replacement
+// from the shards' Top scores and the start u in [0, 1) (NewPlan).
+func (p *Plan) allocate(sh []ShardMass, u float64) error {
+	type top struct {
+		q float64
+		k int
+	}
+	mean := p.S / float64(p.N)
+	var tops []top
+	for k, m := range sh {
+		for _, v := range m.Top {
+			tops = append(tops, top{(v + mean) / (2 * p.S), k})
+		}
+	}
+	sort.SliceStable(tops, func(i, j int) bool { return tops[i].q > tops[j].q })
+	// The r largest q are capped while c = (budget - r) / (1 - their sum)
+	// makes c q_r >= 1; fewer than budget rows are capped, and none
+	// beyond the tops (c <= 2 budget: ShardMass).
+	r, capped := 0, 0.0
+	c := float64(p.Budget)
+	for r < len(tops) && r < p.Budget-1 && c*tops[r].q >= 1 {
+		capped += tops[r].q
+		r++
+		c = float64(p.Budget-r) / (1 - capped)
+	}
+	p.Shares = make([]float64, len(p.Files))
+	for k, m := range p.Mass {
+		p.Shares[k] = c * m
+	}
+	for _, t := range tops[:r] {
+		p.Shares[t.k] += 1 - c*t.q
+	}
+	cum, prev := 0.0, 0
+	for k, a := range p.Shares {
+		cum += a
+		next := min(int(math.Floor(cum+u)), p.Budget)
+		if k == len(p.Shares)-1 {
+			next = p.Budget // cum is budget up to rounding
+		}
+		p.Counts[k] = min(next-prev, p.Rows[k]) // a share is at most the rows: only rounding reaches them
+		prev += p.Counts[k]
+	}
+	if prev != p.Budget {
+		return fmt.Errorf("credbeam: the plan without replacement allocates %d of the budget's %d rows", prev, p.Budget)
+	}
+	return nil
 }
 
 // drawFn draws a shard's rows from q restricted to it and reads them.
@@ -452,7 +586,7 @@ func (f *drawFn) ProcessElement(ctx context.Context, sc ShardScores, pIt func(*P
 	if k == len(p.Files) || p.Files[k] != sc.File {
 		return &ShardError{File: sc.File, Err: fmt.Errorf("the shard is not in the sampling plan")}
 	}
-	sel, q, err := DrawShard(sc.Scores, p, k, f.Cfg.Seed)
+	sel, prob, weight, err := DrawShard(sc.Scores, p, k, f.Cfg.Seed)
 	if err != nil || sel == nil {
 		return err
 	}
@@ -461,13 +595,12 @@ func (f *drawFn) ProcessElement(ctx context.Context, sc ShardScores, pIt func(*P
 		want[j] = append(want[j], d)
 	}
 	recs := map[int][]string{}
-	nf := float64(p.N)
 	return readShard(ctx, sc.File, f.Cfg.Spec, f.lay, f.Cfg.Block, func(b *block) error {
 		r, _ := b.x.Dims()
 		for i := range r {
 			j := b.first + i
 			for _, d := range want[j] {
-				emit(Selected{File: sc.File, Line: b.lines[i], Row: j, Draw: d, Prob: q[j], Weight: 1 / (nf * q[j]),
+				emit(Selected{File: sc.File, Line: b.lines[i], Row: j, Draw: d, Prob: prob[d], Weight: weight[d],
 					Features: append([]float64(nil), b.x.RawRowView(i)...), Record: recs[j]})
 			}
 			delete(recs, j)
@@ -482,17 +615,21 @@ func (f *drawFn) ProcessElement(ctx context.Context, sc ShardScores, pIt func(*P
 }
 
 // DrawShard draws plan.Counts[k] rows of shard k, whose scores are s, from
-// q restricted to the shard (credlab.DrawSelection on q_j / Mass_k, seeded
-// by RowHash(seed, PurposeDraw, file, 0)), and returns the chosen rows in
-// draw order with the shard's q_j = (s_j + S/N) / (2 S): O(rows + count).
-// It returns nil rows when the shard has no draws.
-func DrawShard(s []float64, p Plan, k int, seed uint64) ([]int, []float64, error) {
+// q restricted to the shard, q_j / Mass_k with q_j = (s_j + S/N) / (2 S),
+// seeded by RowHash(seed, PurposeDraw, file, 0): with replacement by
+// credlab.DrawSelection, in draw order, each with its probability q_j and
+// weight 1/(N q_j); without, by credlab.SampleDesign's WithoutReplacement
+// design, in rank order, each with its inclusion probability pi_j in the
+// shard's sample and weight Budget/(N pi_j). O(rows + count) with
+// replacement, O(rows log rows) without. It returns nil rows when the
+// shard has no draws.
+func DrawShard(s []float64, p Plan, k int, seed uint64) (rows []int, prob, weight []float64, err error) {
 	file := p.Files[k]
 	if len(s) != p.Rows[k] {
-		return nil, nil, &ShardError{File: file, Err: fmt.Errorf("%d scores for the plan's %d rows: the shard changed between the passes", len(s), p.Rows[k])}
+		return nil, nil, nil, &ShardError{File: file, Err: fmt.Errorf("%d scores for the plan's %d rows: the shard changed between the passes", len(s), p.Rows[k])}
 	}
 	if p.Counts[k] == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	mean := p.S / float64(p.N)
 	q := make([]float64, len(s))
@@ -505,9 +642,24 @@ func DrawShard(s []float64, p Plan, k int, seed uint64) ([]int, []float64, error
 	for j, v := range q {
 		qk[j] = v / mass
 	}
-	sel, err := credlab.DrawSelection(qk, p.Counts[k], RowHash(seed, PurposeDraw, file, 0))
-	if err != nil {
-		return nil, nil, &ShardError{File: file, Err: err}
+	h := RowHash(seed, PurposeDraw, file, 0)
+	nf := float64(p.N)
+	if p.Replacement {
+		sel, err := credlab.DrawSelection(qk, p.Counts[k], h)
+		if err != nil {
+			return nil, nil, nil, &ShardError{File: file, Err: err}
+		}
+		for _, j := range sel.Index {
+			prob, weight = append(prob, q[j]), append(weight, 1/(nf*q[j]))
+		}
+		return sel.Index, prob, weight, nil
 	}
-	return sel.Index, q, nil
+	sel, err := credlab.SampleDesign(qk, nil, p.Counts[k], credlab.WithoutReplacement, nil, h)
+	if err != nil {
+		return nil, nil, nil, &ShardError{File: file, Err: err}
+	}
+	for _, pi := range sel.Prob {
+		weight = append(weight, float64(p.Budget)/(nf*pi))
+	}
+	return sel.Index, sel.Prob, weight, nil
 }

@@ -2,6 +2,7 @@ package credbeam
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,7 +17,8 @@ import (
 
 // TestCREDSamplePrism scores a 200,000-row pool in 16 shards on Prism and
 // compares the scores with the in-memory credlab.CREDSelector, then tests
-// the draw against q with chi-square tests by shard and by bins of q.
+// the draws with replacement against q with chi-square tests by shard and
+// by bins of q.
 func TestCREDSamplePrism(t *testing.T) {
 	n, d, k, budget := 200_000, 5, 16, 20_000
 	if testing.Short() {
@@ -24,7 +26,7 @@ func TestCREDSamplePrism(t *testing.T) {
 	}
 	dir := t.TempDir()
 	p := writePool(t, dir, n, d, k, 1)
-	cfg := SelectSpec{Spec: Spec{Columns: p.cols, Target: "y"}, D: 50, Sigma: 1.5, FeatureSeed: 3, LambdaQ: 1e-4, Budget: budget, Seed: 11}
+	cfg := SelectSpec{Spec: Spec{Columns: p.cols, Target: "y"}, D: 50, Sigma: 1.5, FeatureSeed: 3, LambdaQ: 1e-4, Budget: budget, Seed: 11, Design: "replacement"}
 
 	pipe, s := beam.NewPipelineWithRoot()
 	out, err := CREDSample(s, beam.CreateList(s, p.files), cfg)
@@ -147,6 +149,104 @@ func chiSquare(t *testing.T, what string, obs, exp []float64) {
 	t.Logf("chi-square %s: %.2f on %d degrees of freedom, p = %.3g", what, stat, len(obs)-1, pv)
 	if pv < 1e-3 {
 		t.Errorf("chi-square %s: %.2f on %d degrees of freedom, p = %.3g: the draw does not follow q", what, stat, len(obs)-1, pv)
+	}
+}
+
+// TestCREDSampleWithoutPrism draws the default design on Prism: exactly
+// Budget distinct rows, each shard's count its share of the budget
+// rounded, each row's probability the inclusion probability of its
+// shard's sample (within one row's rounding of the whole pool's, as
+// credlab select draws) and its weight Budget/(N pi).
+func TestCREDSampleWithoutPrism(t *testing.T) {
+	n, d, k, budget := 20_000, 3, 8, 3000
+	dir := t.TempDir()
+	p := writePool(t, dir, n, d, k, 4)
+	cfg := SelectSpec{Spec: Spec{Columns: p.cols, Target: "y"}, D: 40, Sigma: 1.2, FeatureSeed: 5, LambdaQ: 1e-4, Budget: budget, Seed: 6}
+	pipe, s := beam.NewPipelineWithRoot()
+	out, err := CREDSample(s, beam.CreateList(s, p.files), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteSelected(s, out.Selected, filepath.Join(dir, "selected.csv"), p.cols)
+	WritePlan(s, out.Plan, filepath.Join(dir, "plan.json"))
+	if err := run(t, pipe); err != nil {
+		t.Fatal(err)
+	}
+	rf, err := credlab.NewRandomFourier(d, cfg.D, cfg.Sigma, cfg.FeatureSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := credlab.CREDSelector{Features: rf, LambdaQ: cfg.LambdaQ}.Scores(context.Background(), p.x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := credlab.CREDDistribution(scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	global, err := credlab.InclusionProbabilities(q, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan Plan
+	b, err := os.ReadFile(filepath.Join(dir, "plan.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &plan); err != nil {
+		t.Fatal(err)
+	}
+	// Each shard's pi from its count, in memory.
+	pi := make([]float64, n)
+	shardRows := map[string][]int{}
+	for i, f := range p.file {
+		shardRows[f] = append(shardRows[f], i)
+	}
+	for kk, f := range plan.Files {
+		rows := shardRows[f]
+		share := 0.0
+		for _, j := range rows {
+			share += global[j]
+		}
+		if math.Abs(plan.Shares[kk]-share) > 1e-9*share || math.Abs(float64(plan.Counts[kk])-share) >= 1 {
+			t.Errorf("shard %s: %d rows for a share of %.2f, the sum of its pi %.2f", f, plan.Counts[kk], plan.Shares[kk], share)
+		}
+		qk := make([]float64, len(rows))
+		for i, j := range rows {
+			qk[i] = q[j] / plan.Mass[kk]
+		}
+		pk, err := credlab.InclusionProbabilities(qk, plan.Counts[kk])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, j := range rows {
+			pi[j] = pk[i]
+		}
+		if r := pk[0] / global[rows[0]]; math.Abs(r-1) > 1/(share-1) {
+			t.Errorf("shard %s: pi %v against the whole pool's %v", f, pk[0], global[rows[0]])
+		}
+	}
+	index := map[string]int{}
+	for i := range p.file {
+		index[p.file[i]+"\x00"+strconv.Itoa(p.line[i])] = i
+	}
+	sel := readCSV(t, filepath.Join(dir, "selected.csv"))[1:]
+	if len(sel) != budget {
+		t.Fatalf("%d rows, want %d", len(sel), budget)
+	}
+	seen := map[int]bool{}
+	for _, r := range sel {
+		j, ok := index[r[0]+"\x00"+r[1]]
+		if !ok || seen[j] {
+			t.Fatalf("row %v: not a pool row, or chosen twice", r[:4])
+		}
+		seen[j] = true
+		if prob := mustFloat(t, r[4]); math.Abs(prob-pi[j]) > 1e-9*pi[j] {
+			t.Fatalf("row %d: prob %v, want pi = %v", j, prob, pi[j])
+		}
+		if w := mustFloat(t, r[5]); math.Abs(w*float64(n)*pi[j]/float64(budget)-1) > 1e-9 {
+			t.Fatalf("row %d: weight %v, want Budget/(N pi) = %v", j, w, float64(budget)/(float64(n)*pi[j]))
+		}
 	}
 }
 

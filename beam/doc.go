@@ -16,8 +16,10 @@
 //   - cred.go: CREDSample, the CRED selection in two passes (Gram
 //     statistics combined over shards, then leverage scores against the
 //     broadcast factor) with random Fourier or Nyström features
-//     (FeatureParams), the per-shard masses and the multinomial plan
-//     (NewPlan) and the exact per-shard draw (DrawShard).
+//     (FeatureParams), the per-shard masses and the plan (NewPlan: each
+//     shard's share of the pool's inclusion probabilities, rounded, or
+//     with replacement a multinomial) and the exact per-shard draw
+//     (DrawShard).
 //   - nystrom.go: NystromFit, Nyström centers by smallest hash, the
 //     training and validation Gram statistics combined over shards, and a
 //     model solved from them alone (FitStats: credlab.RidgeGram or

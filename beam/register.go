@@ -20,6 +20,8 @@ func init() {
 	register.Function1x1(nystromFeatures)
 	register.Emitter1[FeatureParams]()
 	register.Function1x1(toMass)
+	register.DoFn2x1[ShardScores, func(*Masses) bool, ShardMass](&topFn{})
+	register.Iter1[Masses]()
 	register.Combiner3[Masses, ShardMass, Masses](&massCombine{})
 	register.DoFn2x1[Masses, func(Plan), error](&planFn{})
 	register.DoFn4x1[context.Context, ShardScores, func(*Plan) bool, func(Selected), error](&drawFn{})

@@ -97,9 +97,10 @@ var (
 	block    = flag.Int("block", 0, "rows parsed at once (0: 4096)")
 	verbose  = flag.Bool("v", false, "on failure, also print the runner's whole error")
 
-	budget   = flag.Int("budget", 0, "select: number of draws (with replacement); lcmd: number of new rows; required")
+	budget   = flag.Int("budget", 0, "select: number of rows (-design without) or of draws (-design replacement); lcmd: number of new rows; required")
 	audit    = flag.Float64("audit", 0, "lcmd: share of the batch drawn uniformly from the unlabeled rows as an audit sample, with its weight 1/pi in an audit column that credlab fit reads (0: 0.1, negative: none, at most 0.5)")
 	labeled  = flag.String("labeled", "", "lcmd, weights: CSV of the rows already labeled, with file and line columns (select and lcmd outputs); with their -target filled in, the kernel is tuned on them (lcmd: unless -sigma is set; weights: required)")
+	design   = flag.String("design", "without", "select: without (exactly -budget distinct rows, without replacement in each shard, as credlab select) or replacement (-budget independent draws)")
 	mapKind  = flag.String("map", "fourier", "select: feature map, fourier (-D random features) or nystrom (-m centers of smallest seeded hash)")
 	dFeat    = flag.Int("D", 200, "select: number of random Fourier features")
 	fseed    = flag.Uint64("feature-seed", 1, "select: seed of the random features or of the Nyström centers")
@@ -169,7 +170,7 @@ func runSelect() error {
 			return fmt.Errorf("the median distance of the first rows of %s is %v: set -sigma", files[0], sg)
 		}
 	}
-	cfg := credbeam.SelectSpec{Spec: sp, Map: *mapKind, D: *dFeat, M: *m, Sigma: sg, FeatureSeed: *fseed, LambdaQ: *lambdaQ, Budget: *budget, Seed: *seed, Block: *block}
+	cfg := credbeam.SelectSpec{Spec: sp, Map: *mapKind, D: *dFeat, M: *m, Sigma: sg, FeatureSeed: *fseed, LambdaQ: *lambdaQ, Budget: *budget, Seed: *seed, Design: *design, Block: *block}
 	p, s := beam.NewPipelineWithRoot()
 	res, err := credbeam.CREDSample(s, beam.CreateList(s, files), cfg)
 	if err != nil {
@@ -182,8 +183,16 @@ func runSelect() error {
 	if *planTo != "" {
 		credbeam.WritePlan(s, res.Plan, *planTo)
 	}
-	fmt.Fprintf(os.Stderr, "credlab-beam: select %d of the rows of %d shards, %s features (D = %d, m = %d), sigma = %g\n", *budget, len(files), *mapKind, *dFeat, *m, sg)
+	fmt.Fprintf(os.Stderr, "credlab-beam: select %d of the rows of %d shards (%s), %s features (D = %d, m = %d), sigma = %g\n", *budget, len(files), designName(*design), *mapKind, *dFeat, *m, sg)
 	return execute(ctx, p, "select")
+}
+
+// designName says what -design draws.
+func designName(d string) string {
+	if d == "replacement" {
+		return "draws with replacement"
+	}
+	return "distinct rows, without replacement in each shard"
 }
 
 func runStats() error {
