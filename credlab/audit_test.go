@@ -212,8 +212,10 @@ func TestRMSEEstimateOverRows(t *testing.T) {
 // chosen model on the complement of each fold (drawn with seed 1, the
 // search's seed + 1), and Choice.Curve against explicit 3-, 5- and 10-fold
 // cross-validation of exact KRLS over the lambda grid (the curve's Nyström
-// path has every row as a center), its power law fitted here by the
-// normal equations.
+// path has every row as a center), its noise floor against the smoother
+// S = K (W K + mu I)^-1 W of exact KRLS on every row at the 5-fold lambda,
+// and its power law fitted here by the normal equations and anchored at
+// the pool RMSE.
 func TestTunePoolRMSE(t *testing.T) {
 	rng := newRNG(9)
 	x := randData(rng, 150, 2, 1)
@@ -240,39 +242,93 @@ func TestTunePoolRMSE(t *testing.T) {
 			t.Errorf("weights %v: pool RMSE %+v, want %.10g from explicit refits", weights != nil, e, want)
 		}
 		c := ch.Curve
-		wantRMSE := []float64{cvLeast(t, x, yc, weights, ch, 3), cvLeast(t, x, yc, weights, ch, 5), cvLeast(t, x, yc, weights, ch, 10)}
+		var wantRMSE []float64
+		var lambda5 float64
+		for _, k := range []int{3, 5, 10} {
+			e, l := cvLeast(t, x, yc, weights, ch, k)
+			wantRMSE = append(wantRMSE, e)
+			if k == 5 {
+				lambda5 = l
+			}
+		}
 		if !slices.Equal(c.Labels, []int{100, 120, 135}) || !floats.EqualApprox(c.RMSE, wantRMSE, 1e-4*want) {
 			t.Errorf("weights %v: curve measured %v at %v, want %v at [100 120 135]", weights != nil, c.RMSE, c.Labels, wantRMSE)
 		}
+		floor := krlsNoiseFloor(t, x, yc, weights, ch.Kernel, lambda5)
 		var sx, sy, sxx, sxy float64
 		for i, l := range c.Labels {
-			lx, ly := math.Log(float64(l)), math.Log(c.RMSE[i])
+			lx, ly := math.Log(float64(l)), math.Log(wantRMSE[i]*wantRMSE[i]-floor)
 			sx, sy, sxx, sxy = sx+lx, sy+ly, sxx+lx*lx, sxy+lx*ly
 		}
 		b := -(3*sxy - sx*sy) / (3*sxx - sx*sx)
-		b = math.Min(math.Max(b, 0), 0.5)
+		b = math.Min(math.Max(b, 0), 1)
 		a := math.Exp(sy/3 + b*sx/3)
+		s := want * want / (floor + a*math.Pow(150, -b))
+		if !relClose(c.Floor*c.Floor, s*floor, 1e-4) || !relClose(c.B, b/2, 1e-3) {
+			t.Errorf("weights %v: floor %g, B %g; want %g, %g", weights != nil, c.Floor, c.B, math.Sqrt(s*floor), b/2)
+		}
 		for i, p := range []int{150, 225, 300} {
-			if c.Project[i] != p || !relClose(c.Projected[i], a*math.Pow(float64(p), -b), 1e-8) {
-				t.Errorf("weights %v: projected %v at %v, want %g n^-%g at [150 225 300]", weights != nil, c.Projected, c.Project, a, b)
+			if c.Project[i] != p || !relClose(c.Projected[i], math.Sqrt(s*(floor+a*math.Pow(float64(p), -b))), 1e-4) {
+				t.Errorf("weights %v: projected %v at %v, want sqrt(%g (%g + %g n^-%g)) at [150 225 300]", weights != nil, c.Projected, c.Project, s, floor, a, b)
 				break
 			}
+		}
+		if !relClose(c.Projected[0], ch.PoolRMSE.RMSE, 1e-12) {
+			t.Errorf("weights %v: the curve at the rows is %g, not the pool RMSE %g", weights != nil, c.Projected[0], ch.PoolRMSE.RMSE)
 		}
 	}
 }
 
-// cvLeast returns the least over the lambda grid of the weighted K-fold
-// cross-validation RMSE (folds drawn with seed 1) of exact KRLS with the
-// choice's kernel, from explicit fits.
-func cvLeast(t *testing.T, x *mat.Dense, yc, weights []float64, ch Choice, k int) float64 {
+// krlsNoiseFloor returns the weighted residual mean square of exact KRLS
+// on every row at lambda, RSS_w / sum w * n / (n - df - 1), from the
+// smoother S = K (W K + mu I)^-1 W, mu = lambda n: f = S y, df = tr S.
+func krlsNoiseFloor(t *testing.T, x *mat.Dense, yc, weights []float64, k Kernel, lambda float64) float64 {
 	t.Helper()
-	least := math.Inf(1)
-	for _, l := range LogGrid(1e-12, 10, 66) {
-		if v := refitRMSE(t, x, yc, weights, Choice{Kernel: ch.Kernel, Lambda: l}, k); v < least {
-			least = v
+	n := len(yc)
+	km, err := KernelMatrix(k, x, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd := make([]float64, n)
+	for i := range wd {
+		wd[i] = 1
+		if weights != nil {
+			wd[i] = weights[i]
 		}
 	}
-	return least
+	w := mat.NewDiagDense(n, wd)
+	var a, ainv, sm mat.Dense
+	a.Mul(w, km)
+	for i := 0; i < n; i++ {
+		a.Set(i, i, a.At(i, i)+lambda*float64(n))
+	}
+	if err := ainv.Inverse(&a); err != nil {
+		t.Fatal(err)
+	}
+	sm.Mul(km, &ainv)
+	sm.Mul(&sm, w)
+	f := mat.NewVecDense(n, nil)
+	f.MulVec(&sm, mat.NewVecDense(n, yc))
+	var rss, sw float64
+	for i, v := range yc {
+		rss += wd[i] * (v - f.AtVec(i)) * (v - f.AtVec(i))
+		sw += wd[i]
+	}
+	return rss / sw * float64(n) / (float64(n) - mat.Trace(&sm) - 1)
+}
+
+// cvLeast returns the least over the lambda grid of the weighted K-fold
+// cross-validation RMSE (folds drawn with seed 1) of exact KRLS with the
+// choice's kernel, from explicit fits, and the lambda that gives it.
+func cvLeast(t *testing.T, x *mat.Dense, yc, weights []float64, ch Choice, k int) (least, lambda float64) {
+	t.Helper()
+	least = math.Inf(1)
+	for _, l := range LogGrid(1e-12, 10, 66) {
+		if v := refitRMSE(t, x, yc, weights, Choice{Kernel: ch.Kernel, Lambda: l}, k); v < least {
+			least, lambda = v, l
+		}
+	}
+	return least, lambda
 }
 
 // refitRMSE returns the weighted out-of-fold RMSE of the choice's model

@@ -171,11 +171,27 @@ type LearningCurve struct {
 	// Labels and RMSE are the measured points (mean over repeats).
 	Labels []int
 	RMSE   []float64
-	// A and B fit RMSE(n) = A n^-B by least squares on log RMSE against
-	// log n; Projected holds A n^-B at Config.Project.
-	A, B      float64
-	Projected []float64
-	Project   []int
+	// A, B and Floor describe the curve RMSE(n) = sqrt(Floor^2 + (A n^-B)^2)
+	// (At); Projected holds it at Project. ProjectLearningCurve fits A and
+	// B by least squares on log RMSE against log n, with Floor 0; the
+	// default fit's curve (Choice.Curve) has a noise floor.
+	A, B, Floor float64
+	Projected   []float64
+	Project     []int
+}
+
+// At returns the curve's RMSE at n labels, sqrt(Floor^2 + (A n^-B)^2).
+func (c LearningCurve) At(n float64) float64 {
+	return math.Hypot(c.Floor, c.A*math.Pow(n, -c.B))
+}
+
+// Formula returns the curve as text: "A n^-B", or
+// "sqrt(Floor^2 + (A n^-B)^2)" with a floor.
+func (c LearningCurve) Formula() string {
+	if c.Floor == 0 {
+		return fmt.Sprintf("%.3g n^-%.3g", c.A, c.B)
+	}
+	return fmt.Sprintf("sqrt(%.3g^2 + (%.3g n^-%.3g)^2)", c.Floor, c.A, c.B)
 }
 
 // MinPilot is the fewest pilot labels ProjectLearningCurve accepts.
@@ -320,7 +336,7 @@ func ProjectLearningCurve(ctx context.Context, x *mat.Dense, y, q []float64, cfg
 		}
 		c.A, c.B = powerLaw(c.Labels, c.RMSE)
 		for _, p := range proj {
-			c.Projected = append(c.Projected, c.A*math.Pow(float64(p), -c.B))
+			c.Projected = append(c.Projected, c.At(float64(p)))
 		}
 		out = append(out, c)
 	}

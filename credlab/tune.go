@@ -241,14 +241,18 @@ type Choice struct {
 	// Curve is a learning curve measured on the same rows and projected
 	// (tuner.projectCurve): the 3-, 5- and 10-fold cross-validation RMSE
 	// of the chosen kernel, lambda chosen anew at each size (training on
-	// 2/3, 4/5 and 9/10 of the rows), fitted by RMSE(n) = A n^-B, B within
-	// [0, 1/2], and evaluated at the rows, 1.5 and 2 times the rows
-	// (Project, Projected): the RMSE to expect from more labels drawn the
-	// same way; B = 0 when the RMSE did not fall with the rows, which
-	// then tell nothing about more labels. Like PoolRMSE it is optimistic where the rows miss a
-	// skewed target's tails (docs/labeling.md). Nil without PoolRMSE, with
-	// fewer than 4 folds, with TuneConfig.SearchOnly, or when the budget
-	// left no room for it (a warning says so).
+	// 2/3, 4/5 and 9/10 of the rows); a noise floor, the residual mean
+	// square of the fit on every row over its residual degrees of freedom;
+	// the MSE above the floor fitted by a n^-b, b within [0, 1]; the whole
+	// scaled to pass through PoolRMSE at the rows. So RMSE(n) =
+	// sqrt(Floor^2 + (A n^-B)^2), evaluated at the rows, 1.5 and 2 times
+	// the rows (Project, Projected): the RMSE to expect from more labels
+	// drawn the same way; B = 0 when the error above the floor did not
+	// fall with the rows, which then tell nothing about more labels. Like
+	// PoolRMSE it is optimistic where the rows miss a skewed target's
+	// tails (docs/labeling.md). Nil without PoolRMSE, with fewer than 4
+	// folds, with TuneConfig.SearchOnly, or when the budget left no room
+	// for it (a warning says so).
 	Curve *LearningCurve
 	// Intercept is the (weighted) mean of the target; 0 with NoIntercept.
 	Intercept float64

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/credlab/credlab/internal/vecmath"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -707,7 +708,7 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 		if f := len(t.cv.end); f > 3 && t.spare(4*t.lastEval, "projected learning curve", fmt.Sprintf("its cross-validations of 3, %d and %d folds", f, 2*f)) {
 			t.begin("curve")
 			t0 = time.Now()
-			c, err := t.projectCurve(ctx, best)
+			c, err := t.projectCurve(ctx, best, est.RMSE)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -719,8 +720,8 @@ func (t *tuner) finish(ctx context.Context, best sigmaResult) error {
 				return nil
 			}
 			ch.Curve = c
-			t.stage("learning curve: RMSE %.4g at %d rows, %.4g projected at %d and %.4g at %d (RMSE ~ n^-%.2f): %v",
-				c.Projected[0], c.Project[0], c.Projected[1], c.Project[1], c.Projected[2], c.Project[2], c.B, time.Since(t0).Round(time.Millisecond))
+			t.stage("learning curve: RMSE %.4g at %d rows, %.4g projected at %d and %.4g at %d (RMSE ~ %s): %v",
+				c.Projected[0], c.Project[0], c.Projected[1], c.Project[1], c.Projected[2], c.Project[2], c.Formula(), time.Since(t0).Round(time.Millisecond))
 		}
 	}
 	return nil
@@ -952,31 +953,37 @@ const (
 	familyMargin    = 0.01
 )
 
-// maxCurveSlope is the steepest learning curve projectCurve extrapolates:
-// RMSE ~ n^-1/2, the parametric rate, which kernel ridge regression
-// approaches only for the smoothest targets.
+// maxCurveSlope is the steepest fall projectCurve extrapolates for the
+// error above its floor: RMSE ~ n^-1/2, the parametric rate, which
+// kernel ridge regression approaches only for the smoothest targets.
 const maxCurveSlope = 0.5
 
 // curveM caps the Nyström centers of projectCurve's cross-validations
 // (the model's own m, or every row for KRLS, below it).
 const curveM = refineM
 
-// projectCurve measures a learning curve on the rows: the K-fold
-// cross-validation RMSE, at the least lambda of the grid, of the chosen
+// projectCurve measures a learning curve on the rows and anchors it at
+// est, the pool RMSE estimate of the chosen model. Measured: the K-fold
+// cross-validation MSE, at the least lambda of the grid, of the chosen
 // kernel on a Nyström path with min(m, n, curveM) centers (m the model's,
 // n for KRLS), for K = 3, the search's folds F and 2F (training on 2/3,
 // 4/5 and 9/10 of the rows for F = 5; folds drawn with Seed + 1). Lambda
 // is chosen anew at each size, but sigma and the column scales are the
-// choice's, tuned for all rows: sizes far below n would score too high
-// and steepen the curve (with 1/2 of the rows it projected 0.079 where
-// 0.108 was measured, on a synthetic pool at 256 labels). Weighted rows
-// count as in EstimatePoolRMSE (sum_i w_i r_i^2 / sum_i w_i). The curve
-// RMSE(n) = A n^-B is fitted by least squares in log-log with B clamped
-// to [0, maxCurveSlope] (the line then through the points' mean) and
-// projected to n, 1.5 n and 2 n rows; nil with fewer than 4 folds. Cost:
-// three passes over the rows and 3 + 3F reductions,
-// O(3 n m d + 3 n m^2 + 4/3 (3 + 3F) m^3).
-func (t *tuner) projectCurve(ctx context.Context, best sigmaResult) (*LearningCurve, error) {
+// choice's, tuned for all rows. Weighted rows count as in
+// EstimatePoolRMSE (sum_i w_i r_i^2 / sum_i w_i). The model is
+//
+//	MSE(n) = s (F + a n^-b),   b in [0, 2 maxCurveSlope],
+//
+// F the noise floor (noiseFloor, at the F-fold lambda), a n^-b fitted
+// by least squares in log-log to the measured MSE above F (b clamped,
+// the line then through the points' mean; b = 0 where a point is not
+// above F), and s = est^2 / (F + a n^-b): the curve passes through est
+// at n, whose refits on fresh folds do not share the search's optimism.
+// So Floor = sqrt(s F), A = sqrt(s a), B = b/2, projected to n, 1.5 n
+// and 2 n rows; nil with fewer than 4 folds. Cost: three passes over the
+// rows, 3 + 3F + 1 reductions and one solve,
+// O(3 n m d + 3 n m^2 + 4/3 (4 + 3F) m^3).
+func (t *tuner) projectCurve(ctx context.Context, best sigmaResult, est float64) (*LearningCurve, error) {
 	m := best.m
 	if m == 0 || m > t.n {
 		m = t.n
@@ -998,6 +1005,8 @@ func (t *tuner) projectCurve(ctx context.Context, best sigmaResult) (*LearningCu
 	if ks[1] <= 3 {
 		return nil, nil
 	}
+	var mse []float64
+	floor := 0.0
 	for _, k := range ks {
 		if err := checkCVAlloc(k, m, len(t.grid)); err != nil {
 			return nil, err
@@ -1011,35 +1020,95 @@ func (t *tuner) projectCurve(ctx context.Context, best sigmaResult) (*LearningCu
 		if err != nil {
 			return nil, err
 		}
-		least := math.Inf(1)
+		least, lambda := math.Inf(1), 0.0
 		for _, s := range sc {
-			least = math.Min(least, s.score)
+			if s.score < least {
+				least, lambda = s.score, s.lambda
+			}
 		}
-		e := math.Sqrt(least * float64(t.n) / sw)
+		e := least * float64(t.n) / sw
 		if !(e > 0) || math.IsInf(e, 0) {
-			return nil, &NumericalError{Op: fmt.Sprintf("a %d-fold cross-validation RMSE of %g on the learning curve", k, e)}
+			return nil, &NumericalError{Op: fmt.Sprintf("a %d-fold cross-validation MSE of %g on the learning curve", k, e)}
+		}
+		if k == ks[1] {
+			if floor, err = noiseFloor(ev.stats, lambda, t.extraDF); err != nil {
+				return nil, err
+			}
+			floor *= float64(t.n) / sw
 		}
 		c.Labels = append(c.Labels, t.n*(k-1)/k)
-		c.RMSE = append(c.RMSE, e)
+		c.RMSE = append(c.RMSE, math.Sqrt(e))
+		mse = append(mse, e)
 	}
-	c.A, c.B = powerLaw(c.Labels, c.RMSE)
-	if !(c.B >= 0 && c.B <= maxCurveSlope) {
-		c.B = math.Min(math.Max(c.B, 0), maxCurveSlope)
-		if math.IsNaN(c.B) {
-			c.B = 0
-		}
-		var mx, my float64
-		for i, l := range c.Labels {
-			mx += math.Log(float64(l)) / float64(len(c.Labels))
-			my += math.Log(c.RMSE[i]) / float64(len(c.Labels))
-		}
-		c.A = math.Exp(my + c.B*mx)
+	above := true
+	for i := range mse {
+		mse[i] -= floor
+		above = above && mse[i] > 0
 	}
+	a, b := 0.0, 0.0
+	if above {
+		a, b = powerLaw(c.Labels, mse)
+		if !(b >= 0 && b <= 2*maxCurveSlope) {
+			b = math.Min(math.Max(b, 0), 2*maxCurveSlope)
+			if math.IsNaN(b) {
+				b = 0
+			}
+			var mx, my float64
+			for i, l := range c.Labels {
+				mx += math.Log(float64(l)) / float64(len(c.Labels))
+				my += math.Log(mse[i]) / float64(len(c.Labels))
+			}
+			a = math.Exp(my + b*mx)
+		}
+	}
+	s := est * est / (floor + a*math.Pow(float64(t.n), -b))
+	if !(s > 0) || math.IsInf(s, 0) {
+		return nil, &NumericalError{Op: fmt.Sprintf("anchoring the learning curve (floor %g, excess %g n^-%g) at the RMSE estimate %g", floor, a, b, est)}
+	}
+	c.Floor, c.A, c.B = math.Sqrt(s*floor), math.Sqrt(s*a), b/2
 	c.Project = []int{t.n, t.n * 3 / 2, 2 * t.n}
 	for _, p := range c.Project {
-		c.Projected = append(c.Projected, c.A*math.Pow(float64(p), -c.B))
+		c.Projected = append(c.Projected, c.At(float64(p)))
 	}
 	return c, nil
+}
+
+// noiseFloor estimates the noise variance from the folds' statistics
+// summed (every row): the weighted residual mean square of ridge
+// regression on the features at lambda, corrected for its degrees of
+// freedom,
+//
+//	F = RSS_w / (n - df - extraDF),   df = sum_k e_k / (e_k + lambda n),
+//
+// RSS_w = y^T W y - 2 z^T b + z^T H z at z = (H + lambda n I)^-1 b, e_k the
+// eigenvalues of H = Phi^T W Phi, n the rows; 0 where n - df - extraDF is
+// not positive. In units of the weights: divide by their mean. Cost: one
+// reduction, O(4/3 m^3), and one solve.
+func noiseFloor(folds []*GramStats, lambda, extraDF float64) (float64, error) {
+	total, err := NewGramStats(folds[0].Dim)
+	if err != nil {
+		return 0, err
+	}
+	for _, f := range folds {
+		addStats(total, f)
+	}
+	rp := reduceRidge(total.full().RawMatrix().Data, total.Dim, total.B, pathEigenvalues)
+	n := float64(total.Rows)
+	mu := lambda * n
+	z := make([]float64, total.Dim)
+	if !rp.solve(mu, z) {
+		return 0, &SingularError{System: "the learning curve's noise floor", Setting: "lambda", Value: fmt.Sprint(lambda)}
+	}
+	// ||A z - y||^2 = ||y||^2 - z.b - mu ||z||^2 at the solution.
+	rss := math.Max(total.YY-vecmath.Dot(z, rp.qb)-mu*vecmath.Dot(z, z), 0)
+	df := 0.0
+	for _, e := range rp.ev {
+		df += e / (e + mu)
+	}
+	if n-df-extraDF <= 0 {
+		return 0, nil
+	}
+	return rss / (n - df - extraDF), nil
 }
 
 // bounds returns Model.Bounds for the training targets: their range

@@ -983,8 +983,8 @@ func (m *Model) Summary() string {
 			cv.Labels[0], cv.Labels[k], cv.RMSE[0], cv.RMSE[k])
 	} else if c != nil && c.Curve != nil && len(c.Curve.Projected) == 3 {
 		cv := c.Curve
-		fmt.Fprintf(&b, "learning curve from the same rows: RMSE ~ n^-%.2f; with more labels drawn the same way, expect %.4g at %d rows (1.5x) and %.4g at %d (2x), against %.4g at %d; a rough guide, often optimistic (within 10%% of the RMSE then measured in about half the cases on development pools: docs/labeling.md)\n",
-			cv.B, cv.Projected[1], cv.Project[1], cv.Projected[2], cv.Project[2], cv.Projected[0], cv.Project[0])
+		fmt.Fprintf(&b, "learning curve from the same rows: RMSE ~ %s (a noise floor, the cross-validated error above it, through the estimate at the rows); with more labels drawn the same way, expect %.4g at %d rows (1.5x) and %.4g at %d (2x), against %.4g at %d; a rough guide, more often optimistic than not (within 10%% of the RMSE then measured in 3 of 4 cases on development pools: docs/labeling.md)\n",
+			cv.Formula(), cv.Projected[1], cv.Project[1], cv.Projected[2], cv.Project[2], cv.Projected[0], cv.Project[0])
 	}
 	scale := "standardized"
 	if m.Mean == nil {

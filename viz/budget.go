@@ -2,7 +2,6 @@ package viz
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/credlab/credlab/credlab"
@@ -91,7 +90,7 @@ func ProjectedLearningCurves(curves []credlab.LearningCurve, opt Options) (*Figu
 			mx[k] = float64(v)
 		}
 		px := []float64{mx[0]}
-		py := []float64{c.A * math.Pow(mx[0], -c.B)}
+		py := []float64{c.At(mx[0])}
 		for k, v := range c.Project {
 			px = append(px, float64(v))
 			py = append(py, c.Projected[k])
@@ -114,7 +113,7 @@ func ProjectedLearningCurves(curves []credlab.LearningCurve, opt Options) (*Figu
 		if err != nil {
 			return nil, err
 		}
-		b.add(fmt.Sprintf("%s projected: %.3g n^-%.2f", c.Method, c.A, c.B), th...)
+		b.add(c.Method+" projected: "+c.Formula(), th...)
 	}
 	return b.render()
 }

@@ -67,9 +67,9 @@ func TestProjectedLearningCurvesFlat(t *testing.T) {
 		not  string
 	}{
 		{0, "default fit (measured; not falling: no projection)", "default fit projected"},
-		{0.3, "default fit projected: 0.1 n^-0.30", "no projection"},
+		{0.3, "default fit projected: sqrt(0.05^2 + (0.1 n^-0.3)^2)", "no projection"},
 	} {
-		curve := credlab.LearningCurve{Method: "default fit", Labels: []int{40, 48, 54}, RMSE: []float64{0.1, 0.11, 0.1}, A: 0.1, B: c.b,
+		curve := credlab.LearningCurve{Method: "default fit", Labels: []int{40, 48, 54}, RMSE: []float64{0.1, 0.11, 0.1}, A: 0.1, B: c.b, Floor: 0.05,
 			Project: []int{60, 90, 120}, Projected: []float64{0.1, 0.1, 0.1}}
 		f, err := ProjectedLearningCurves([]credlab.LearningCurve{curve}, Options{})
 		if err != nil {

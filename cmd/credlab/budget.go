@@ -104,7 +104,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *asJSON {
 		curves := []map[string]any{}
 		for _, c := range r.LearningCurves {
-			curves = append(curves, map[string]any{"method": c.Method, "a": jnum(c.A), "b": jnum(c.B), "labels": c.Project, "rmse": jnums(c.Projected)})
+			curves = append(curves, map[string]any{"method": c.Method, "a": jnum(c.A), "b": jnum(c.B), "floor": jnum(c.Floor), "labels": c.Project, "rmse": jnums(c.Projected)})
 		}
 		if err := writeJSON(stdout, map[string]any{"command": "budget", "pool": *pool, "out": *out, "summary": frameRecords(r.Summary)[0], "learning_curves": curves, "notes": append([]string{}, r.Notes...)}); err != nil {
 			return err
@@ -124,7 +124,7 @@ func budgetCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	for _, c := range r.LearningCurves {
-		fmt.Fprintf(stdout, "%-8s RMSE ~ %.3g n^-%.3f:", c.Method, c.A, c.B)
+		fmt.Fprintf(stdout, "%-8s RMSE ~ %s:", c.Method, c.Formula())
 		for i, n := range c.Project {
 			fmt.Fprintf(stdout, "  %d labels %.4g", n, c.Projected[i])
 		}
