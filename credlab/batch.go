@@ -76,6 +76,7 @@ const DefaultBatchNoise = 1e-2
 // Cost: the features, O(N m d + N m^2) for m Nyström centers, then
 // O(N m B) for a batch of B (and O(N m L) for distance methods with L
 // labeled rows, by blocked matrix products); memory O(N m), never N x N.
+// The distance methods on a radial kernel need no features: O(N d (B + L)).
 type BatchSelector struct {
 	// Method is one of BatchMethods; default MethodLCMD.
 	Method string
@@ -84,9 +85,11 @@ type BatchSelector struct {
 	// when Features is set.
 	Kernel Kernel
 	// Features, when set, is the feature map (for example RawFeatures{}
-	// for the input space, or a *RandomFourier); otherwise Nyström
-	// features of Kernel on M uniformly drawn pool rows (exact when M is
-	// the pool size).
+	// for the input space, or a *RandomFourier); otherwise the distance
+	// methods (MaxDist, KMeansPP, LCMD) measure the feature-space distance
+	// of a radial Kernel exactly, 2 (1 - k(a, b)), and the other methods
+	// take Nyström features of Kernel on M uniformly drawn pool rows
+	// (exact when M is the pool size).
 	Features FeatureMap
 	// M is the number of Nyström centers, default min(DefaultBatchM, N).
 	M int
@@ -151,7 +154,7 @@ func (b BatchSelector) Select(ctx context.Context, pool *mat.Dense, budget int, 
 	if err != nil {
 		return nil, err
 	}
-	phi, err := b.features(ctx, pool, seed)
+	phi, metric, err := b.features(ctx, pool, seed, method)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +198,7 @@ func (b BatchSelector) Select(ctx context.Context, pool *mat.Dense, budget int, 
 	case MethodHerding:
 		idx, err = herding(ctx, phi, seen, budget)
 	default:
-		idx, err = distanceGreedy(ctx, phi, seen, budget, method, seed)
+		idx, err = distanceGreedy(ctx, phi, metric, seen, budget, method, seed)
 	}
 	if err != nil {
 		return nil, err
@@ -253,12 +256,18 @@ func drawAudit(prev *Selection, start []int, n, a int, seed uint64) (audit []int
 	return audit, prevAudit
 }
 
-// features returns the pool's features under b.
-func (b BatchSelector) features(ctx context.Context, pool *mat.Dense, seed uint64) (*mat.Dense, error) {
+// features returns the pool's features under b, and the kernel whose
+// feature-space distances the distance methods measure on them (nil: the
+// Euclidean distance between the features). The distance methods measure a
+// radial kernel's (Gaussian, Laplacian, Matérn, Manhattan) exactly, from
+// the pool's columns multiplied by its column scales (distanceGreedy);
+// every other method, and any other kernel, takes Nyström features.
+func (b BatchSelector) features(ctx context.Context, pool *mat.Dense, seed uint64, method string) (*mat.Dense, Kernel, error) {
 	if b.Features != nil {
-		return mapFeatures(b.Features, pool, 0)
+		phi, err := mapFeatures(b.Features, pool, 0)
+		return phi, nil, err
 	}
-	n, _ := pool.Dims()
+	n, d := pool.Dims()
 	k := b.Kernel
 	if k == nil {
 		k = GaussianKernel{Sigma: MedianDistance(pool)}
@@ -268,20 +277,36 @@ func (b BatchSelector) features(ctx context.Context, pool *mat.Dense, seed uint6
 		m = min(DefaultBatchM, n)
 	}
 	if m < 0 || m > n {
-		return nil, &ParamError{Name: "BatchSelector.M", Value: m, Want: fmt.Sprintf("1 to %d, the pool's rows (Nyström centers)", n)}
+		return nil, nil, &ParamError{Name: "BatchSelector.M", Value: m, Want: fmt.Sprintf("1 to %d, the pool's rows (Nyström centers)", n)}
+	}
+	if s, radial := kernelScales(k); radial && (method == MethodMaxDist || method == MethodKMeansPP || method == MethodLCMD) {
+		if err := checkKernel(k); err != nil {
+			return nil, nil, err
+		}
+		if err := checkKernelCols(k, d); err != nil {
+			return nil, nil, err
+		}
+		if s == nil {
+			return pool, k, nil
+		}
+		if err := checkAllocHint("batch selection columns times the kernel's scales (N x d)", n, d, "fewer pool rows"); err != nil {
+			return nil, nil, err
+		}
+		return scaleColumns(pool, s), withScales(k, nil), nil
 	}
 	if err := checkAllocHint("batch selection features (N x m)", n, m, nystromHint(m)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	idx, err := nystromCenters(ctx, pool, m, UniformCenters{}, seed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ny, err := NewNystrom(k, pool, idx, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return ny.Features(pool)
+	phi, err := ny.Features(pool)
+	return phi, nil, err
 }
 
 // labeledStart returns the distinct labeled rows of prev in order with
@@ -541,13 +566,15 @@ func baitBackward(ctx context.Context, psi, g *mat.Dense, idx []int, budget int,
 }
 
 // distanceGreedy runs MaxDist, KMeansPP or LCMD on the features phi with
-// the labeled rows start as the first centers. With no labeled rows the
-// first center is the row nearest the features' mean (MaxDist, LCMD) or a
-// uniformly drawn row (KMeansPP).
-func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int, method string, seed uint64) ([]int, error) {
+// the labeled rows start as the first centers. The squared distance is
+// metric's, sqDist below. With no labeled rows the first center is the row
+// nearest the features' mean (MaxDist, LCMD) or a uniformly drawn row
+// (KMeansPP).
+func distanceGreedy(ctx context.Context, phi *mat.Dense, metric Kernel, start []int, budget int, method string, seed uint64) ([]int, error) {
 	n, m := phi.Dims()
 	pr := phi.RawMatrix()
 	row := func(i int) []float64 { return pr.Data[i*pr.Stride : i*pr.Stride+m] }
+	dist := sqDist(metric)
 	minD := make([]float64, n)
 	owner := make([]int, n) // index of the nearest center, in center order
 	chosen := make([]bool, n)
@@ -557,7 +584,11 @@ func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int
 	centers := 0
 	centerRows := append(make([]int, 0, len(start)+budget), start...)
 	if len(start) > 0 {
-		nearestOf(phi, start, minD, owner)
+		if metric == nil {
+			nearestOf(phi, start, minD, owner)
+		} else {
+			nearestKernel(phi, gatherRows(phi, start), metric, minD, owner)
+		}
 		for _, j := range start {
 			chosen[j] = true
 		}
@@ -572,14 +603,14 @@ func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int
 		k := centers
 		cd = cd[:k]
 		for o, r := range centerRows {
-			cd[o] = vecmath.SqDist(row(r), xc)
+			cd[o] = dist(row(r), xc)
 		}
 		parallel.Chunks(n, 4096, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if k > 0 && cd[owner[i]] > 4.000001*minD[i] {
 					continue
 				}
-				if v := vecmath.SqDist(row(i), xc); v < minD[i] {
+				if v := dist(row(i), xc); v < minD[i] {
 					minD[i], owner[i] = v, k
 				}
 			}
@@ -606,7 +637,7 @@ func distanceGreedy(ctx context.Context, phi *mat.Dense, start []int, budget int
 			}
 			bd := math.Inf(1)
 			for i := 0; i < n; i++ {
-				if v := vecmath.SqDist(row(i), mean); v < bd {
+				if v := dist(row(i), mean); v < bd {
 					first, bd = i, v
 				}
 			}
@@ -713,6 +744,47 @@ func nearestRows(phi, fc *mat.Dense, minD []float64, owner []int) {
 			}
 		}
 	})
+}
+
+// sqDist returns the squared distance of the distance methods between two
+// feature rows: ||a - b||^2 for a nil metric, otherwise that of the
+// kernel's feature space, ||phi(a) - phi(b)||^2 = 2 (1 - k(a, b)) for a
+// radial kernel without column scales (k(a, a) = 1): the limit of Nyström
+// features as their centers grow to the pool, at O(d) a pair instead of
+// O(m). It is a metric's square, so the triangle inequality of add holds.
+func sqDist(metric Kernel) func(a, b []float64) float64 {
+	switch k := metric.(type) {
+	case nil:
+		return vecmath.SqDist
+	case distKernel:
+		return func(a, b []float64) float64 { return 2 * (1 - k.fromSqDist(vecmath.SqDist(a, b))) }
+	case l1Kernel:
+		return func(a, b []float64) float64 { return 2 * (1 - k.fromL1Dist(scaledL1Dist(a, b, nil))) }
+	}
+	return func(a, b []float64) float64 { return metric.Eval(a, a) + metric.Eval(b, b) - 2*metric.Eval(a, b) }
+}
+
+// nearestKernel is nearestRows in the feature space of the radial kernel
+// k (sqDist): where minD[i] is larger, it sets minD[i] and owner[i] to row
+// i's squared feature distance 2 (1 - k) to its nearest row of fc and that
+// row's index, from blocks of K(phi, fc). Cost O(N L d) for L rows of fc.
+func nearestKernel(phi, fc *mat.Dense, k Kernel, minD []float64, owner []int) {
+	n, _ := phi.Dims()
+	centers, _ := fc.Dims()
+	const blk = 256
+	g := mat.NewDense(min(blk, n), centers, nil)
+	for lo := 0; lo < n; lo += blk {
+		hi := min(lo+blk, n)
+		gb := g.Slice(0, hi-lo, 0, centers).(*mat.Dense)
+		kernelBlock(gb, k, phi.Slice(lo, hi, 0, phi.RawMatrix().Cols).(*mat.Dense), fc, nil, nil)
+		for i := lo; i < hi; i++ {
+			for c, v := range gb.RawRowView(i - lo) {
+				if dv := max(2*(1-v), 0); dv < minD[i] {
+					minD[i], owner[i] = dv, c
+				}
+			}
+		}
+	}
 }
 
 // herding runs kernel herding on the features phi: with mu the pool's mean

@@ -251,39 +251,64 @@ func TestBatchSelectorKMeansPP(t *testing.T) {
 	}
 }
 
-func TestBatchSelectorNystromDefault(t *testing.T) {
-	// With M = N the default Nyström features give the exact kernel: MaxDet
-	// then follows the posterior of the Gaussian kernel itself.
-	x, _, _ := batchPool(t, 50, 2, 5, 9)
-	k := GaussianKernel{Sigma: 0.7}
-	kx := mat.NewDense(50, 50, nil)
-	kernelSym(kx, k, x)
-	for i := 0; i < 50; i++ {
-		for j := 0; j < i; j++ {
-			kx.Set(j, i, kx.At(i, j))
-		}
-	}
-	var chol mat.Cholesky
-	sym := mat.NewSymDense(50, nil)
-	for i := 0; i < 50; i++ {
-		for j := 0; j < 50; j++ {
-			sym.SetSym(i, j, kx.At(i, j))
+// exactFeatures returns features phi of the kernel k on the rows of x
+// with phi phi^T = K + 1e-9 I: the rows of K's Cholesky factor.
+func exactFeatures(t *testing.T, k Kernel, x *mat.Dense) *mat.Dense {
+	t.Helper()
+	n, _ := x.Dims()
+	sym := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			sym.SetSym(i, j, k.Eval(x.RawRowView(i), x.RawRowView(j)))
 		}
 		sym.SetSym(i, i, sym.At(i, i)+1e-9)
 	}
+	var chol mat.Cholesky
 	if !chol.Factorize(sym) {
 		t.Fatal("kernel matrix not positive definite")
 	}
 	var l mat.TriDense
 	chol.LTo(&l)
-	phi := mat.DenseCopyOf(&l) // K = L L^T: exact features
-	want := referenceBatch(phi, []int{3}, 8, 0.01, MethodMaxDet)
+	return mat.DenseCopyOf(&l)
+}
+
+func TestBatchSelectorNystromDefault(t *testing.T) {
+	// With M = N the default Nyström features give the exact kernel: MaxDet
+	// then follows the posterior of the Gaussian kernel itself.
+	x, _, _ := batchPool(t, 50, 2, 5, 9)
+	k := GaussianKernel{Sigma: 0.7}
+	want := referenceBatch(exactFeatures(t, k, x), []int{3}, 8, 0.01, MethodMaxDet)
 	sel, err := BatchSelector{Method: MethodMaxDet, Kernel: k, M: 50, Noise: 0.01, Previous: &Selection{Index: []int{3}}}.Select(context.Background(), x, 8, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := sel.Index[1:]; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestBatchSelectorKernelDistances(t *testing.T) {
+	// The distance methods measure a radial kernel's feature distances
+	// exactly: their choices are those on the kernel's exact features.
+	x, _, _ := batchPool(t, 60, 3, 5, 4)
+	start := []int{5, 17, 40}
+	for _, k := range []Kernel{
+		GaussianKernel{Sigma: 0.6},
+		GaussianKernel{Sigma: 0.9, Scales: []float64{1, 0.3, 0}},
+		MaternKernel{Nu: 1.5, Sigma: 0.8, Scales: []float64{0.5, 1, 0.2}},
+		ManhattanKernel{Sigma: 1.2, Scales: []float64{1, 0.4, 0.7}},
+	} {
+		phi := exactFeatures(t, k, x)
+		for _, method := range []string{MethodMaxDist, MethodLCMD} {
+			want := referenceBatch(phi, start, 12, 0.01, method)
+			sel, err := BatchSelector{Method: method, Kernel: k, M: 7, Previous: &Selection{Index: start}}.Select(context.Background(), x, 12, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sel.Index[len(start):]; !slices.Equal(got, want) {
+				t.Errorf("%v %s: got %v, want %v", k, method, got, want)
+			}
+		}
 	}
 }
 

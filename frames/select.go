@@ -54,7 +54,9 @@ type SelectSpec struct {
 	// input space, credlab.GreedySelector: distinct rows, weights 1), or
 	// a batch active-learning method of credlab.BatchSelector ("lcmd",
 	// "kmeanspp", "maxdist", "maxdet", "maxdiag", "bait", "herding": distinct rows,
-	// weights 1, on M Nyström features, default credlab.DefaultBatchM).
+	// weights 1; the distance methods lcmd, kmeanspp and maxdist measure
+	// the kernel's feature distances exactly, the others on M Nyström
+	// features, default credlab.DefaultBatchM).
 	// The default, "", is DefaultBatchMethod when Labeled rows all have
 	// weight 1 (a uniform or batch-method selection) and carry their
 	// Target labels: the batch loop, where it measured best

@@ -47,8 +47,9 @@ type SimulateSpec struct {
 	// labels (the median-distance Gaussian kernel), as a one-shot
 	// selection does; by default the first batch is random.
 	OneShot bool
-	// M is the number of Nyström features the batch methods select on;
-	// default credlab.DefaultBatchM.
+	// M is the number of Nyström features maxdet, maxdiag, bait and
+	// herding select on (lcmd, kmeanspp and maxdist measure the kernel's
+	// feature distances exactly); default credlab.DefaultBatchM.
 	M int
 	// Audit is the share of each batch a batch method draws as an audit
 	// sample, as SelectSpec.Audit (default DefaultAuditShare, negative for

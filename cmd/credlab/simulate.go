@@ -29,7 +29,7 @@ func simulateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seeds := fs.Int("seeds", 1, "number of repetitions (test splits and first batches)")
 	seed := fs.Uint64("seed", 1, "seed of the first repetition")
 	oneShot := fs.Bool("one-shot", false, "each batch method chooses the first batch too, without labels (median-distance kernel), as select -budget N does on an unlabeled pool; default: a random first batch")
-	m := fs.Int("m", 256, "Nyström features the batch methods select on")
+	m := fs.Int("m", 256, "Nyström features maxdet, maxdiag, bait and herding select on (lcmd, kmeanspp and maxdist measure the kernel's feature distances exactly)")
 	poolWeights := fs.Bool("pool-weights", true, "fit the rows a batch method chose weighted by their pool weights (nearest-neighbour shares of the pool), as fit does with select's pool_weight column; -pool-weights=false fits them unweighted")
 	audit := fs.Float64("audit", frames.DefaultAuditShare, "share of each batch a batch method draws as an audit sample, as select -audit; the fit's RMSE estimate then comes from the audit rows (0: none)")
 	columns := fs.String("columns", "", "comma-separated feature columns (default: every column but the target and -exclude; string columns need -onehot)")
