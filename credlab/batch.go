@@ -747,21 +747,19 @@ func nearestRows(phi, fc *mat.Dense, minD []float64, owner []int) {
 }
 
 // sqDist returns the squared distance of the distance methods between two
-// feature rows: ||a - b||^2 for a nil metric, otherwise that of the
-// kernel's feature space, ||phi(a) - phi(b)||^2 = 2 (1 - k(a, b)) for a
-// radial kernel without column scales (k(a, a) = 1): the limit of Nyström
-// features as their centers grow to the pool, at O(d) a pair instead of
-// O(m). It is a metric's square, so the triangle inequality of add holds.
+// feature rows: for a radial kernel without column scales (k(a, a) = 1),
+// that of its feature space, ||phi(a) - phi(b)||^2 = 2 (1 - k(a, b)): the
+// limit of Nyström features as their centers grow to the pool, at O(d) a
+// pair instead of O(m); for a nil metric ||a - b||^2. Either is a metric's
+// square, so the triangle inequality of distanceGreedy's add holds.
 func sqDist(metric Kernel) func(a, b []float64) float64 {
 	switch k := metric.(type) {
-	case nil:
-		return vecmath.SqDist
 	case distKernel:
 		return func(a, b []float64) float64 { return 2 * (1 - k.fromSqDist(vecmath.SqDist(a, b))) }
 	case l1Kernel:
 		return func(a, b []float64) float64 { return 2 * (1 - k.fromL1Dist(scaledL1Dist(a, b, nil))) }
 	}
-	return func(a, b []float64) float64 { return metric.Eval(a, a) + metric.Eval(b, b) - 2*metric.Eval(a, b) }
+	return vecmath.SqDist
 }
 
 // nearestKernel is nearestRows in the feature space of the radial kernel
