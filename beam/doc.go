@@ -25,8 +25,9 @@
 //     model solved from them alone (FitStats: credlab.RidgeGram or
 //     credlab.GradientGram).
 //   - lcmd.go: LCMDSample, the batch loop's default method (LCMD) on a
-//     sharded pool: Nyström centers as NystromFit's, per-shard LCMD
-//     candidates after the shard's labeled rows, then one global LCMD
+//     sharded pool in the kernel's exact feature distances: the columns
+//     standardized over the rows NystromFit takes as centers, per-shard
+//     LCMD candidates after the shard's labeled rows, then one global LCMD
 //     pass over the candidates after every labeled row.
 //   - audit.go: the audit sample beside LCMD (LCMDSpec.Audit): the
 //     unlabeled rows of smallest audit hash, with their weight 1/pi.

@@ -14,12 +14,13 @@ import (
 )
 
 // LCMDSpec configures LCMDSample: Budget new rows chosen by LCMD
-// (credlab.MethodLCMD) in the Nyström features of a kernel (Kernel: the
-// Gaussian one by default) on the columns standardized by their standard
-// deviations over the centers (or scaled by Scales),
-// of bandwidth Sigma (0: credlab.MedianDistance of the standardized
-// centers, as credlab select uses before any label) on M centers
-// (default credlab.DefaultBatchM), the pool rows of smallest
+// (credlab.MethodLCMD) in the feature space of a radial kernel (Kernel:
+// the Gaussian one by default), whose distances it measures exactly,
+// 2 (1 - k(a, b)), as credlab.BatchSelector does in memory, on the
+// columns standardized by their standard deviations over M rows (or
+// scaled by Scales), of bandwidth Sigma (0: credlab.MedianDistance of
+// those standardized rows, as credlab select uses before any label); the
+// M rows (default credlab.DefaultBatchM) are the pool rows of smallest
 // RowHash(Seed, PurposeCenter, ...); Labeled lists the rows already
 // labeled, which count as chosen; each shard proposes Candidates rows
 // (default the rows LCMD chooses: Budget less the audit sample).
@@ -143,12 +144,12 @@ func (c LCMDSpec) check() error {
 	return nil
 }
 
-// Candidate is a pool row in the Nyström features, with its record.
+// Candidate is a pool row, its feature columns X and its record.
 type Candidate struct {
 	File    string
 	Line    int
 	Row     int // 0-based data row of the shard
-	Phi     []float64
+	X       []float64
 	Record  []string
 	Labeled bool
 }
@@ -165,21 +166,20 @@ type Candidates struct {
 // shards are the file names in files, in two stages, after a pass that
 // draws the audit sample (LCMDSpec.Audit) and counts the rows:
 //
-//  1. a pass keeps the M rows of smallest hash as Nyström centers, and
-//     one element builds the map on the standardized columns (as
-//     NystromFit: M d floats per shard);
-//  2. each shard maps its rows to the features (O(n (M d + M^2))) and
-//     runs LCMD on them, its own labeled rows counting as chosen, to
-//     propose Candidates rows (O(n M Candidates)); the proposals and the
-//     labeled rows (features and records, Candidates M floats per shard)
-//     meet in one element, which runs LCMD on them with every labeled row
-//     counting as chosen and emits Budget rows.
+//  1. a pass keeps the M rows of smallest hash, on which one element
+//     computes the columns' standard deviations and the median-distance
+//     bandwidth (M d floats);
+//  2. each shard runs LCMD on its rows, its own labeled rows counting as
+//     chosen, to propose Candidates rows (O(n d (Candidates + L)) for L
+//     labeled rows); the proposals and the labeled rows (d floats and the
+//     record each) meet in one element, which runs LCMD on them with
+//     every labeled row counting as chosen and emits Budget rows.
 //
 // The second stage sees only the proposals: the result is credlab's LCMD
 // on the whole pool when the pool is one shard, and an approximation
 // otherwise (docs/scale.md). Selected rows carry Draw (their rank, the
 // audit rows last), Prob and Weight 1 (not a probability sample), and
-// Audit. A shard's rows must fit a worker: n M floats.
+// Audit. A shard's rows must fit a worker: n d floats.
 func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDSpec) (beam.PCollection, error) {
 	if err := cfg.check(); err != nil {
 		return beam.PCollection{}, err
@@ -196,7 +196,7 @@ func LCMDSample(s beam.Scope, files beam.PCollection, cfg LCMDSpec) (beam.PColle
 	all := beam.Combine(s, &candidateCombine{}, props)
 	global := cfg
 	global.LabeledValues = nil // the shards check them; the job graph carries them once
-	return beam.ParDo(s, &lcmdGlobalFn{Cfg: global}, all, beam.SideInput{Input: audit}), nil
+	return beam.ParDo(s, &lcmdGlobalFn{Cfg: global}, all, beam.SideInput{Input: spec}, beam.SideInput{Input: audit}), nil
 }
 
 // lcmdShardFn proposes a shard's candidates.
@@ -204,7 +204,7 @@ type lcmdShardFn struct {
 	Cfg     LCMDSpec
 	lay     layout
 	names   []string
-	ny      *credlab.Nystrom
+	kernel  credlab.Kernel
 	labeled map[RowID]bool
 	values  map[RowID][]float64 // LabeledValues by row
 	hidden  map[RowID]bool      // earlier and new audit rows
@@ -286,12 +286,12 @@ func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt fu
 			f.hidden[RowID{r.File, r.Line}] = true
 		}
 	}
-	if f.ny == nil {
-		ny, err := spec.Map()
+	if f.kernel == nil {
+		k, err := spec.kernel()
 		if err != nil {
 			return err
 		}
-		f.ny = ny
+		f.kernel = k
 	}
 	d := len(f.lay.x)
 	var xs []float64
@@ -326,10 +326,7 @@ func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt fu
 		emit(Candidates{Shards: 1})
 		return nil
 	}
-	phi, err := f.ny.Features(mat.NewDense(n, d, xs))
-	if err != nil {
-		return &ShardError{File: file, Err: err}
-	}
+	x := mat.NewDense(n, d, xs)
 	var start []int
 	for i, l := range lines {
 		if f.labeled[RowID{file, l}] {
@@ -339,13 +336,13 @@ func (f *lcmdShardFn) ProcessElement(ctx context.Context, file string, specIt fu
 	k := min(f.Cfg.candidates(), n-len(start))
 	out := Candidates{Shards: 1}
 	add := func(i int, labeled bool) {
-		out.Items = append(out.Items, Candidate{File: file, Line: lines[i], Row: rows[i], Phi: slices.Clone(phi.RawRowView(i)), Record: records[i], Labeled: labeled})
+		out.Items = append(out.Items, Candidate{File: file, Line: lines[i], Row: rows[i], X: x.RawRowView(i), Record: records[i], Labeled: labeled})
 	}
 	for _, i := range start {
 		add(i, true)
 	}
 	if k > 0 {
-		sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: credlab.RawFeatures{}, Previous: &credlab.Selection{Index: start}}.Select(ctx, phi, k, f.Cfg.Seed)
+		sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Kernel: f.kernel, Previous: &credlab.Selection{Index: start}}.Select(ctx, x, k, f.Cfg.Seed)
 		if err != nil {
 			return &ShardError{File: file, Err: err}
 		}
@@ -376,11 +373,16 @@ func (candidateCombine) MergeAccumulators(a, b Candidates) Candidates {
 // chosen.
 type lcmdGlobalFn struct{ Cfg LCMDSpec }
 
-func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, auditIt func(*AuditRows) bool, emit func(Selected)) error {
+func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, specIt func(*NystromParams) bool, auditIt func(*AuditRows) bool, emit func(Selected)) error {
+	var spec NystromParams
 	var audit AuditRows
 	a := f.Cfg.AuditSize()
-	if c.Shards == 0 || !auditIt(&audit) || a > 0 && audit.Shards == 0 {
+	if c.Shards == 0 || !specIt(&spec) || !auditIt(&audit) || a > 0 && audit.Shards == 0 {
 		return nil // a shard failed, and its error is the pipeline's
+	}
+	k, err := spec.kernel()
+	if err != nil {
+		return err
 	}
 	var start, rest []int
 	for i, it := range c.Items {
@@ -411,16 +413,15 @@ func (f *lcmdGlobalFn) ProcessElement(ctx context.Context, c Candidates, auditIt
 		return fmt.Errorf("credbeam: budget %d: the pool has %d rows not yet labeled (%w)", f.Cfg.Budget, len(rest), ErrBudget)
 	}
 	order := append(start, rest...)
-	m := len(c.Items[0].Phi)
-	phi := mat.NewDense(len(order), m, nil)
+	x := mat.NewDense(len(order), len(c.Items[0].X), nil)
 	for r, i := range order {
-		phi.SetRow(r, c.Items[i].Phi)
+		x.SetRow(r, c.Items[i].X)
 	}
 	prev := &credlab.Selection{Index: make([]int, len(start))}
 	for i := range start {
 		prev.Index[i] = i
 	}
-	sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: credlab.RawFeatures{}, Previous: prev}.Select(ctx, phi, f.Cfg.Budget-a, f.Cfg.Seed)
+	sel, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Kernel: k, Previous: prev}.Select(ctx, x, f.Cfg.Budget-a, f.Cfg.Seed)
 	if err != nil {
 		return fmt.Errorf("credbeam: LCMD on %d proposed rows: %w", len(rest), err)
 	}

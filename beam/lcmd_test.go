@@ -126,7 +126,8 @@ func TestLCMDSamplePrism(t *testing.T) {
 			continue
 		}
 		// The reference: LCMD on the pool without the audit rows, the
-		// earlier ones included, Nyström centers the rows of smallest hash.
+		// earlier ones included, the columns standardized over the M rows
+		// of smallest hash.
 		idx := make([]int, n)
 		for i := range idx {
 			idx[i] = i
@@ -146,10 +147,6 @@ func TestLCMDSamplePrism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ny, err := credlab.NewNystrom(k, centers, seqInts(m), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var keep, labIdx []int
 		for i := range n {
 			if !hidden[RowID{p.file[i], p.line[i]}] {
@@ -163,7 +160,7 @@ func TestLCMDSamplePrism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Features: ny, Previous: &credlab.Selection{Index: labIdx}}.Select(context.Background(), xk, budget-a, 4)
+		ref, err := credlab.BatchSelector{Method: credlab.MethodLCMD, Kernel: k, Previous: &credlab.Selection{Index: labIdx}}.Select(context.Background(), xk, budget-a, 4)
 		if err != nil {
 			t.Fatal(err)
 		}

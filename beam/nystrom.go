@@ -146,11 +146,16 @@ func (s NystromParams) Map() (*credlab.Nystrom, error) {
 		c.SetRow(i, r)
 		idx[i] = i
 	}
-	k, err := kernelOf(s.Kernel, s.Sigma, s.Scales)
+	k, err := s.kernel()
 	if err != nil {
 		return nil, err
 	}
 	return credlab.NewNystrom(k, c, idx, s.Tol)
+}
+
+// kernel returns the kernel of the family, bandwidth and column scales.
+func (s NystromParams) kernel() (credlab.Kernel, error) {
+	return kernelOf(s.Kernel, s.Sigma, s.Scales)
 }
 
 // kernelOf returns the kernel of a family name ("" is "gaussian").

@@ -69,7 +69,7 @@ func init() {
 	register.Combiner1[AuditRows](&auditCombine{})
 	register.DoFn5x1[context.Context, string, func(*NystromParams) bool, func(*AuditRows) bool, func(Candidates), error](&lcmdShardFn{})
 	register.Combiner1[Candidates](&candidateCombine{})
-	register.DoFn4x1[context.Context, Candidates, func(*AuditRows) bool, func(Selected), error](&lcmdGlobalFn{})
+	register.DoFn5x1[context.Context, Candidates, func(*NystromParams) bool, func(*AuditRows) bool, func(Selected), error](&lcmdGlobalFn{})
 	register.Emitter1[Candidates]()
 	register.Emitter1[AuditRows]()
 	register.Iter1[AuditRows]()

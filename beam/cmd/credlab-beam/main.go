@@ -108,7 +108,7 @@ var (
 	scoresTo = flag.String("scores", "", "select: also write every row's score to this CSV (one worker gathers them)")
 	planTo   = flag.String("plan", "", "select: also write the sampling plan (per-shard masses and counts) as JSON")
 
-	m       = flag.Int("m", 200, "stats, lcmd, and select with -map nystrom: number of Nyström centers")
+	m       = flag.Int("m", 200, "stats and select with -map nystrom: number of Nyström centers; lcmd: rows (of smallest seeded hash) whose standard deviations standardize the columns and whose median distance is the bandwidth, when the kernel is not tuned on the labels")
 	method  = flag.String("method", "nkrls", "stats: nkrls (ridge) or nytro (gradient steps)")
 	lambda  = flag.Float64("lambda", 0, "stats: fixed lambda (0: chosen on the validation rows)")
 	valFrac = flag.Float64("val", 0.2, "stats: fraction of rows held out for validation (0: none, with -lambda or -iter fixed)")
@@ -243,7 +243,7 @@ func runLCMD() error {
 		return err
 	}
 	credbeam.WriteSelected(s, sel, *out, sp.Columns)
-	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, m = %d, kernel %s%s\n", *budget, len(files), len(cfg.Labeled), *m, how, auditNote(cfg))
+	fmt.Fprintf(os.Stderr, "credlab-beam: lcmd %d rows of %d shards after %d labeled, kernel %s%s\n", *budget, len(files), len(cfg.Labeled), how, auditNote(cfg))
 	return execute(ctx, p, "lcmd")
 }
 
